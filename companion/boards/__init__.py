@@ -1,0 +1,280 @@
+"""Board files: one physical board each, as TOML.
+
+A board file describes the squares (ids, polygons in millimetres, labels), adjacency, named
+regions, the printed ArUco markers and the game settings the board implies. Engines use ids,
+adjacency and regions; the UI draws the polygons; vision maps camera pixels to squares through
+the markers. Shipped boards live beside this module as ``<name>.toml``; a user's own board is
+any file in the same format.
+
+Format::
+
+    [board]
+    name = "chopchop"            # file stem for shipped boards
+    game = "chopchop"            # registry key of the game it serves
+    title = "Chop! Chop!"
+    width_mm = 260.0             # the printed area, markers included
+    height_mm = 200.0
+
+    [grid]                       # optional: generates squares "r,c" for a rows x cols grid
+    rows = 6
+    cols = 8
+    origin_mm = [30.0, 20.0]     # top-left corner of square (0,0)
+    cell_mm = 25.0
+    skip = ["2,3"]               # optional: grid cells that are not squares
+
+    [[squares]]                  # explicit squares (in addition to the grid ones)
+    id = "hole-n"
+    polygon = [[x, y], ...]      # millimetres, board coordinates (x right, y down)
+    label = "N"                  # optional, what is printed
+    kind = "hole"                # optional, free text
+
+    [adjacency]                  # optional; grids get orthogonal neighbours automatically
+    "hole-n" = ["0,3"]           # extra links, made symmetric
+
+    [regions]                    # optional named sets of square ids
+    table_top = ["2,3", "2,4"]
+
+    [[markers]]                  # ArUco markers (OpenCV DICT_4X4_50 unless [board].aruco says)
+    id = 0
+    x_mm = 5.0                   # top-left corner of the marker's black square
+    y_mm = 5.0
+    size_mm = 20.0
+
+    [settings]                   # game settings this board implies
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+Point = tuple[float, float]
+
+
+class BoardError(ValueError):
+    """A board file is missing, unreadable or inconsistent; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Square:
+    id: str
+    polygon: tuple[Point, ...]
+    label: str = ""
+    kind: str = ""
+    cell: tuple[int, int] | None = None
+    """(row, column) for grid squares."""
+
+    @property
+    def centre(self) -> Point:
+        xs = [p[0] for p in self.polygon]
+        ys = [p[1] for p in self.polygon]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+
+@dataclass(frozen=True)
+class Marker:
+    id: int
+    x_mm: float
+    y_mm: float
+    size_mm: float
+
+    def corners(self) -> tuple[Point, Point, Point, Point]:
+        """Top-left, top-right, bottom-right, bottom-left (OpenCV's ArUco corner order)."""
+        x, y, s = self.x_mm, self.y_mm, self.size_mm
+        return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    game: str
+    title: str
+    width_mm: float
+    height_mm: float
+    squares: dict[str, Square]
+    adjacency: dict[str, tuple[str, ...]]
+    regions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    markers: tuple[Marker, ...] = ()
+    settings: dict[str, Any] = field(default_factory=dict)
+    aruco: str = "DICT_4X4_50"
+    grid: tuple[int, int] | None = None
+    """(rows, cols) when the board has a grid section."""
+
+    def square(self, square_id: str) -> Square:
+        try:
+            return self.squares[square_id]
+        except KeyError:
+            raise BoardError(f"board {self.name!r} has no square {square_id!r}") from None
+
+    def neighbours(self, square_id: str) -> tuple[str, ...]:
+        return self.adjacency.get(square_id, ())
+
+    def region(self, name: str) -> tuple[str, ...]:
+        return self.regions.get(name, ())
+
+    def cell_id(self, row: int, col: int) -> str:
+        return f"{row},{col}"
+
+
+def _polygon(raw: Any, where: str) -> tuple[Point, ...]:
+    try:
+        pts = tuple((float(p[0]), float(p[1])) for p in raw)
+    except (TypeError, ValueError, IndexError):
+        raise BoardError(f"{where}: polygon must be a list of [x, y] pairs in millimetres") from None
+    if len(pts) < 3:
+        raise BoardError(f"{where}: polygon needs at least 3 points")
+    return pts
+
+
+def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
+    """Build a :class:`Board` from parsed TOML; raise :class:`BoardError` on any problem."""
+    head = data.get("board")
+    if not isinstance(head, Mapping):
+        raise BoardError(f"{source}: missing [board] section")
+    try:
+        name = str(head.get("name") or Path(source).stem)
+        game = str(head["game"])
+        title = str(head.get("title", name))
+        width = float(head["width_mm"])
+        height = float(head["height_mm"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BoardError(f"{source}: [board] needs game, width_mm, height_mm ({exc})") from None
+
+    squares: dict[str, Square] = {}
+    adjacency: dict[str, set[str]] = {}
+    grid_shape: tuple[int, int] | None = None
+    grid = data.get("grid")
+    if grid is not None:
+        try:
+            rows, cols = int(grid["rows"]), int(grid["cols"])
+            ox, oy = (float(v) for v in grid.get("origin_mm", (0.0, 0.0)))
+            cell = float(grid["cell_mm"])
+            skip = {str(s) for s in grid.get("skip", ())}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BoardError(f"{source}: [grid] needs rows, cols, cell_mm ({exc})") from None
+        grid_shape = (rows, cols)
+        for r in range(rows):
+            for c in range(cols):
+                sid = f"{r},{c}"
+                if sid in skip:
+                    continue
+                x, y = ox + c * cell, oy + r * cell
+                squares[sid] = Square(
+                    id=sid,
+                    polygon=((x, y), (x + cell, y), (x + cell, y + cell), (x, y + cell)),
+                    cell=(r, c),
+                    kind="grid",
+                )
+        for sid, sq in squares.items():
+            assert sq.cell is not None
+            r, c = sq.cell
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                other = f"{r + dr},{c + dc}"
+                if other in squares:
+                    adjacency.setdefault(sid, set()).add(other)
+
+    for i, raw in enumerate(data.get("squares", ())):
+        where = f"{source}: squares[{i}]"
+        if not isinstance(raw, Mapping) or "id" not in raw:
+            raise BoardError(f"{where}: needs an id")
+        sid = str(raw["id"])
+        if sid in squares and squares[sid].kind != "grid":
+            raise BoardError(f"{where}: duplicate square id {sid!r}")
+        cell_raw = raw.get("cell")
+        cell = (int(cell_raw[0]), int(cell_raw[1])) if cell_raw is not None else None
+        squares[sid] = Square(
+            id=sid,
+            polygon=_polygon(raw.get("polygon"), where),
+            label=str(raw.get("label", "")),
+            kind=str(raw.get("kind", "")),
+            cell=cell,
+        )
+
+    for sid, links in dict(data.get("adjacency", {})).items():
+        if sid not in squares:
+            raise BoardError(f"{source}: adjacency names unknown square {sid!r}")
+        for other in links:
+            other = str(other)
+            if other not in squares:
+                raise BoardError(f"{source}: adjacency of {sid!r} names unknown square {other!r}")
+            adjacency.setdefault(sid, set()).add(other)
+            adjacency.setdefault(other, set()).add(sid)
+
+    regions: dict[str, tuple[str, ...]] = {}
+    for rname, ids in dict(data.get("regions", {})).items():
+        ids_t = tuple(str(i) for i in ids)
+        unknown = [i for i in ids_t if i not in squares]
+        if unknown:
+            raise BoardError(f"{source}: region {rname!r} names unknown squares {unknown}")
+        regions[str(rname)] = ids_t
+
+    markers: list[Marker] = []
+    for i, raw in enumerate(data.get("markers", ())):
+        try:
+            markers.append(
+                Marker(int(raw["id"]), float(raw["x_mm"]), float(raw["y_mm"]), float(raw["size_mm"]))
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BoardError(f"{source}: markers[{i}] needs id, x_mm, y_mm, size_mm ({exc})") from None
+    if len({m.id for m in markers}) != len(markers):
+        raise BoardError(f"{source}: marker ids must be distinct")
+
+    return Board(
+        name=name,
+        game=game,
+        title=title,
+        width_mm=width,
+        height_mm=height,
+        squares=squares,
+        adjacency={k: tuple(sorted(v)) for k, v in adjacency.items()},
+        regions=regions,
+        markers=tuple(markers),
+        settings=dict(data.get("settings", {})),
+        aruco=str(head.get("aruco", "DICT_4X4_50")),
+        grid=grid_shape,
+    )
+
+
+def load_board_file(path: str | Path) -> Board:
+    """Load a user's board file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BoardError(f"cannot read board file {p}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardError(f"board file {p} is not valid TOML: {exc}") from None
+    return parse_board(data, str(p))
+
+
+def shipped_boards() -> list[str]:
+    """Names of the board files shipped with the project."""
+    root = resources.files(__name__)
+    return sorted(
+        entry.name.removesuffix(".toml") for entry in root.iterdir() if entry.name.endswith(".toml")
+    )
+
+
+def load_board(name: str) -> Board:
+    """A shipped board by name (e.g. ``"chopchop"``), or a path to a board file."""
+    if name.endswith(".toml") or "/" in name:
+        return load_board_file(name)
+    resource = resources.files(__name__).joinpath(f"{name}.toml")
+    if not resource.is_file():
+        known = ", ".join(shipped_boards()) or "none"
+        raise BoardError(f"no shipped board {name!r}; shipped boards: {known}")
+    data = tomllib.loads(resource.read_text(encoding="utf-8"))
+    return parse_board(data, f"{name}.toml")
+
+
+def square_ids(board: Board, kinds: Iterable[str] | None = None) -> list[str]:
+    if kinds is None:
+        return list(board.squares)
+    wanted = set(kinds)
+    return [s.id for s in board.squares.values() if s.kind in wanted]

@@ -1,0 +1,422 @@
+"""The store: one SQLite file holding games, players, events and settings.
+
+Durability: WAL journal with ``synchronous=FULL``, so an event is on disk when
+:meth:`Store.append_event` returns. The session appends an event *before* it applies and
+acknowledges it, and the state is always the replay of the event log; after a power cut the
+unfinished game reopens exactly where it was.
+
+Where the file lives: ``--db PATH`` (front ends pass it as ``path``), else the environment
+variable ``COMPANION_DB``, else ``$XDG_DATA_HOME/table-companion/companion.db`` (by default
+``~/.local/share/table-companion/companion.db``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    created REAL NOT NULL,
+    finished REAL,
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    role TEXT NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (game_id, role)
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    source TEXT NOT NULL,
+    t REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS results (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    role TEXT NOT NULL,
+    won INTEGER NOT NULL,
+    score REAL NOT NULL,
+    PRIMARY KEY (game_id, role)
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    settings: dict[str, Any]
+    created: float
+    finished: float | None
+    abandoned: bool
+    outcome: dict[str, Any] | None
+    seats: dict[str, str]
+    """role -> player name"""
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    seq: int
+    kind: str
+    """``"action"`` or ``"undo"``."""
+    payload: dict[str, Any]
+    source: str
+    t: float
+
+
+def default_db_path() -> Path:
+    env = os.environ.get("COMPANION_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "table-companion" / "companion.db"
+
+
+class Store:
+    """The SQLite store. Use :meth:`open`; close it or use it as a context manager."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, timeout: float = 5.0) -> Store:
+        """Open (creating if needed) the store at ``path`` or :func:`default_db_path`.
+
+        Raises :class:`StoreError` with a readable message when the file is not a database,
+        is corrupt, is locked by another program, or cannot be created. The file is never
+        modified or replaced in that case, so nothing is lost.
+        """
+        p = Path(path).expanduser() if path is not None else default_db_path()
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for the database {p}: {exc.strerror}") from None
+        try:
+            conn = sqlite3.connect(str(p), timeout=timeout, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {p}: {exc}") from None
+        store = cls(conn, p)
+        try:
+            store._setup()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            msg = str(exc).lower()
+            if "locked" in msg or "busy" in msg:
+                raise StoreError(
+                    f"the database {p} is locked by another program (is the companion already "
+                    "running?). Close it and try again."
+                ) from None
+            raise StoreError(
+                f"the database {p} is damaged or is not a companion database ({exc}). It was left "
+                "untouched: move it aside (or pass --db / set COMPANION_DB to another file) to start "
+                "a fresh one."
+            ) from None
+        return store
+
+    def _setup(self) -> None:
+        c = self._conn
+        c.execute("PRAGMA busy_timeout = 5000")
+        mode = c.execute("PRAGMA journal_mode = WAL").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            raise sqlite3.DatabaseError("could not switch to WAL journal mode")
+        c.execute("PRAGMA synchronous = FULL")
+        c.execute("PRAGMA foreign_keys = ON")
+        check = c.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
+        with self._tx():
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    c.execute(stmt)
+            row = c.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                c.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(
+                    f"database schema {row[0]} is newer than this program understands ({SCHEMA_VERSION})"
+                )
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    class _Tx:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.conn.execute("BEGIN IMMEDIATE")
+            return self.conn
+
+        def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+            if exc_type is None:
+                self.conn.execute("COMMIT")
+            else:
+                self.conn.execute("ROLLBACK")
+
+    def _tx(self) -> Store._Tx:
+        return Store._Tx(self._conn)
+
+    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        try:
+            with self._tx() as c:
+                return c.execute(sql, params)
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"could not write to the database {self.path}: {exc}") from None
+
+    # -- players ---------------------------------------------------------------------------
+
+    def player_id(self, name: str) -> int:
+        """The id of the player with this name (case-insensitive), created if new."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise ValueError("a player needs a name")
+        row = self._conn.execute("SELECT id FROM players WHERE name = ?", (clean,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        cur = self._write("INSERT INTO players(name, created) VALUES (?, ?)", (clean, time.time()))
+        return int(cur.lastrowid or 0)
+
+    def player_names(self) -> list[str]:
+        """Known players, most recently seated first."""
+        rows = self._conn.execute(
+            """SELECT p.name FROM players p LEFT JOIN seats s ON s.player_id = p.id
+               GROUP BY p.id ORDER BY MAX(COALESCE(s.game_id, 0)) DESC, p.name"""
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    # -- games -----------------------------------------------------------------------------
+
+    def create_game(self, game: str, settings: Mapping[str, Any], seats: Mapping[str, str]) -> int:
+        ids = {role: self.player_id(name) for role, name in seats.items()}
+        try:
+            with self._tx() as c:
+                cur = c.execute(
+                    "INSERT INTO games(game, settings, created) VALUES (?, ?, ?)",
+                    (game, json.dumps(dict(settings), sort_keys=True), time.time()),
+                )
+                gid = int(cur.lastrowid or 0)
+                for role, pid in ids.items():
+                    c.execute("INSERT INTO seats(game_id, role, player_id) VALUES (?, ?, ?)", (gid, role, pid))
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"could not write to the database {self.path}: {exc}") from None
+        return gid
+
+    def _record(self, row: tuple[Any, ...]) -> GameRecord:
+        gid = int(row[0])
+        seats = {
+            str(r[0]): str(r[1])
+            for r in self._conn.execute(
+                "SELECT s.role, p.name FROM seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = ?",
+                (gid,),
+            )
+        }
+        return GameRecord(
+            id=gid,
+            game=str(row[1]),
+            settings=json.loads(row[2]),
+            created=float(row[3]),
+            finished=None if row[4] is None else float(row[4]),
+            abandoned=bool(row[5]),
+            outcome=None if row[6] is None else json.loads(row[6]),
+            seats=seats,
+        )
+
+    _GAME_COLS = "id, game, settings, created, finished, abandoned, outcome"
+
+    def game(self, game_id: int) -> GameRecord:
+        row = self._conn.execute(f"SELECT {self._GAME_COLS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} in {self.path}")
+        return self._record(row)
+
+    def unfinished_games(self, game: str | None = None) -> list[GameRecord]:
+        """Games neither finished nor abandoned, newest first."""
+        sql = f"SELECT {self._GAME_COLS} FROM games WHERE finished IS NULL AND abandoned = 0"
+        params: tuple[Any, ...] = ()
+        if game is not None:
+            sql += " AND game = ?"
+            params = (game,)
+        rows = self._conn.execute(sql + " ORDER BY id DESC", params).fetchall()
+        return [self._record(r) for r in rows]
+
+    def finished_games(self, game: str | None = None, limit: int | None = None) -> list[GameRecord]:
+        """Finished games, newest first."""
+        sql = f"SELECT {self._GAME_COLS} FROM games WHERE finished IS NOT NULL"
+        params: list[Any] = []
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        sql += " ORDER BY finished DESC, id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [self._record(r) for r in self._conn.execute(sql, params).fetchall()]
+
+    def finish_game(self, game_id: int, outcome: Mapping[str, Any]) -> None:
+        """Record the outcome and each seated player's result (won, score)."""
+        winner = outcome.get("winner")
+        winners = set(winner) if isinstance(winner, list | tuple) else {winner}
+        scores = dict(outcome.get("scores") or {})
+        try:
+            with self._tx() as c:
+                c.execute(
+                    "UPDATE games SET finished = ?, outcome = ? WHERE id = ?",
+                    (time.time(), json.dumps(dict(outcome), sort_keys=True), game_id),
+                )
+                c.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+                for role, pid in c.execute(
+                    "SELECT role, player_id FROM seats WHERE game_id = ?", (game_id,)
+                ).fetchall():
+                    c.execute(
+                        "INSERT INTO results(game_id, player_id, role, won, score) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, pid, role, int(role in winners), float(scores.get(role, 0))),
+                    )
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"could not write to the database {self.path}: {exc}") from None
+
+    def reopen_game(self, game_id: int) -> None:
+        """Mark a finished game unfinished again (an undo of the winning move)."""
+        try:
+            with self._tx() as c:
+                c.execute("UPDATE games SET finished = NULL, outcome = NULL WHERE id = ?", (game_id,))
+                c.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"could not write to the database {self.path}: {exc}") from None
+
+    def abandon_game(self, game_id: int) -> None:
+        self._write("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
+
+    # -- events ----------------------------------------------------------------------------
+
+    def append_event(self, game_id: int, kind: str, payload: Mapping[str, Any], source: str) -> int:
+        """Append one event durably; returns its sequence number."""
+        text = json.dumps(dict(payload), sort_keys=True)
+        try:
+            with self._tx() as c:
+                row = c.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+                seq = int(row[0]) + 1
+                c.execute(
+                    "INSERT INTO events(game_id, seq, kind, payload, source, t) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, kind, text, source, time.time()),
+                )
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"could not save the move to the database {self.path}: {exc}") from None
+        return seq
+
+    def events(self, game_id: int) -> list[EventRecord]:
+        rows = self._conn.execute(
+            "SELECT seq, kind, payload, source, t FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [EventRecord(int(r[0]), str(r[1]), json.loads(r[2]), str(r[3]), float(r[4])) for r in rows]
+
+    # -- history ---------------------------------------------------------------------------
+
+    def player_history(self, name: str | None = None) -> list[dict[str, Any]]:
+        """Per finished game and seated player: game id, game, finished time, role, won, score.
+
+        Ordered by time, so a UI can plot each player's chips over time.
+        """
+        sql = """SELECT g.id, g.game, g.finished, p.name, r.role, r.won, r.score
+                 FROM results r JOIN games g ON g.id = r.game_id JOIN players p ON p.id = r.player_id"""
+        params: tuple[Any, ...] = ()
+        if name is not None:
+            sql += " WHERE p.name = ?"
+            params = (name,)
+        sql += " ORDER BY g.finished, g.id"
+        return [
+            {
+                "game_id": int(r[0]),
+                "game": str(r[1]),
+                "finished": float(r[2]),
+                "player": str(r[3]),
+                "role": str(r[4]),
+                "won": bool(r[5]),
+                "score": float(r[6]),
+            }
+            for r in self._conn.execute(sql, params).fetchall()
+        ]
+
+    def player_totals(self) -> list[dict[str, Any]]:
+        """Per player: games played, games won, total score (e.g. chips won) over all games."""
+        rows = self._conn.execute(
+            """SELECT p.name, COUNT(r.game_id), COALESCE(SUM(r.won), 0), COALESCE(SUM(r.score), 0)
+               FROM players p JOIN results r ON r.player_id = p.id
+               GROUP BY p.id ORDER BY SUM(r.score) DESC, p.name"""
+        ).fetchall()
+        return [
+            {"player": str(r[0]), "games": int(r[1]), "won": int(r[2]), "score": float(r[3])} for r in rows
+        ]
+
+    # -- settings --------------------------------------------------------------------------
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        row = self._conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return default
+        try:
+            return json.loads(row[0])
+        except json.JSONDecodeError:
+            return default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        self._write(
+            "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, json.dumps(value)),
+        )
+
+    def settings(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in self._conn.execute("SELECT key, value FROM settings"):
+            try:
+                out[str(key)] = json.loads(value)
+            except json.JSONDecodeError:
+                continue
+        return out
+
+    def iter_game_ids(self) -> Iterator[int]:
+        for (gid,) in self._conn.execute("SELECT id FROM games ORDER BY id"):
+            yield int(gid)

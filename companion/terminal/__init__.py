@@ -1,0 +1,64 @@
+"""Terminal front ends: one module per game with ``play(argv)`` (and for some ``replay``/``odds``).
+
+They drive the same :class:`companion.session.Session` as the touchscreen app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from companion.cli import add_db_argument, open_store
+from companion.session import Session
+from companion.store import Store
+
+__all__ = ["Console", "add_common_play_arguments", "start_or_resume", "add_db_argument", "open_store"]
+
+
+def add_common_play_arguments(parser: argparse.ArgumentParser) -> None:
+    add_db_argument(parser)
+    parser.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
+    parser.add_argument("--seed", type=int, help="seed for 'r' (random throws), for reproducible games")
+
+
+def start_or_resume(
+    store: Store,
+    game_key: str,
+    seats: Mapping[str, str] | None,
+    settings: Mapping[str, Any] | None,
+    new: bool,
+    out: TextIO,
+) -> Session:
+    """Resume the newest unfinished game of this kind unless ``new``; else start one."""
+    if not new:
+        session = Session.resume(store, game_key)
+        if session is not None:
+            out.write(
+                f"Resuming game #{session.game_id} ({len(session.turns)} moves so far). "
+                "Use --new to start another.\n"
+            )
+            return session
+    return Session.start(store, game_key, seats, settings)
+
+
+class Console:
+    """Line input and output for a terminal game; EOF reads as 'q'."""
+
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.inp = inp or sys.stdin
+        self.out = out or sys.stdout
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            return "q"
+        return line.strip()

@@ -1,0 +1,1 @@
+"""Hardware adapters: the serial electronic die, the GPIO button panel, virtual dice."""

@@ -1,0 +1,1 @@
+"""OpenCV stages: dice, board location, pieces, tiles, camera sources."""

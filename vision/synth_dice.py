@@ -1,0 +1,542 @@
+"""Synthetic dice scenes: images plus labels in the datasets format.
+
+Renders dice as small cubes seen by a camera tilted 0..45 degrees, with varied body and pip
+colours, sizes, rotations, bevels, translucency, shadows, uneven light, busy backgrounds,
+touching dice, blur, noise and JPEG artefacts. Used by the tests, the training script and
+the bench. Everything is driven by a ``numpy.random.Generator`` so a seed reproduces a set.
+
+``render_scene(rng)`` -> (image_bgr, labels) where labels is one datasets entry without "file".
+``render_throw(rng)`` -> list of (t, frame) of a throw: dice rolling, a hand passing over, rest.
+``write_dataset(dir, n, seed)`` writes ``labels.json`` + ``images/`` like ../shared/datasets.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+# pip centres on a unit face, per value
+PIPS: dict[int, list[tuple[float, float]]] = {
+    1: [(0.5, 0.5)],
+    2: [(0.27, 0.27), (0.73, 0.73)],
+    3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+    5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+    6: [(0.27, 0.25), (0.27, 0.5), (0.27, 0.75), (0.73, 0.25), (0.73, 0.5), (0.73, 0.75)],
+}
+
+TEX = 96  # face texture size in pixels
+
+
+@dataclass
+class SceneParams:
+    """Ranges for one scene; defaults give wide variation."""
+
+    width: int = 640
+    height: int = 640
+    n_dice: tuple[int, int] = (1, 14)
+    die_px: tuple[float, float] = (18.0, 80.0)  # top face side, pixels (before tilt)
+    tilt_deg: tuple[float, float] = (0.0, 45.0)
+    touching_prob: float = 0.35
+    blur_sigma: tuple[float, float] = (0.0, 1.4)
+    noise_sigma: tuple[float, float] = (0.0, 7.0)
+    jpeg_quality: tuple[int, int] = (45, 95)
+    translucent_prob: float = 0.15
+    hand_prob: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- colours
+
+
+def _hsv2bgr(h: float, s: float, v: float) -> np.ndarray:
+    px = np.uint8([[[int(h) % 180, int(np.clip(s, 0, 255)), int(np.clip(v, 0, 255))]]])
+    return cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+
+
+def random_die_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Body and pip colours (BGR float) with enough contrast between them."""
+    kind = rng.random()
+    if kind < 0.2:  # white / ivory
+        body = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 40), rng.uniform(200, 255))
+    elif kind < 0.32:  # black / dark grey
+        body = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 60), rng.uniform(15, 70))
+    elif kind < 0.38:  # grey
+        body = _hsv2bgr(0, 0, rng.uniform(90, 170))
+    else:  # saturated colour, any hue, dark to light
+        body = _hsv2bgr(rng.uniform(0, 180), rng.uniform(110, 255), rng.uniform(70, 250))
+    lum = float(body @ np.float32([0.114, 0.587, 0.299]))
+    r = rng.random()
+    if r < 0.12:  # coloured pips (gold, red, blue...) that still contrast
+        for _ in range(20):
+            pip = _hsv2bgr(rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(40, 255))
+            if abs(float(pip @ np.float32([0.114, 0.587, 0.299])) - lum) > 80:
+                return body, pip
+    if lum > 140:
+        pip = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 80), rng.uniform(5, 60))
+    elif lum < 90:
+        pip = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 40), rng.uniform(200, 255))
+    else:
+        pip = (
+            _hsv2bgr(0, 0, rng.uniform(225, 255))
+            if rng.random() < 0.6
+            else _hsv2bgr(0, 0, rng.uniform(5, 40))
+        )
+    return body, pip
+
+
+# ---------------------------------------------------------------- backgrounds
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.ndarray:
+    small = rng.random((max(2, cells), max(2, cells))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def random_background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Plain, textured, wood-like, cloth, board-game-like or cluttered backgrounds (BGR float)."""
+    kind = rng.integers(0, 7)
+    base = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 200), rng.uniform(60, 245))
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    if kind == 0:  # plain (tray, table cloth)
+        pass
+    elif kind == 1:  # smooth mottled texture
+        n = _smooth_noise(rng, h, w, int(rng.integers(4, 40)))
+        img *= (0.75 + 0.5 * n)[..., None]
+    elif kind == 2:  # wood: stretched noise stripes
+        n = _smooth_noise(rng, 8, int(rng.integers(20, 80)), 40)
+        n = cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC)
+        stripes = 0.5 + 0.5 * np.sin(n * rng.uniform(10, 40))
+        if rng.random() < 0.5:
+            stripes = stripes.T.copy()
+            stripes = cv2.resize(stripes, (w, h))
+        c2 = _hsv2bgr(rng.uniform(5, 25), rng.uniform(80, 200), rng.uniform(60, 200))
+        img = img * stripes[..., None] + c2 * (1 - stripes[..., None])
+    elif kind == 3:  # board game: squares / tiles of several colours with lines
+        cell = int(rng.integers(30, 160))
+        cols = [_hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 230), rng.uniform(50, 250)) for _ in range(4)]
+        for y in range(0, h, cell):
+            for x in range(0, w, cell):
+                img[y : y + cell, x : x + cell] = cols[int(rng.integers(0, 4))]
+        line = _hsv2bgr(0, 0, rng.uniform(0, 255)).tolist()
+        for y in range(0, h, cell):
+            cv2.line(img, (0, y), (w, y), line, int(rng.integers(1, 4)))
+        for x in range(0, w, cell):
+            cv2.line(img, (x, 0), (x, h), line, int(rng.integers(1, 4)))
+    elif kind == 4:  # cloth: fine high-frequency noise
+        n = rng.normal(0, rng.uniform(5, 25), (h, w)).astype(np.float32)
+        n = cv2.GaussianBlur(n, (0, 0), rng.uniform(0.5, 1.5))
+        img += n[..., None]
+    else:  # cluttered: random shapes, text-like marks, circles, lines (busy)
+        for _ in range(int(rng.integers(10, 60))):
+            c = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(20, 255)).tolist()
+            t = rng.integers(0, 5)
+            x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+            s = int(rng.integers(5, max(6, w // 4)))
+            if t == 0:
+                cv2.rectangle(img, (x, y), (x + s, y + int(rng.integers(5, s + 6))), c, -1)
+            elif t == 1:
+                cv2.circle(img, (x, y), max(2, s // 3), c, -1 if rng.random() < 0.6 else 2)
+            elif t == 2:
+                cv2.line(img, (x, y), (int(rng.integers(0, w)), int(rng.integers(0, h))), c, int(rng.integers(1, 6)))
+            elif t == 3:
+                m = np.zeros((h, w), np.uint8)
+                cv2.putText(m, "ABC123"[int(rng.integers(0, 6)) :], (x, y), cv2.FONT_HERSHEY_SIMPLEX,
+                            rng.uniform(0.4, 2.0), 255, int(rng.integers(1, 4)))
+                img[m > 0] = c
+            else:
+                pts = rng.integers(0, max(w, h), (int(rng.integers(3, 6)), 2)).astype(np.int32)
+                pts = (pts * 0.2 + np.array([x, y]) * 0.8).astype(np.int32)
+                cv2.fillPoly(img, [pts], c)
+        # small dots that look like pips: a hard negative
+        for _ in range(int(rng.integers(0, 40))):
+            c = _hsv2bgr(0, 0, rng.uniform(0, 255)).tolist()
+            cv2.circle(img, (int(rng.integers(0, w)), int(rng.integers(0, h))), int(rng.integers(1, 5)), c, -1)
+        if rng.random() < 0.5:
+            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 2.0))
+    return img
+
+
+# ---------------------------------------------------------------- die faces
+
+
+def face_texture(rng: np.random.Generator, value: int | None, body: np.ndarray, pip: np.ndarray,
+                 style: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
+    """A TEX x TEX face (BGR float) and its alpha (rounded corners)."""
+    tex = np.empty((TEX, TEX, 3), np.float32)
+    tex[:] = body
+    # soft body shading
+    g = np.linspace(-1, 1, TEX, dtype=np.float32)
+    shade = 1.0 + style["face_grad"] * (g[None, :] * style["gx"] + g[:, None] * style["gy"])
+    tex *= shade[..., None]
+    if value is not None:
+        r = style["pip_r"] * TEX
+        for cx, cy in PIPS[value]:
+            # jitter layout a little per die style
+            cx = 0.5 + (cx - 0.5) * style["spread"]
+            cy = 0.5 + (cy - 0.5) * style["spread"]
+            centre = (int(cx * TEX * 16), int(cy * TEX * 16))
+            cv2.circle(tex, centre, int(r * 16), pip.tolist(), -1, cv2.LINE_AA, shift=4)
+            if style["pip_ring"] > 0.5:  # engraved pips have a darker rim
+                cv2.circle(tex, centre, int(r * 16), (body * 0.55).tolist(), max(1, int(r / 5)),
+                           cv2.LINE_AA, shift=4)
+        if value == 1 and style["big_one"] > 0.7:
+            cv2.circle(tex, (TEX // 2, TEX // 2), int(r * 1.7), pip.tolist(), -1, cv2.LINE_AA)
+    # bevel: darker/lighter rim
+    alpha = np.zeros((TEX, TEX), np.float32)
+    rad = int(style["corner"] * TEX)
+    cv2.rectangle(alpha, (rad, 0), (TEX - 1 - rad, TEX - 1), 1.0, -1)
+    cv2.rectangle(alpha, (0, rad), (TEX - 1, TEX - 1 - rad), 1.0, -1)
+    for cx, cy in ((rad, rad), (TEX - 1 - rad, rad), (rad, TEX - 1 - rad), (TEX - 1 - rad, TEX - 1 - rad)):
+        cv2.circle(alpha, (cx, cy), rad, 1.0, -1, cv2.LINE_AA)
+    rim = cv2.GaussianBlur(alpha, (0, 0), TEX * 0.04)
+    tex *= (1.0 - style["bevel"] * (1.0 - rim))[..., None]
+    return tex, alpha
+
+
+def _paste_quad(img: np.ndarray, tex: np.ndarray, alpha: np.ndarray, quad: np.ndarray,
+                opacity: float = 1.0) -> None:
+    """Warp a texture onto a quad (4x2, corners in texture order TL,TR,BR,BL) in place."""
+    h, w = img.shape[:2]
+    x0 = int(max(0, math.floor(quad[:, 0].min()) - 1))
+    y0 = int(max(0, math.floor(quad[:, 1].min()) - 1))
+    x1 = int(min(w, math.ceil(quad[:, 0].max()) + 2))
+    y1 = int(min(h, math.ceil(quad[:, 1].max()) + 2))
+    if x1 <= x0 or y1 <= y0:
+        return
+    src = np.float32([[0, 0], [TEX, 0], [TEX, TEX], [0, TEX]])
+    dst = (quad - np.float32([x0, y0])).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    size = (x1 - x0, y1 - y0)
+    t = cv2.warpPerspective(tex, m, size, flags=cv2.INTER_AREA if size[0] < TEX else cv2.INTER_LINEAR)
+    a = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR) * opacity
+    roi = img[y0:y1, x0:x1]
+    roi[:] = roi * (1 - a[..., None]) + t * a[..., None]
+
+
+@dataclass
+class Die:
+    x: float  # ground position (world units = pixels at tilt 0)
+    y: float
+    size: float
+    yaw: float
+    value: int
+    body: np.ndarray
+    pip: np.ndarray
+    style: dict[str, float]
+    opacity: float = 1.0
+    lift: float = 0.0  # height above the table (rolling / bouncing)
+    roll: tuple[float, float] = (0.0, 0.0)  # small tilt of the die itself while rolling
+
+
+def _die_style(rng: np.random.Generator) -> dict[str, float]:
+    return {
+        "pip_r": rng.uniform(0.07, 0.12),
+        "spread": rng.uniform(0.85, 1.12),
+        "pip_ring": rng.random(),
+        "big_one": rng.random(),
+        "corner": rng.uniform(0.05, 0.22),
+        "bevel": rng.uniform(0.0, 0.45),
+        "face_grad": rng.uniform(0.0, 0.2),
+        "gx": rng.uniform(-1, 1),
+        "gy": rng.uniform(-1, 1),
+        "side_dark": rng.uniform(0.45, 0.85),
+        "spec": rng.random(),
+    }
+
+
+class Camera:
+    """Scaled orthographic camera tilted by ``tilt`` about the image x axis, then rotated by ``psi``."""
+
+    def __init__(self, tilt_deg: float, psi: float, cx: float, cy: float) -> None:
+        self.tilt = math.radians(tilt_deg)
+        self.psi = psi
+        self.cx, self.cy = cx, cy
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """World (N,3) with z up, centred at (cx, cy) -> image (N,2)."""
+        x = pts[:, 0] - self.cx
+        y = (pts[:, 1] - self.cy) * math.cos(self.tilt) - pts[:, 2] * math.sin(self.tilt)
+        c, s = math.cos(self.psi), math.sin(self.psi)
+        u = c * x - s * y + self.cx
+        v = s * x + c * y + self.cy
+        return np.stack([u, v], 1).astype(np.float32)
+
+
+def _cube_corners(d: Die) -> np.ndarray:
+    s = d.size / 2
+    base = np.float32([[-s, -s], [s, -s], [s, s], [-s, s]])
+    c, sn = math.cos(d.yaw), math.sin(d.yaw)
+    rot = base @ np.float32([[c, sn], [-sn, c]])
+    bottom = np.column_stack([rot[:, 0] + d.x, rot[:, 1] + d.y, np.full(4, d.lift)])
+    # a rolling die leans: shift the top face a little
+    top = bottom.copy()
+    top[:, 2] += d.size
+    top[:, 0] += d.roll[0] * d.size
+    top[:, 1] += d.roll[1] * d.size
+    return np.vstack([bottom, top]).astype(np.float32)
+
+
+def draw_die(img: np.ndarray, d: Die, cam: Camera, rng: np.random.Generator,
+             shadow: tuple[float, float, float] | None) -> np.ndarray:
+    """Draw one die (shadow, visible sides, top). Returns the projected top quad (4x2)."""
+    corners = cam.project(_cube_corners(d))
+    bottom, top = corners[:4], corners[4:]
+    if shadow is not None:
+        dx, dy, strength = shadow
+        sh = np.vstack([bottom, bottom + np.float32([dx, dy]) * d.size * (1 + d.lift / d.size)])
+        hull = cv2.convexHull(sh.astype(np.float32))
+        h, w = img.shape[:2]
+        x0, y0, bw, bh = cv2.boundingRect(hull)
+        pad = int(d.size * 0.4) + 2
+        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
+        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+        if xb > xa and yb > ya:
+            m = np.zeros((yb - ya, xb - xa), np.float32)
+            cv2.fillPoly(m, [(hull.reshape(-1, 2) - [xa, ya]).astype(np.int32)], 1.0, cv2.LINE_AA)
+            m = cv2.GaussianBlur(m, (0, 0), max(0.5, d.size * 0.12))
+            img[ya:yb, xa:xb] *= (1 - strength * m)[..., None]
+    # side faces: corner pairs (i, i+1); visible when the projected face is front-facing
+    for i in range(4):
+        j = (i + 1) % 4
+        quad = np.float32([top[i], top[j], bottom[j], bottom[i]])
+        area = 0.5 * float(np.cross(quad[1] - quad[0], quad[2] - quad[0]) + np.cross(quad[2] - quad[0], quad[3] - quad[0]))
+        if area >= -1.0:
+            continue
+        # other faces of the die show other numbers
+        side_val = int(rng.integers(1, 7))
+        tex, alpha = face_texture(rng, side_val, d.body * d.style["side_dark"], d.pip * d.style["side_dark"], d.style)
+        _paste_quad(img, tex, alpha * 0 + 1.0 if d.style["corner"] < 0.1 else alpha, quad, d.opacity)
+    tex, alpha = face_texture(rng, d.value, d.body, d.pip, d.style)
+    if d.style["spec"] > 0.75:  # specular highlight
+        hl = np.zeros((TEX, TEX), np.float32)
+        cv2.circle(hl, (int(rng.integers(10, TEX - 10)), int(rng.integers(10, TEX - 10))), int(rng.integers(6, 25)), 1.0, -1)
+        hl = cv2.GaussianBlur(hl, (0, 0), 6) * rng.uniform(0.3, 0.8)
+        tex = tex * (1 - hl[..., None]) + 255 * hl[..., None]
+    _paste_quad(img, tex, alpha, top, d.opacity)
+    return top
+
+
+def _place_dice(rng: np.random.Generator, n: int, w: int, h: int, sizes: np.ndarray,
+                touching_prob: float, margin: float) -> list[tuple[float, float]]:
+    placed: list[tuple[float, float, float]] = []
+    for i in range(n):
+        s = sizes[i]
+        for _attempt in range(60):
+            if placed and rng.random() < touching_prob:
+                px, py, ps = placed[int(rng.integers(0, len(placed)))]
+                ang = rng.uniform(0, 2 * math.pi)
+                dist = (ps + s) / 2 * rng.uniform(1.0, 1.25) * 1.12
+                x, y = px + dist * math.cos(ang), py + dist * math.sin(ang)
+            else:
+                x = rng.uniform(margin + s, w - margin - s)
+                y = rng.uniform(margin + s, h - margin - s)
+            if not (margin + s * 0.7 < x < w - margin - s * 0.7 and margin + s * 0.7 < y < h - margin - s * 0.7):
+                continue
+            if all(math.hypot(x - px, y - py) > (s + ps) / 2 * 1.45 for px, py, ps in placed):
+                placed.append((x, y, s))
+                break
+    return [(p[0], p[1]) for p in placed]
+
+
+def _lighting(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A low-frequency light field, 0.45..1.3."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = rng.uniform(0, 2 * math.pi)
+    lin = (xx * math.cos(ang) + yy * math.sin(ang)) / max(w, h)
+    field_ = 1 + rng.uniform(-0.5, 0.5) * (lin - lin.mean())
+    field_ *= 0.8 + 0.4 * _smooth_noise(rng, h, w, 3) * rng.uniform(0, 1)
+    if rng.random() < 0.3:  # spot light
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.3, 1.0) * max(w, h)
+        field_ *= 0.7 + 0.5 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (r * r))
+    return np.clip(field_ * rng.uniform(0.7, 1.15), 0.45, 1.3).astype(np.float32)
+
+
+def draw_hand(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, scale: float) -> None:
+    """A hand-like skin-coloured blob with fingers (for throw sequences)."""
+    skin = _hsv2bgr(rng.uniform(5, 20), rng.uniform(60, 160), rng.uniform(90, 230)).tolist()
+    cv2.ellipse(img, (int(cx), int(cy)), (int(scale * 0.5), int(scale * 0.6)), 20, 0, 360, skin, -1)
+    for k in range(4):
+        a = math.radians(-60 + k * 25)
+        x2 = cx + math.sin(a) * scale * 1.1
+        y2 = cy - math.cos(a) * scale * 1.1
+        cv2.line(img, (int(cx), int(cy)), (int(x2), int(y2)), skin, max(3, int(scale * 0.18)))
+    cv2.line(img, (int(cx), int(cy + scale * 0.5)), (int(cx + scale), int(cy + scale * 2)), skin, int(scale * 0.6))
+
+
+def _finish(img: np.ndarray, rng: np.random.Generator, p: SceneParams) -> np.ndarray:
+    s = rng.uniform(*p.blur_sigma)
+    if s > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), s)
+    n = rng.uniform(*p.noise_sigma)
+    if n > 0.5:
+        img = img + rng.normal(0, n, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    q = int(rng.integers(p.jpeg_quality[0], p.jpeg_quality[1] + 1))
+    if q < 100:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def colour_name(bgr: np.ndarray) -> str:
+    """Short colour name of a BGR colour (also used by the reader)."""
+    px = np.uint8(np.clip(bgr, 0, 255)).reshape(1, 1, 3)
+    h, s, v = (int(x) for x in cv2.cvtColor(px, cv2.COLOR_BGR2HSV)[0, 0])
+    if v < 60 or (v < 90 and s < 120):
+        return "black"
+    if s < 50:
+        return "white" if v > 170 else "grey"
+    if h < 8 or h >= 165:
+        return "red"
+    if h < 20:
+        return "orange" if v > 120 else "brown"
+    if h < 34:
+        return "yellow"
+    if h < 85:
+        return "green"
+    if h < 130:
+        return "blue"
+    return "purple" if h < 150 else "pink"
+
+
+def _make_dice(rng: np.random.Generator, p: SceneParams, w: int, h: int) -> list[Die]:
+    n = int(rng.integers(p.n_dice[0], p.n_dice[1] + 1))
+    # dice of one scene share a size range (one camera distance), with spread
+    mean = math.exp(rng.uniform(math.log(p.die_px[0]), math.log(p.die_px[1])))
+    sizes = np.clip(mean * rng.uniform(0.8, 1.25, n), p.die_px[0] * 0.9, p.die_px[1] * 1.1)
+    n = min(n, max(1, int(w * h / (mean * mean * 9))))
+    sizes = sizes[:n]
+    pos = _place_dice(rng, n, w, h, sizes, p.touching_prob, margin=4)
+    shared_colours = rng.random() < 0.3
+    cols = random_die_colours(rng)
+    dice = []
+    for (x, y), s in zip(pos, sizes):
+        body, pip = cols if shared_colours else random_die_colours(rng)
+        op = rng.uniform(0.7, 0.92) if rng.random() < p.translucent_prob else 1.0
+        dice.append(Die(x, y, float(s), rng.uniform(0, 2 * math.pi), int(rng.integers(1, 7)),
+                        body, pip, _die_style(rng), op))
+    return dice
+
+
+def _compose(rng: np.random.Generator, p: SceneParams, bg: np.ndarray, light: np.ndarray,
+             dice: list[Die], cam: Camera, shadow: tuple[float, float, float] | None,
+             hand: tuple[float, float, float] | None = None, finish_rng: np.random.Generator | None = None,
+             ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    img = bg.copy()
+    # draw far dice first (higher world y is nearer the camera for positive tilt)
+    order = sorted(range(len(dice)), key=lambda i: cam.project(np.float32([[dice[i].x, dice[i].y, 0]]))[0, 1]
+                   if cam.tilt > 0 else 0)
+    labels: list[dict[str, Any]] = []
+    quads = []
+    for i in order:
+        d = dice[i]
+        top = draw_die(img, d, cam, rng, shadow)
+        quads.append((i, top))
+    img *= light[..., None]
+    if hand is not None:
+        draw_hand(img, rng, *hand)
+    h, w = img.shape[:2]
+    for i, top in quads:
+        x1, y1 = float(top[:, 0].min()), float(top[:, 1].min())
+        x2, y2 = float(top[:, 0].max()), float(top[:, 1].max())
+        if x1 < 0 or y1 < 0 or x2 > w or y2 > h:
+            continue
+        labels.append({"value": dice[i].value, "box": [round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)],
+                       "colour": colour_name(dice[i].body)})
+    return _finish(img, finish_rng if finish_rng is not None else rng, p), labels
+
+
+def render_scene(rng: np.random.Generator, params: SceneParams | None = None
+                 ) -> tuple[np.ndarray, dict[str, Any]]:
+    """One random scene -> (BGR uint8 image, {"width","height","dice":[{value, box, colour}]})."""
+    p = params or SceneParams()
+    w, h = p.width, p.height
+    tilt = rng.uniform(*p.tilt_deg) if rng.random() < 0.6 else rng.uniform(0, 10)
+    cam = Camera(tilt, rng.uniform(0, 2 * math.pi), w / 2, h / 2)
+    # render the ground larger so a tilted camera still fills the frame
+    bg = random_background(rng, h, w)
+    light = _lighting(rng, h, w)
+    dice = _make_dice(rng, p, w, h)
+    shadow = None
+    if rng.random() < 0.7:
+        a = rng.uniform(0, 2 * math.pi)
+        r = rng.uniform(0.1, 0.6)
+        shadow = (r * math.cos(a), r * math.sin(a), rng.uniform(0.2, 0.6))
+    img, labels = _compose(rng, p, bg, light, dice, cam, shadow)
+    return img, {"width": w, "height": h, "dice": labels}
+
+
+def render_throw(rng: np.random.Generator, params: SceneParams | None = None, fps: float = 15.0,
+                 roll_s: float = 1.2, hand_s: float = 0.8, rest_s: float = 2.0,
+                 ) -> tuple[list[tuple[float, np.ndarray]], dict[str, Any]]:
+    """A throw: dice tumble in, a hand passes over, then everything rests.
+
+    Returns ([(t, frame), ...], labels of the final resting scene). Noise changes every
+    frame (a real sensor), the scene does not once at rest.
+    """
+    p = params or SceneParams(n_dice=(2, 5), die_px=(35, 60), tilt_deg=(0, 20), blur_sigma=(0, 0.6),
+                              noise_sigma=(1.0, 3.0), jpeg_quality=(100, 100))
+    w, h = p.width, p.height
+    cam = Camera(rng.uniform(*p.tilt_deg), 0.0, w / 2, h / 2)
+    bg = random_background(rng, h, w)
+    light = _lighting(rng, h, w)
+    final = _make_dice(rng, p, w, h)
+    shadow = (0.3, 0.2, 0.4)
+    frames: list[tuple[float, np.ndarray]] = []
+    n_roll, n_hand, n_rest = int(roll_s * fps), int(hand_s * fps), int(rest_s * fps)
+    start = [(rng.uniform(0, w), -80.0) for _ in final]
+    style_seed = int(rng.integers(0, 2**31))
+    t = 0.0
+    labels: list[dict[str, Any]] = []
+    for k in range(n_roll + n_hand + n_rest):
+        a = min(1.0, k / max(1, n_roll))
+        ease = 1 - (1 - a) ** 2
+        dice = []
+        for d, (sx, sy) in zip(final, start):
+            rolling = a < 1.0
+            dice.append(Die(
+                sx + (d.x - sx) * ease, sy + (d.y - sy) * ease, d.size,
+                d.yaw + (1 - ease) * 9.0,
+                int(rng.integers(1, 7)) if rolling else d.value,
+                d.body, d.pip, d.style, d.opacity,
+                lift=abs(math.sin(a * 9)) * d.size * 0.8 * (1 - a),
+                roll=(0.2 * math.sin(a * 13) * (1 - a), 0.2 * math.cos(a * 11) * (1 - a)),
+            ))
+        hand = None
+        if n_roll <= k < n_roll + n_hand:
+            b = (k - n_roll) / max(1, n_hand - 1)
+            hand = (-150 + b * (w + 300), h * 0.5, min(w, h) * 0.25)
+        frame_rng = np.random.default_rng(style_seed)  # same side-face pips each frame
+        noise_rng = np.random.default_rng(style_seed + 1 + k)
+        img, labels = _compose(frame_rng, p, bg, light, dice, cam, shadow, hand, finish_rng=noise_rng)
+        frames.append((t, img))
+        t += 1.0 / fps
+    return frames, {"width": w, "height": h, "dice": labels}
+
+
+def write_dataset(out_dir: str | Path, n: int, seed: int = 0, params: SceneParams | None = None,
+                  split: str = "test", name: str = "synth-dice") -> Path:
+    """Write ``n`` rendered scenes as a dataset folder (labels.json + images/)."""
+    out = Path(out_dir)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    entries = []
+    for i in range(n):
+        img, lab = render_scene(rng, params)
+        f = f"images/synth_{seed}_{i:05d}.png"
+        cv2.imwrite(str(out / f), img)
+        entries.append({"file": f, "split": split, **lab})
+    doc = {"name": name, "source": f"vision.synth_dice seed={seed}", "license": "generated",
+           "box": "x1,y1,x2,y2 in pixels around the top face of each die; value = pips on the top face",
+           "images": entries}
+    (out / "labels.json").write_text(json.dumps(doc, indent=1))
+    return out
