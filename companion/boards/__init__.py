@@ -185,13 +185,13 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
         if sid in squares and squares[sid].kind != "grid":
             raise BoardError(f"{where}: duplicate square id {sid!r}")
         cell_raw = raw.get("cell")
-        cell = (int(cell_raw[0]), int(cell_raw[1])) if cell_raw is not None else None
+        rc = (int(cell_raw[0]), int(cell_raw[1])) if cell_raw is not None else None
         squares[sid] = Square(
             id=sid,
             polygon=_polygon(raw.get("polygon"), where),
             label=str(raw.get("label", "")),
             kind=str(raw.get("kind", "")),
-            cell=cell,
+            cell=rc,
         )
 
     for sid, links in dict(data.get("adjacency", {})).items():
