@@ -1,0 +1,309 @@
+"""Train the two small dice models shipped in vision/models/ (CPU, single thread).
+
+    .venv/bin/pip install torch==2.13.0 onnx onnxscript     # training only, not at runtime
+    .venv/bin/python scripts/train_dice.py [--synth 2500] [--det-iters 3000] [--cls-iters 2500]
+
+1. ``dice_det.onnx``: a tiny CenterNet-style detector (stride 4 heat map of top-face centres,
+   box size and offset) run on the image letterboxed to 320 px.
+2. ``dice_cls.onnx``: a small classifier of 32x32 die crops into {not a die, 1..6}.
+
+Data: dice-dev *train* split only (the test split is never read here) plus synthetic scenes
+from ``vision.synth_dice`` with wide variation. The runtime (vision/dice.py) uses cv2.dnn only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import synth_dice  # noqa: E402
+from vision.dice import CLS_SIZE, DET_STRIDE, crop_for_classifier  # noqa: E402
+
+cv2.setNumThreads(1)
+torch.set_num_threads(1)
+
+DET_SIZE = 320  # long side of the image fed to the detector (runtime default)
+CROP = 192  # training crop of the detector input
+
+
+# ------------------------------------------------------------------ models
+
+
+def cbr(i: int, o: int, s: int = 1) -> list[nn.Module]:
+    return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+
+class Det(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = nn.Sequential(*cbr(3, 12, 2), *cbr(12, 24, 2), *cbr(24, 24))  # /4
+        self.s3 = nn.Sequential(*cbr(24, 32, 2), *cbr(32, 32))  # /8
+        self.s4 = nn.Sequential(*cbr(32, 48, 2), *cbr(48, 48), *cbr(48, 48))  # /16
+        self.l4 = nn.Conv2d(48, 32, 1)
+        self.m3 = nn.Sequential(*cbr(32, 32))
+        self.l3 = nn.Conv2d(32, 24, 1)
+        self.m2 = nn.Sequential(*cbr(24, 24))
+        self.head = nn.Conv2d(24, 5, 1)
+        self.head.bias.data[0] = -2.2
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a = self.s2(x)
+        b = self.s3(a)
+        c = self.s4(b)
+        b = self.m3(b + F.interpolate(self.l4(c), scale_factor=2.0, mode="nearest"))
+        a = self.m2(a + F.interpolate(self.l3(b), scale_factor=2.0, mode="nearest"))
+        return self.head(a)  # 0: centre logit, 1-2: log size (w,h) in cells, 3-4: offset
+
+
+class Cls(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.f = nn.Sequential(*cbr(3, 16), *cbr(16, 24, 2), *cbr(24, 32), *cbr(32, 48, 2),
+                               *cbr(48, 48), *cbr(48, 64, 2))
+        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(64 * 16, 64), nn.ReLU(inplace=True),
+                                nn.Dropout(0.2), nn.Linear(64, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.f(x))
+
+
+# ------------------------------------------------------------------ data
+
+
+def load_real(ds: Path) -> list[tuple[np.ndarray, list[dict]]]:
+    doc = json.loads((ds / "labels.json").read_text())
+    out = []
+    for e in doc["images"]:
+        if e["split"] != "train":
+            continue
+        img = cv2.imread(str(ds / e["file"]))
+        out.append((img, e["dice"]))
+    return out
+
+
+def make_synth(n: int, seed: int) -> list[tuple[np.ndarray, list[dict]]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        r = rng.random()
+        w, h = (640, 640) if r < 0.5 else ((800, 600) if r < 0.75 else (480, 640))
+        p = synth_dice.SceneParams(width=w, height=h)
+        img, lab = synth_dice.render_scene(rng, p)
+        out.append((img, lab["dice"]))
+    return out
+
+
+def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    f = img.astype(np.float32)
+    f = f * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+    f = f * rng.uniform(0.85, 1.15, 3).astype(np.float32)  # white balance
+    if rng.random() < 0.3:
+        g = f.mean(2, keepdims=True)
+        f = g + (f - g) * rng.uniform(0.3, 1.6)
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.2))
+    if rng.random() < 0.3:
+        f += rng.normal(0, rng.uniform(1, 8), f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def det_sample(img: np.ndarray, dice: list[dict], rng: np.random.Generator
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    h, w = img.shape[:2]
+    s = DET_SIZE / max(h, w) * math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
+    boxes = np.float32([d["box"] for d in dice]).reshape(-1, 4) * s
+    sw, sh = max(CROP, int(w * s)), max(CROP, int(h * s))
+    scaled = np.full((sh, sw, 3), rng.integers(0, 255, 3), np.uint8)
+    scaled[: int(h * s), : int(w * s)] = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
+    x0 = int(rng.integers(0, sw - CROP + 1))
+    y0 = int(rng.integers(0, sh - CROP + 1))
+    crop = scaled[y0 : y0 + CROP, x0 : x0 + CROP]
+    boxes = boxes - np.float32([x0, y0, x0, y0])
+    k = int(rng.integers(0, 4))  # rotate by k*90
+    crop = np.ascontiguousarray(np.rot90(crop, k))
+    for _ in range(k):  # (x,y) -> (y, W-x) for np.rot90 counter-clockwise
+        boxes = np.stack([boxes[:, 1], CROP - boxes[:, 2], boxes[:, 3], CROP - boxes[:, 0]], 1)
+    if rng.random() < 0.5:
+        crop = np.ascontiguousarray(crop[:, ::-1])
+        boxes = np.stack([CROP - boxes[:, 2], boxes[:, 1], CROP - boxes[:, 0], boxes[:, 3]], 1)
+    crop = colour_jitter(crop, rng)
+    g = CROP // DET_STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for x1, y1, x2, y2 in boxes:
+        cx, cy = (x1 + x2) / 2 / DET_STRIDE, (y1 + y2) / 2 / DET_STRIDE
+        bw, bh = (x2 - x1) / DET_STRIDE, (y2 - y1) / DET_STRIDE
+        if not (0 <= cx < g and 0 <= cy < g):
+            continue
+        # a die cut by the crop edge: ignore (don't teach either way) unless mostly inside
+        sig = max(0.5, min(bw, bh) / 6)
+        heat = np.maximum(heat, np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sig * sig)))
+        ix, iy = int(cx), int(cy)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = [math.log(max(bw, 0.5)), math.log(max(bh, 0.5)), cx - ix, cy - iy]
+        mask[iy, ix] = 1.0
+    return crop, heat, reg, mask
+
+
+def cls_samples(img: np.ndarray, dice: list[dict], rng: np.random.Generator, n_neg: int
+                ) -> list[tuple[np.ndarray, int]]:
+    """Crops of each die (jittered like detector boxes) and some negatives."""
+    out = []
+    h, w = img.shape[:2]
+    boxes = np.float32([d["box"] for d in dice]).reshape(-1, 4)
+    for d in dice:
+        x1, y1, x2, y2 = d["box"]
+        for _ in range(2):
+            bw, bh = x2 - x1, y2 - y1
+            jx, jy = rng.normal(0, 0.07, 2) * [bw, bh]
+            js = math.exp(rng.normal(0, 0.08))
+            cx, cy = (x1 + x2) / 2 + jx, (y1 + y2) / 2 + jy
+            box = [cx - bw * js / 2, cy - bh * js / 2, cx + bw * js / 2, cy + bh * js / 2]
+            out.append((crop_for_classifier(img, box, rot=float(rng.uniform(0, 360))), int(d["value"])))
+    sizes = (boxes[:, 2:] - boxes[:, :2]).mean(1) if len(boxes) else np.float32([40])
+    for _ in range(n_neg):
+        s = float(rng.choice(sizes)) * math.exp(rng.normal(0, 0.3))
+        if len(boxes) and rng.random() < 0.4:  # near a die, but off it
+            b = boxes[int(rng.integers(0, len(boxes)))]
+            ang = rng.uniform(0, 2 * math.pi)
+            r = s * rng.uniform(0.8, 1.3)
+            cx, cy = (b[0] + b[2]) / 2 + r * math.cos(ang), (b[1] + b[3]) / 2 + r * math.sin(ang)
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        box = np.float32([cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2])
+        if len(boxes):
+            bc = (boxes[:, :2] + boxes[:, 2:]) / 2
+            if np.any(np.hypot(bc[:, 0] - cx, bc[:, 1] - cy) < 0.7 * sizes):
+                continue
+        out.append((crop_for_classifier(img, box.tolist(), rot=float(rng.uniform(0, 360))), 0))
+    return out
+
+
+# ------------------------------------------------------------------ training
+
+
+def focal(logit: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pl = -torch.log(p) * (1 - p) ** 2 * pos
+    nl = -torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
+    return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
+
+
+def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
+    model = Det()
+    opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters, pct_start=0.1)
+    bs = 16
+    t0 = time.time()
+    for it in range(iters):
+        batch = [det_sample(*data[int(rng.integers(0, len(data)))], rng) for _ in range(bs)]
+        x = torch.from_numpy(np.stack([b[0] for b in batch])).permute(0, 3, 1, 2).float() / 255 - 0.5
+        heat = torch.from_numpy(np.stack([b[1] for b in batch]))
+        reg = torch.from_numpy(np.stack([b[2] for b in batch]))
+        mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+        y = model(x)
+        lh = focal(y[:, 0], heat)
+        m = mask.unsqueeze(1)
+        lr_ = (F.l1_loss(y[:, 1:5] * m, reg * m, reduction="sum")) / mask.sum().clamp(min=1)
+        loss = lh + lr_
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if it % 100 == 0:
+            print(f"det {it} loss {lh.item():.3f} {lr_.item():.3f} {time.time() - t0:.0f}s", flush=True)
+        if it and it % 1000 == 0:
+            export(model, torch.zeros(1, 3, 320, 320), out / "dice_det.onnx")
+    export(model, torch.zeros(1, 3, 320, 320), out / "dice_det.onnx")
+
+
+def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
+    xs, ys = [], []
+    for img, dice in data:
+        for c, y in cls_samples(img, dice, rng, n_neg=max(3, len(dice))):
+            xs.append(c)
+            ys.append(y)
+    X = np.stack(xs)
+    Y = np.int64(ys)
+    print("cls samples", X.shape, np.bincount(Y), flush=True)
+    model = Cls()
+    opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters, pct_start=0.1)
+    bs = 128
+    t0 = time.time()
+    for it in range(iters):
+        idx = rng.integers(0, len(X), bs)
+        xb = X[idx].copy()
+        # photometric jitter per crop, done on the normalised crop
+        gain = rng.uniform(0.7, 1.3, (bs, 1, 1, 1)).astype(np.float32)
+        xb = xb * gain + rng.normal(0, rng.uniform(0, 0.15), xb.shape).astype(np.float32)
+        if rng.random() < 0.5:
+            xb = xb[:, :, ::-1]
+        x = torch.from_numpy(np.ascontiguousarray(xb)).permute(0, 3, 1, 2)
+        y = model(x)
+        loss = F.cross_entropy(y, torch.from_numpy(Y[idx]), label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if it % 200 == 0:
+            acc = (y.argmax(1).numpy() == Y[idx]).mean()
+            print(f"cls {it} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
+    export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / "dice_cls.onnx")
+
+
+def export(model: nn.Module, dummy: torch.Tensor, path: Path) -> None:
+    model.eval()
+    try:
+        torch.onnx.export(model, dummy, str(path), opset_version=13, dynamo=False,
+                          input_names=["x"], output_names=["y"])
+    finally:
+        model.train()
+    print("wrote", path, path.stat().st_size, flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "datasets" / "dice-dev"))
+    ap.add_argument("--synth", type=int, default=2500)
+    ap.add_argument("--det-iters", type=int, default=3000)
+    ap.add_argument("--cls-iters", type=int, default=2500)
+    ap.add_argument("--only", choices=["det", "cls"], default=None)
+    ap.add_argument("--out", default=str(ROOT / "vision" / "models"))
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(a.seed)
+    rng = np.random.default_rng(a.seed)
+    t = time.time()
+    real = load_real(Path(a.dataset))
+    synth = make_synth(a.synth, seed=1000 + a.seed)
+    print(f"data: {len(real)} real train images, {len(synth)} synthetic, {time.time() - t:.0f}s", flush=True)
+    # real images are few: repeat them so they are ~40% of what the models see
+    data = real * max(1, int(0.66 * len(synth) / max(1, len(real)))) + synth
+    if a.only in (None, "cls"):
+        train_cls(real * 3 + synth, a.cls_iters, out, rng)
+    if a.only in (None, "det"):
+        train_det(data, a.det_iters, out, rng)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""Read real dice from a camera image.
+
+    read_dice(image_bgr, config=None) -> list[DieReading]
+
+Two small learned stages run with OpenCV's dnn module (no deep-learning framework at runtime),
+both trained by ``scripts/train_dice.py`` on dice-dev's train split plus synthetic scenes:
+
+1. a detector (CenterNet-style heat map at stride 4) finds the top face of every die on the
+   image letterboxed to ``config.det_size`` pixels (scale-adaptive: dice of any pixel size in
+   the image become a similar fraction of the detector input);
+2. a classifier reads each die crop from the full-resolution image into {not a die, 1..6}.
+
+A die whose value is not read with at least ``config.min_value_prob`` comes back with
+``value=None`` (ask the player, never guess). An optional region of interest limits where dice
+count (rectangle or polygon; "inside" keeps only dice whose centre is inside, "exclude" drops
+them).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Sequence
+
+import cv2
+import numpy as np
+
+from vision.errors import InvalidImageError, ModelError
+
+MODELS = Path(__file__).resolve().parent / "models"
+DET_STRIDE = 4
+CLS_SIZE = 32
+CROP_GROW = 1.3  # classifier crop = box grown by this factor (context around the top face)
+
+
+@dataclass(frozen=True)
+class RegionOfInterest:
+    """A rectangle [x1,y1,x2,y2] or a polygon [(x,y),...] in image pixels."""
+
+    rect: tuple[float, float, float, float] | None = None
+    polygon: tuple[tuple[float, float], ...] | None = None
+    mode: Literal["inside", "exclude"] = "inside"
+
+    def contains(self, x: float, y: float) -> bool:
+        if self.rect is not None:
+            x1, y1, x2, y2 = self.rect
+            hit = x1 <= x <= x2 and y1 <= y <= y2
+        elif self.polygon is not None:
+            poly = np.float32(self.polygon).reshape(-1, 1, 2)
+            hit = cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0
+        else:
+            hit = True
+        return hit if self.mode == "inside" else not hit
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    det_size: int = 320  # long side of the detector input, pixels
+    det_threshold: float = 0.3  # heat-map peak needed to propose a die
+    min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
+    min_value_prob: float = 0.9  # classifier P(value) needed to report a value (else None)
+    nms_iou: float = 0.45
+    roi: RegionOfInterest | None = None
+    det_model: Path = field(default=MODELS / "dice_det.onnx")
+    cls_model: Path = field(default=MODELS / "dice_cls.onnx")
+
+
+@dataclass(frozen=True)
+class DieReading:
+    value: int | None  # 1..6, or None when it cannot be read with confidence
+    box: tuple[float, float, float, float]  # top face, x1,y1,x2,y2 in image pixels
+    confidence: float  # 0..1: of the value when there is one, else of there being a die
+    colour: str  # short colour name of the die body
+
+    def to_json(self) -> dict[str, object]:
+        return {"value": self.value, "box": [round(v, 1) for v in self.box],
+                "confidence": round(self.confidence, 3), "colour": self.colour}
+
+
+# ---------------------------------------------------------------- models (cached per thread)
+
+_local = threading.local()
+
+
+def _net(path: Path) -> cv2.dnn.Net:
+    nets: dict[str, cv2.dnn.Net] = getattr(_local, "nets", None) or {}
+    _local.nets = nets
+    key = str(path)
+    if key not in nets:
+        if not Path(path).is_file():
+            raise ModelError(f"dice model missing: {path} (train it with scripts/train_dice.py)")
+        try:
+            net = cv2.dnn.readNetFromONNX(key)
+        except cv2.error as e:  # pragma: no cover - corrupt file
+            raise ModelError(f"cannot load dice model {path}: {e}") from e
+        nets[key] = net
+    return nets[key]
+
+
+# ---------------------------------------------------------------- preprocessing
+
+
+def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0) -> np.ndarray:
+    """The square around ``box`` (grown by CROP_GROW), CLS_SIZE^2, normalised float32 HWC."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    side = max(x2 - x1, y2 - y1, 2.0) * CROP_GROW
+    s = CLS_SIZE / side
+    if s < 0.5:  # strong downscale: area-resize first so the pips don't alias away
+        f = s * 2
+        x0, y0 = int(max(0, cx - side)), int(max(0, cy - side))
+        xe, ye = int(min(img.shape[1], cx + side + 1)), int(min(img.shape[0], cy + side + 1))
+        img = cv2.resize(img[y0:ye, x0:xe], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        cx, cy, s = (cx - x0) * f, (cy - y0) * f, 0.5
+    m = cv2.getRotationMatrix2D((cx, cy), rot, s)
+    m[0, 2] += CLS_SIZE / 2 - cx
+    m[1, 2] += CLS_SIZE / 2 - cy
+    c = cv2.warpAffine(img, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    c -= c.mean()
+    c /= c.std() + 8.0
+    return c
+
+
+def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
+    h, w = img.shape[:2]
+    s = size / max(h, w)
+    nw, nh = max(1, round(w * s)), max(1, round(h * s))
+    small = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+    out = np.full((size, size, 3), 127, np.uint8)
+    out[:nh, :nw] = small
+    return out, s
+
+
+def _check(image: object) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        raise InvalidImageError("empty or missing image")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    elif not (image.ndim == 3 and image.shape[2] == 3):
+        raise InvalidImageError(f"expected a BGR image, got shape {image.shape}")
+    if image.dtype != np.uint8:
+        if image.dtype.kind == "f" and float(np.nanmax(image)) <= 1.0:
+            image = image * 255.0
+        image = np.clip(np.nan_to_num(image), 0, 255).astype(np.uint8)
+    if min(image.shape[:2]) < 16:
+        raise InvalidImageError(f"image too small: {image.shape[1]}x{image.shape[0]}")
+    return image
+
+
+# ---------------------------------------------------------------- stages
+
+
+def detect(image: np.ndarray, config: DiceConfig) -> list[tuple[tuple[float, float, float, float], float]]:
+    """Top-face boxes (full-image pixels) and their detector scores."""
+    lb, s = _letterbox(image, config.det_size)
+    blob = cv2.dnn.blobFromImage(lb, 1 / 255.0, mean=(127.5, 127.5, 127.5))
+    net = _net(config.det_model)
+    net.setInput(blob)
+    out = net.forward()[0]  # 5 x G x G
+    heat = 1 / (1 + np.exp(-out[0]))
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= config.det_threshold)
+    ys, xs = np.nonzero(peaks)
+    res = []
+    for y, x in zip(ys, xs):
+        bw, bh = math.exp(float(out[1, y, x])), math.exp(float(out[2, y, x]))
+        cx, cy = x + float(out[3, y, x]), y + float(out[4, y, x])
+        k = DET_STRIDE / s
+        box = ((cx - bw / 2) * k, (cy - bh / 2) * k, (cx + bw / 2) * k, (cy + bh / 2) * k)
+        res.append((box, float(heat[y, x])))
+    return _nms(res, config.nms_iou)
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def _nms(items: list, thr: float) -> list:
+    items = sorted(items, key=lambda t: -t[1])
+    keep: list = []
+    for box, sc in items:
+        if all(_iou(box, k[0]) < thr for k in keep):
+            keep.append((box, sc))
+    return keep
+
+
+def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceConfig) -> np.ndarray:
+    """Probabilities (N x 7: not a die, 1..6) for each box."""
+    if not boxes:
+        return np.zeros((0, 7), np.float32)
+    crops = np.stack([crop_for_classifier(image, b) for b in boxes]).transpose(0, 3, 1, 2)
+    net = _net(config.cls_model)
+    net.setInput(np.ascontiguousarray(crops))
+    logits = net.forward().reshape(len(boxes), 7)
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def die_colour(image: np.ndarray, box: Sequence[float]) -> str:
+    """Name of the body colour: the median of the top face, ignoring the pips (the minority)."""
+    from vision.synth_dice import colour_name
+
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    xa, ya = int(max(0, x1 + w * 0.15)), int(max(0, y1 + h * 0.15))
+    xb, yb = int(min(image.shape[1], x2 - w * 0.15)), int(min(image.shape[0], y2 - h * 0.15))
+    if xb <= xa or yb <= ya:
+        return "unknown"
+    px = image[ya:yb, xa:xb].reshape(-1, 3).astype(np.float32)
+    lum = px @ np.float32([0.114, 0.587, 0.299])
+    med = np.median(lum)
+    # pips are the minority: keep the pixels on the majority side of the median-ish split
+    lo, hi = px[lum <= med], px[lum > med]
+    body = np.median(hi if len(hi) >= len(lo) * 0.9 and (lum > med).mean() > 0.45 else px, 0)
+    return colour_name(body)
+
+
+def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[DieReading]:
+    """All dice on the image, sorted left to right. Unreadable dice have ``value=None``."""
+    cfg = config or DiceConfig()
+    img = _check(image_bgr)
+    dets = detect(img, cfg)
+    if cfg.roi is not None:
+        dets = [d for d in dets if cfg.roi.contains((d[0][0] + d[0][2]) / 2, (d[0][1] + d[0][3]) / 2)]
+    h, w = img.shape[:2]
+    dets = [((max(0.0, b[0]), max(0.0, b[1]), min(float(w), b[2]), min(float(h), b[3])), sc) for b, sc in dets]
+    probs = classify(img, [d[0] for d in dets], cfg)
+    out = []
+    for (box, score), p in zip(dets, probs):
+        p_die = 1.0 - float(p[0])
+        if p_die < cfg.min_die_prob:
+            continue
+        v = int(np.argmax(p[1:])) + 1
+        pv = float(p[v]) / max(p_die, 1e-6)  # P(value | die)
+        conf = pv * min(1.0, p_die)
+        if conf >= cfg.min_value_prob:
+            out.append(DieReading(v, box, conf, die_colour(img, box)))
+        else:
+            out.append(DieReading(None, box, p_die, die_colour(img, box)))
+    out.sort(key=lambda r: (r.box[0], r.box[1]))
+    return out
