@@ -1,0 +1,549 @@
+"""Qubism (Debug Monkeys, 2018): RULES.md section 4, rules Q1-Q7.
+
+Two players, White and Black (player ids ``"white"``, ``"black"``; White moves first). The
+board file (``companion/boards/qubism.toml``) gives the 5x5 grid of ``"row,col"`` squares and
+each pawn's start square and goal row (regions ``start:<player>``, ``goal:<player>``): White
+starts on 4,2 and aims at row 0, Black starts on 0,2 and aims at row 4.
+
+A turn is one action (Q2):
+
+- :class:`PawnMove` ``to``: one orthogonal step, the jump over the other pawn, or a side-step
+  beside it when the jump is blocked (Q3); each reachable square is its own choice;
+- :class:`PlaceCube` ``square, arrow``: a cube from the pool of 9, top arrow N/E/S/W; the
+  square the arrow points at must be on the board and empty (Q4);
+- :class:`SlideCube` ``square, distance``: slide a cube that many squares along its arrow over
+  empty squares, then it tips over (Q5).
+
+After a slide the cube's new top arrow depends on how the physical cube is printed. With the
+default ``cube_model="observed"`` it is an observed input: ``to_move()`` returns ``CHANCE`` and
+the next action is :class:`Tip` ``square, arrow`` (reported by camera or touch; the four
+outcomes are listed with probability 1/4 each, a placeholder since the printing is unknown).
+``cube_model="forward"`` predicts that the new arrow points the way the cube slid (a cube
+printed as a rolling belt: the face coming up from the tail side has its arrow pointing up,
+which becomes the direction of travel) and ``"back"`` that it points back the way it came
+(that face's arrow pointing down); with a model there is no chance step.
+
+Q6: a placement or slide that leaves either pawn with no orthogonal path over cube-free
+squares to its goal row is refused with a message naming the pawn and the row. Pawns do not
+block a path. Q7: a pawn on its goal row wins.
+
+If the mover has no legal action at all (possible only in contrived positions: the pawn boxed
+in by the other pawn and cubes, the pool empty and no cube able to slide), the only legal
+action is :class:`Pass` (effect :class:`NoMove`).
+
+The game can cycle (pawns and cubes can shuttle forever); ``companion`` leaves ending such a
+game to the players.
+
+``board_view()`` tokens: ``"pawn:<player>"``, ``"cube:<N|E|S|W>"``, and ``"cube:?"`` for a cube
+whose new arrow after a slide has not been reported yet.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from companion.boards import Board, BoardError, load_board
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+
+__all__ = [
+    "Qubism",
+    "QubismState",
+    "PawnMove",
+    "PlaceCube",
+    "SlideCube",
+    "Tip",
+    "Pass",
+    "Moved",
+    "CubePlaced",
+    "CubeSlid",
+    "CubeTipped",
+    "NoMove",
+    "Won",
+    "ARROWS",
+    "CUBE_MODELS",
+]
+
+ARROWS: dict[str, tuple[int, int]] = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+CUBE_MODELS = ("observed", "forward", "back")
+UNKNOWN = "?"
+
+
+def _name(names: Mapping[str, str] | None, player: str) -> str:
+    return (names or {}).get(player, player.title())
+
+
+# -- actions -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PawnMove(Action):
+    to: str
+
+
+@dataclass(frozen=True)
+class PlaceCube(Action):
+    square: str
+    arrow: str
+
+
+@dataclass(frozen=True)
+class SlideCube(Action):
+    square: str
+    distance: int
+
+
+@dataclass(frozen=True)
+class Tip(Action):
+    """Observed outcome after a slide: the cube now on ``square`` shows ``arrow`` on top."""
+
+    square: str
+    arrow: str
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Only when the mover has no other legal action."""
+
+
+# -- effects -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Moved(Effect):
+    player: str
+    frm: str
+    to: str
+    how: str = "step"
+    """``"step"``, ``"jump"`` or ``"side-step"``."""
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        verb = {"step": "moves", "jump": "jumps", "side-step": "side-steps"}.get(self.how, "moves")
+        return f"{_name(names, self.player)} {verb} from {self.frm} to {self.to}"
+
+
+@dataclass(frozen=True)
+class CubePlaced(Effect):
+    player: str
+    square: str
+    arrow: str
+    pool: int
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return (f"{_name(names, self.player)} places a cube on {self.square}, arrow {self.arrow} "
+                f"({self.pool} left in the pool)")
+
+
+@dataclass(frozen=True)
+class CubeSlid(Effect):
+    player: str
+    frm: str
+    to: str
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} slides the cube from {self.frm} to {self.to}"
+
+
+@dataclass(frozen=True)
+class CubeTipped(Effect):
+    square: str
+    arrow: str
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"the cube on {self.square} now points {self.arrow}"
+
+
+@dataclass(frozen=True)
+class NoMove(Effect):
+    player: str
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} has no legal action and passes"
+
+
+@dataclass(frozen=True)
+class Won(Effect):
+    player: str
+    square: str
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} reaches {self.square} and wins"
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Geometry:
+    board: Board
+    cells: dict[str, tuple[int, int]]
+    at: dict[tuple[int, int], str]
+
+
+@functools.lru_cache(maxsize=8)
+def geometry(board_name: str) -> Geometry:
+    board = load_board(board_name)
+    cells: dict[str, tuple[int, int]] = {}
+    for sq in board.squares.values():
+        if sq.cell is None:
+            raise BoardError(f"board {board.name!r}: square {sq.id!r} has no cell (Qubism needs a grid)")
+        cells[sq.id] = sq.cell
+    return Geometry(board, cells, {c: s for s, c in cells.items()})
+
+
+# -- state -------------------------------------------------------------------------------------
+
+
+class QubismState(State):
+    game: Qubism
+
+    def __init__(
+        self,
+        game: Qubism,
+        pawns: dict[str, str],
+        cubes: dict[str, str],
+        pool: int,
+        turn: str,
+        tipping: str | None = None,
+        winner: str | None = None,
+    ) -> None:
+        self.game = game
+        self.pawns = pawns
+        """player -> square"""
+        self.cubes = cubes
+        """square -> arrow (N/E/S/W, or "?" while its tip is being reported)"""
+        self.pool = pool
+        self.turn = turn
+        self.tipping = tipping
+        """the square of the cube whose new arrow is due (a chance step), or None"""
+        self.winner = winner
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _step(self, square: str, arrow: str, k: int = 1) -> str | None:
+        r, c = self.game.geometry.cells[square]
+        dr, dc = ARROWS[arrow]
+        return self.game.geometry.at.get((r + k * dr, c + k * dc))
+
+    def _other(self, player: str) -> str:
+        a, b = self.game.players
+        return b if player == a else a
+
+    def _label(self, player: str) -> str:
+        return self.game.player_label(player)
+
+    def cut_off(self, cubes: Iterable[str] | None = None) -> list[str]:
+        """Players whose pawn has no path to its goal row over cube-free squares (Q6)."""
+        blocked = set(self.cubes if cubes is None else cubes)
+        geo = self.game.geometry
+        out = []
+        for player in self.game.players:
+            goal = self.game.goal_of[player]
+            start = self.pawns[player]
+            seen = {start}
+            todo = deque([start])
+            found = False
+            while todo:
+                sq = todo.popleft()
+                if sq in goal:
+                    found = True
+                    break
+                r, c = geo.cells[sq]
+                for dr, dc in ARROWS.values():
+                    nxt = geo.at.get((r + dr, c + dc))
+                    if nxt is not None and nxt not in blocked and nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+            if not found:
+                out.append(player)
+        return out
+
+    def _cut_off_message(self, what: str, players: list[str]) -> str:
+        parts = [f"{self._label(p)} off from row {self.game.goal_row[p]}" for p in players]
+        return f"{what} would wall " + " and ".join(parts) + " (never cut off a pawn)"
+
+    def pawn_targets(self, player: str | None = None) -> dict[str, str]:
+        """Squares the pawn of ``player`` (default: the mover) may move to -> how (Q3)."""
+        player = player or self.turn
+        other_sq = self.pawns[self._other(player)]
+        out: dict[str, str] = {}
+        for arrow in ARROWS:
+            nxt = self._step(self.pawns[player], arrow)
+            if nxt is None or nxt in self.cubes:
+                continue
+            if nxt != other_sq:
+                out[nxt] = "step"
+                continue
+            behind = self._step(nxt, arrow)
+            if behind is not None and behind not in self.cubes:
+                out[behind] = "jump"
+                continue
+            for side in (("E", "W") if arrow in "NS" else ("N", "S")):
+                beside = self._step(nxt, side)
+                if beside is not None and beside not in self.cubes:
+                    out.setdefault(beside, "side-step")
+        return out
+
+    def _empty(self, square: str | None) -> bool:
+        return square is not None and square not in self.cubes and square not in self.pawns.values()
+
+    def _placement_error(self, square: str, arrow: str) -> str | None:
+        if square not in self.game.geometry.cells:
+            return f"there is no square {square} on this board"
+        if arrow not in ARROWS:
+            return f"the arrow must be N, E, S or W, not {arrow!r}"
+        if self.pool <= 0:
+            return "all 9 cubes are on the board; move one instead"
+        if square in self.cubes:
+            return f"there is already a cube on {square}"
+        if square in self.pawns.values():
+            return f"a pawn stands on {square}"
+        target = self._step(square, arrow)
+        if target is None:
+            return f"the arrow of a cube on {square} pointing {arrow} would point off the board"
+        if not self._empty(target):
+            return f"the arrow must point at an empty square, and {target} is not empty"
+        walled = self.cut_off(set(self.cubes) | {square})
+        if walled:
+            return self._cut_off_message(f"a cube on {square}", walled)
+        return None
+
+    def _slide_error(self, square: str, distance: int) -> str | None:
+        if square not in self.game.geometry.cells:
+            return f"there is no square {square} on this board"
+        arrow = self.cubes.get(square)
+        if arrow is None:
+            return f"there is no cube on {square}"
+        if not isinstance(distance, int) or distance < 1:
+            return "a cube slides one or more squares"
+        for k in range(1, distance + 1):
+            sq = self._step(square, arrow, k)
+            if sq is None:
+                return f"the cube on {square} would slide off the board (its arrow points {arrow})"
+            if not self._empty(sq):
+                return f"the cube on {square} cannot slide over {sq}: it is not empty"
+        dest = self._step(square, arrow, distance)
+        assert dest is not None
+        walled = self.cut_off((set(self.cubes) - {square}) | {dest})
+        if walled:
+            return self._cut_off_message(f"sliding that cube to {dest}", walled)
+        return None
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def to_move(self) -> str | None:
+        if self.winner is not None:
+            return None
+        return CHANCE if self.tipping is not None else self.turn
+
+    def current_player(self) -> str | None:
+        return None if self.winner is not None else self.turn
+
+    def _actions(self) -> list[Action]:
+        out: list[Action] = [PawnMove(sq) for sq in self.pawn_targets()]
+        if self.pool > 0:
+            for sq in self.game.geometry.cells:
+                if sq in self.cubes or sq in self.pawns.values():
+                    continue
+                for arrow in ARROWS:
+                    if self._placement_error(sq, arrow) is None:
+                        out.append(PlaceCube(sq, arrow))
+        for sq, arrow in sorted(self.cubes.items()):
+            k = 1
+            while True:
+                nxt = self._step(sq, arrow, k)
+                if not self._empty(nxt):
+                    break
+                if self._slide_error(sq, k) is None:
+                    out.append(SlideCube(sq, k))
+                k += 1
+        return out
+
+    def legal_actions(self) -> list[Action]:
+        if self.to_move() in (None, CHANCE):
+            return []
+        return self._actions() or [Pass()]
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if self.tipping is None or self.winner is not None:
+            return []
+        p = Fraction(1, len(ARROWS))
+        return [(Tip(self.tipping, a), p) for a in ARROWS]
+
+    def board_view(self) -> dict[str, str]:
+        view = {sq: f"cube:{arrow}" for sq, arrow in self.cubes.items()}
+        view.update({sq: f"pawn:{p}" for p, sq in self.pawns.items()})
+        return view
+
+    def outcome(self) -> dict[str, Any] | None:
+        if self.winner is None:
+            return None
+        return {"winner": self.winner, "scores": {p: int(p == self.winner) for p in self.game.players}}
+
+    # -- applying ----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Effect]:
+        if self.winner is not None:
+            raise IllegalAction("the game is over")
+        if self.tipping is not None:
+            if not isinstance(action, Tip):
+                raise IllegalAction(f"first say which arrow the cube on {self.tipping} shows now")
+            return self._apply_tip(action)
+        player = self.turn
+        if isinstance(action, PawnMove):
+            targets = self.pawn_targets()
+            how = targets.get(action.to)
+            if how is None:
+                raise IllegalAction(self._pawn_error(action.to))
+            frm = self.pawns[player]
+            self.pawns[player] = action.to
+            effects: list[Effect] = [Moved(player, frm, action.to, how)]
+            if action.to in self.game.goal_of[player]:
+                self.winner = player
+                effects.append(Won(player, action.to))
+            else:
+                self.turn = self._other(player)
+            return effects
+        if isinstance(action, PlaceCube):
+            err = self._placement_error(action.square, action.arrow)
+            if err:
+                raise IllegalAction(err)
+            self.cubes[action.square] = action.arrow
+            self.pool -= 1
+            self.turn = self._other(player)
+            return [CubePlaced(player, action.square, action.arrow, self.pool)]
+        if isinstance(action, SlideCube):
+            err = self._slide_error(action.square, action.distance)
+            if err:
+                raise IllegalAction(err)
+            arrow = self.cubes.pop(action.square)
+            dest = self._step(action.square, arrow, action.distance)
+            assert dest is not None
+            effects = [CubeSlid(player, action.square, dest)]
+            model = self.game.cube_model
+            if model == "observed":
+                self.cubes[dest] = UNKNOWN
+                self.tipping = dest
+            else:
+                new = arrow if model == "forward" else OPPOSITE[arrow]
+                self.cubes[dest] = new
+                effects.append(CubeTipped(dest, new))
+                self.turn = self._other(player)
+            return effects
+        if isinstance(action, Pass):
+            if self._actions():
+                raise IllegalAction("you can only pass when no move, placement or slide is possible")
+            self.turn = self._other(player)
+            return [NoMove(player)]
+        if isinstance(action, Tip):
+            raise IllegalAction("no cube is waiting for its new arrow")
+        raise IllegalAction(f"{action} is not a Qubism action")
+
+    def _pawn_error(self, to: str) -> str:
+        geo = self.game.geometry
+        if to not in geo.cells:
+            return f"there is no square {to} on this board"
+        frm = self.pawns[self.turn]
+        (r0, c0), (r1, c1) = geo.cells[frm], geo.cells[to]
+        if to in self.cubes:
+            return f"a cube stands on {to}"
+        if to == self.pawns[self._other(self.turn)]:
+            return f"{self._label(self._other(self.turn))}'s pawn is on {to}; jump over it instead"
+        if abs(r1 - r0) + abs(c1 - c0) == 1:
+            return f"the pawn cannot move from {frm} to {to}"
+        return f"the pawn moves one square orthogonally (or jumps the other pawn); {to} is not reachable from {frm}"
+
+    def _apply_tip(self, action: Tip) -> list[Effect]:
+        if action.square != self.tipping:
+            raise IllegalAction(f"the cube that just moved is on {self.tipping}, not {action.square}")
+        if action.arrow not in ARROWS:
+            raise IllegalAction(f"the arrow must be N, E, S or W, not {action.arrow!r}")
+        self.cubes[action.square] = action.arrow
+        self.tipping = None
+        self.turn = self._other(self.turn)
+        return [CubeTipped(action.square, action.arrow)]
+
+    # -- JSON ---------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pawns": dict(self.pawns),
+            "cubes": dict(sorted(self.cubes.items())),
+            "pool": self.pool,
+            "turn": self.turn,
+            "tipping": self.tipping,
+            "winner": self.winner,
+        }
+
+
+class Qubism(Game):
+    """Qubism on ``board`` with ``cubes`` in the pool and a ``cube_model`` for tipping."""
+
+    key = "qubism"
+    title = "Qubism"
+    action_types = (PawnMove, PlaceCube, SlideCube, Tip, Pass)
+
+    def __init__(self, cube_model: str | None = "observed", cubes: int = 9, board: str = "qubism") -> None:
+        model = cube_model or "observed"
+        if model not in CUBE_MODELS:
+            raise ValueError(f"cube_model must be one of {', '.join(CUBE_MODELS)}")
+        if not isinstance(cubes, int) or cubes < 0:
+            raise ValueError("the pool holds 0 or more cubes")
+        self.geometry = geometry(board)
+        b = self.geometry.board
+        players = tuple(str(p) for p in b.settings.get("players", ("white", "black")))
+        if len(players) != 2:
+            raise BoardError(f"board {b.name!r}: Qubism needs exactly 2 players")
+        self._players = players
+        self.cube_model = model
+        self.n_cubes = cubes
+        self.board_name = board
+        self.start_of: dict[str, str] = {}
+        self.goal_of: dict[str, frozenset[str]] = {}
+        self.goal_row: dict[str, int] = {}
+        for p in players:
+            start, goal = b.region(f"start:{p}"), b.region(f"goal:{p}")
+            if len(start) != 1 or not goal:
+                raise BoardError(f"board {b.name!r}: needs regions start:{p} (one square) and goal:{p}")
+            self.start_of[p] = start[0]
+            self.goal_of[p] = frozenset(goal)
+            self.goal_row[p] = self.geometry.cells[goal[0]][0]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._players
+
+    def settings(self) -> dict[str, Any]:
+        return {"cube_model": self.cube_model, "cubes": self.n_cubes, "board": self.board_name}
+
+    def interpretations(self) -> list[str]:
+        model = {
+            "observed": "After a slide the cube's new top arrow is read by the camera or entered by touch.",
+            "forward": "After a slide the cube's new top arrow points the way it slid (cube model 'forward').",
+            "back": "After a slide the cube's new top arrow points back the way it came (cube model 'back').",
+        }[self.cube_model]
+        return [
+            "White moves first from 4,2 towards row 0; Black from 0,2 towards row 4.",
+            "A jump blocked by a cube or the edge gives a side-step left or right of the other pawn.",
+            model,
+            "A cube may not be placed or slid so that either pawn has no path to its goal row.",
+        ]
+
+    def new_state(self) -> QubismState:
+        return QubismState(self, {p: self.start_of[p] for p in self.players}, {}, self.n_cubes, self.players[0])
+
+    def state_from_json(self, data: Mapping[str, Any]) -> QubismState:
+        return QubismState(
+            self,
+            {str(k): str(v) for k, v in dict(data["pawns"]).items()},
+            {str(k): str(v) for k, v in dict(data["cubes"]).items()},
+            int(data["pool"]),
+            str(data["turn"]),
+            None if data.get("tipping") is None else str(data["tipping"]),
+            None if data.get("winner") is None else str(data["winner"]),
+        )
