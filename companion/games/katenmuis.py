@@ -1,0 +1,618 @@
+"""Kat en Muis (1890): the dice race with chips. Rules K1-K11 of RULES.md section 1.
+
+Two counters race along one track of 66 squares. Each counts squares in its own numbering:
+Cat in red (red 1 at the top left), Mouse in black (black 1 at the bottom right); red ``k`` is
+black ``67 - k``. Square 0 is the player's start corner, off the track.
+
+Every action is a chance outcome: :class:`Throw` ``dice=(a, b)``. ``to_move()`` is
+:data:`~companion.games.base.CHANCE` while the game runs and ``current_player()`` is the player
+who throws next. A lost turn (K9) is taken automatically as soon as it comes up: the turn passes
+on at once with a :class:`TurnSkipped` effect, so ``current_player()`` is always the player who
+really throws next.
+
+Interpretations and settings (RULES.md):
+
+- ``shortcut_from`` (K5): ``"reached"`` (default: double ``k`` goes to ``11k`` from
+  ``11(k-1) <= s < 11k``) or ``"strictly_past"`` (``11(k-1) < s < 11k``).
+- ``bank`` (default 30) and ``stake`` (default 5): each bank starts at ``bank - stake`` and each
+  pot holds ``stake``. Banks may go below zero ("owes"); banks + pots never change.
+- K7 jump fee: passing over the other counter (strictly between start and stop, or anywhere on
+  the way to 66 and back for a move that turns back to 48) costs 1 chip, at most once per move.
+
+``board_view()`` tokens, by the board file's square ids (``"1"``..``"66"`` by red number,
+``"cat-start"``, ``"mouse-start"``): ``"cat"``, ``"mouse"``, and ``"cat+mouse"`` when both
+counters stand on the same track square.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+
+__all__ = [
+    "KatEnMuis",
+    "KatEnMuisState",
+    "Throw",
+    "Thrown",
+    "Moved",
+    "Shortcut",
+    "TurnedBack",
+    "Jumped",
+    "Paid",
+    "DoubleSixForfeit",
+    "LosesNextTurn",
+    "ThrowsAgain",
+    "TurnSkipped",
+    "Won",
+    "MoveResult",
+    "RollOff",
+    "resolve_throw",
+    "narrate",
+    "other_player",
+    "red_square_id",
+    "CAT",
+    "MOUSE",
+    "HOME",
+    "BOUNCE_TO",
+    "DOUBLE_SQUARES",
+    "SQUARE_NUMBERS",
+    "LOSE_TURN_SQUARES",
+    "THROW_AGAIN_SQUARES",
+    "SHORTCUT_SETTINGS",
+    "THROWS",
+]
+
+CAT = "cat"
+MOUSE = "mouse"
+PLAYERS = (CAT, MOUSE)
+HOME = 66
+BOUNCE_TO = 48
+DOUBLE_SQUARES = frozenset({11, 22, 33, 44, 55})
+SQUARE_NUMBERS = frozenset({4, 9, 16, 25, 36, 49, 64})
+LOSE_TURN_SQUARES = frozenset({5, 15, 25, 35, 45, 65})
+THROW_AGAIN_SQUARES = frozenset({10, 20, 30, 40, 50, 60})
+SHORTCUT_SETTINGS = ("reached", "strictly_past")
+THROWS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+"""The 21 distinct throws of two dice, sorted (low die first)."""
+
+_PRONOUN = {CAT: "her", MOUSE: "his"}
+_OBJECT = {CAT: "her", MOUSE: "him"}
+
+
+def other_player(player: str) -> str:
+    return MOUSE if player == CAT else CAT
+
+
+def red_square_id(player: str, square: int) -> str:
+    """The board file's id of ``square`` in ``player``'s numbering (0 is the start corner)."""
+    if square == 0:
+        return f"{player}-start"
+    return str(square if player == CAT else HOME + 1 - square)
+
+
+def _name(names: Mapping[str, str] | None, player: str) -> str:
+    return (names or {}).get(player, player.title())
+
+
+def _chips(n: int) -> str:
+    return f"{n} chip" if n == 1 else f"{n} chips"
+
+
+# -- actions ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Throw(Action):
+    """A throw of both dice (the chance outcome). Either order; stored sorted."""
+
+    dice: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        d: Any = self.dice
+        if isinstance(d, list | tuple) and len(d) == 2 and all(type(v) is int for v in d):
+            object.__setattr__(self, "dice", (min(d), max(d)))
+
+
+# -- effects ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Thrown(Effect):
+    player: str
+    dice: tuple[int, int]
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        a, b = self.dice
+        what = f"double {a}" if a == b else f"{a} and {b}"
+        return f"{_name(names, self.player)} throws {what}"
+
+
+@dataclass(frozen=True)
+class Moved(Effect):
+    """The counter moved from ``frm`` to ``to`` (own numbering); ``along`` lists every square
+    it stepped on in order, ending with ``to`` (for a turn-back: up to 66, then down to 48)."""
+
+    player: str
+    frm: int
+    to: int
+    along: tuple[int, ...]
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} moves from {self.frm} to {self.to}"
+
+
+@dataclass(frozen=True)
+class Shortcut(Effect):
+    """K4/K5: a double took the counter straight to ``to``."""
+
+    player: str
+    double: int
+    to: int
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"double {self.double} takes {_name(names, self.player)} straight to {self.to}"
+
+
+@dataclass(frozen=True)
+class TurnedBack(Effect):
+    """K6: the throw would go beyond 66, so the counter goes to 48 instead."""
+
+    player: str
+    to: int = BOUNCE_TO
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} overshoots 66 and turns back to {self.to}"
+
+
+@dataclass(frozen=True)
+class Jumped(Effect):
+    """K7: the mover passed over the other counter (on ``square`` of the mover's numbering)."""
+
+    player: str
+    over: str
+    square: int
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} jumps over {_name(names, self.over)} on {self.square}"
+
+
+@dataclass(frozen=True)
+class Paid(Effect):
+    payer: str
+    payee: str
+    amount: int
+    reason: str
+    """``"jump"`` (K7), ``"double six"`` (K4), ``"square"`` (K8 11..55, paid to the mover),
+    ``"square number"`` (K8 4, 9, ..., 64)."""
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.payer)} pays {_name(names, self.payee)} {_chips(self.amount)}"
+
+
+@dataclass(frozen=True)
+class DoubleSixForfeit(Effect):
+    """K4: double six not past 55: the mover pays 2 chips and does not move."""
+
+    player: str
+    square: int
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} throws double six before passing 55 and does not move"
+
+
+@dataclass(frozen=True)
+class LosesNextTurn(Effect):
+    player: str
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} loses {_PRONOUN[self.player]} next turn"
+
+
+@dataclass(frozen=True)
+class ThrowsAgain(Effect):
+    player: str
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} throws again"
+
+
+@dataclass(frozen=True)
+class TurnSkipped(Effect):
+    """K9: the player's turn is lost (taken automatically); the flag is cleared."""
+
+    player: str
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} misses this turn"
+
+
+@dataclass(frozen=True)
+class Won(Effect):
+    player: str
+    pots: int
+    """Chips taken from both pots."""
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        return f"{_name(names, self.player)} wins and takes both pots ({_chips(self.pots)})"
+
+
+# -- the move itself (shared with companion.odds) -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """Where one throw takes a counter, before any chips or landing effects."""
+
+    start: int
+    stop: int
+    kind: str
+    """``"walk"``, ``"shortcut"`` (K5, or K4 past 55), ``"turned_back"`` (K6), ``"forfeit"`` (K4)."""
+    along: tuple[int, ...]
+    """Every square stepped on, in order, ending with ``stop`` (empty for a forfeit)."""
+    passed: frozenset[int]
+    """Squares passed over (K7): everything in ``along`` except where the counter stops."""
+    double: int = 0
+
+
+def resolve_throw(start: int, dice: tuple[int, int], shortcut_from: str = "reached") -> MoveResult:
+    """K4-K6 for a counter on ``start`` (own numbering, 0..65) throwing ``dice``."""
+    a, b = dice
+    if a == b == 6:
+        if start > 55:  # K4: straight to 66
+            along = tuple(range(start + 1, HOME + 1))
+            return MoveResult(start, HOME, "shortcut", along, frozenset(along[:-1]), 6)
+        return MoveResult(start, start, "forfeit", (), frozenset(), 6)
+    if a == b:
+        k = a
+        low = 11 * (k - 1)
+        in_reach = (start >= low) if shortcut_from == "reached" else (start > low)
+        if in_reach and start < 11 * k:  # K5
+            along = tuple(range(start + 1, 11 * k + 1))
+            return MoveResult(start, 11 * k, "shortcut", along, frozenset(along[:-1]), k)
+    target = start + a + b
+    if target <= HOME:  # K6
+        along = tuple(range(start + 1, target + 1))
+        return MoveResult(start, target, "walk", along, frozenset(along[:-1]))
+    along = tuple(range(start + 1, HOME + 1)) + tuple(range(HOME - 1, BOUNCE_TO - 1, -1))
+    return MoveResult(start, BOUNCE_TO, "turned_back", along, frozenset(along[:-1]))
+
+
+def jump_square(mover_passed: frozenset[int], other_square: int) -> int | None:
+    """K7: the mover's square holding the other counter if the move passed over it."""
+    if not 1 <= other_square < HOME:
+        return None
+    where = HOME + 1 - other_square
+    return where if where in mover_passed else None
+
+
+# -- K1 roles -----------------------------------------------------------------------------------
+
+
+class RollOff:
+    """K1: each player throws both dice; the higher total is Cat; a tie throws again.
+
+    Feed the throws of the two players in turn with :meth:`throw`; :attr:`cat` becomes 0 or 1
+    (the index of the player who is Cat) once decided.
+    """
+
+    def __init__(self) -> None:
+        self.pending: tuple[int, int] | None = None
+        self.cat: int | None = None
+        self.rounds = 0
+
+    @property
+    def next_thrower(self) -> int | None:
+        """0 or 1: who throws next; ``None`` when roles are decided."""
+        if self.cat is not None:
+            return None
+        return 0 if self.pending is None else 1
+
+    def throw(self, dice: Sequence[int]) -> str:
+        """Record a throw; returns a sentence saying what happened."""
+        if self.cat is not None:
+            raise IllegalAction("the roles are already decided")
+        d = _check_dice(dice)
+        if self.pending is None:
+            self.pending = d
+            return f"first player throws {sum(d)}"
+        first, second = sum(self.pending), sum(d)
+        self.pending = None
+        self.rounds += 1
+        if first == second:
+            return f"second player throws {second} too: a tie, throw again"
+        self.cat = 0 if first > second else 1
+        return f"second player throws {second}: the {'first' if self.cat == 0 else 'second'} player is Cat"
+
+
+def _check_dice(dice: Any) -> tuple[int, int]:
+    if not isinstance(dice, list | tuple) or len(dice) != 2:
+        raise IllegalAction("a throw is two dice, e.g. 3 and 5")
+    for v in dice:
+        if type(v) is not int:
+            raise IllegalAction(f"a die shows a whole number from 1 to 6, not {v!r}")
+        if not 1 <= v <= 6:
+            raise IllegalAction(f"a die shows 1 to 6, not {v}")
+    return (min(dice), max(dice))
+
+
+# -- the game -----------------------------------------------------------------------------------
+
+
+class KatEnMuisState(State):
+    game: KatEnMuis
+
+    def __init__(
+        self,
+        game: KatEnMuis,
+        square: dict[str, int],
+        turn: str,
+        skip: dict[str, bool],
+        bank: dict[str, int],
+        pot: dict[str, int],
+        winner: str | None,
+        throws: int = 0,
+    ) -> None:
+        self.game = game
+        self.square = square
+        self.turn = turn
+        self.skip = skip
+        self.bank = bank
+        self.pot = pot
+        self.winner = winner
+        self.throws = throws
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def to_move(self) -> str | None:
+        return None if self.winner is not None else CHANCE
+
+    def current_player(self) -> str | None:
+        return None if self.winner is not None else self.turn
+
+    def legal_actions(self) -> list[Action]:
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if self.winner is not None:
+            return []
+        return [(Throw(d), Fraction(1 if d[0] == d[1] else 2, 36)) for d in THROWS]
+
+    def total_chips(self) -> int:
+        return sum(self.bank.values()) + sum(self.pot.values())
+
+    def pots(self) -> int:
+        return sum(self.pot.values())
+
+    def board_view(self) -> dict[str, str]:
+        view: dict[str, str] = {}
+        for p in PLAYERS:
+            sid = red_square_id(p, self.square[p])
+            view[sid] = f"{view[sid]}+{p}" if sid in view else p
+        return view
+
+    def outcome(self) -> dict[str, Any] | None:
+        if self.winner is None:
+            return None
+        start = self.game.bank
+        return {
+            "winner": self.winner,
+            "scores": {p: self.bank[p] - start for p in PLAYERS},
+            "banks": dict(self.bank),
+            "squares": dict(self.square),
+        }
+
+    # -- applying ---------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Effect]:
+        if not isinstance(action, Throw):
+            raise IllegalAction(f"Kat en Muis only takes throws of two dice, not {action}")
+        if self.winner is not None:
+            raise IllegalAction(f"the game is over: {self.winner.title()} has won")
+        dice = _check_dice(action.dice)
+        mover, other = self.turn, other_player(self.turn)
+        effects: list[Effect] = [Thrown(mover, dice)]
+        self.throws += 1
+
+        def pay(payer: str, payee: str, amount: int, reason: str) -> None:
+            self.bank[payer] -= amount
+            self.bank[payee] += amount
+            effects.append(Paid(payer, payee, amount, reason))
+
+        res = resolve_throw(self.square[mover], dice, self.game.shortcut_from)
+        if res.kind == "forfeit":  # K4, the turn ends with no other effect
+            effects.append(DoubleSixForfeit(mover, res.start))
+            pay(mover, other, 2, "double six")
+            self._pass_turn(effects)
+            return effects
+
+        self.square[mover] = res.stop  # K10: move, with the K7 fee
+        effects.append(Moved(mover, res.start, res.stop, res.along))
+        if res.kind == "shortcut":
+            effects.append(Shortcut(mover, res.double, res.stop))
+        elif res.kind == "turned_back":
+            effects.append(TurnedBack(mover, res.stop))
+        over = jump_square(res.passed, self.square[other])
+        if over is not None:
+            effects.append(Jumped(mover, other, over))
+            pay(mover, other, 1, "jump")
+
+        stop = res.stop  # K8, in the listed order
+        if stop == HOME:
+            taken = self.pots()
+            self.bank[mover] += taken
+            self.pot = {p: 0 for p in PLAYERS}
+            self.winner = mover
+            effects.append(Won(mover, taken))
+            return effects
+        if stop in DOUBLE_SQUARES:
+            pay(other, mover, 2, "square")
+        if stop in SQUARE_NUMBERS:
+            pay(mover, other, 1, "square number")
+        if stop in LOSE_TURN_SQUARES:
+            self.skip[mover] = True
+            effects.append(LosesNextTurn(mover))
+        if stop in THROW_AGAIN_SQUARES:
+            effects.append(ThrowsAgain(mover))
+            return effects
+        self._pass_turn(effects)
+        return effects
+
+    def _pass_turn(self, effects: list[Effect]) -> None:
+        """K9: the turn goes to the other player; a lost turn is taken at once."""
+        nxt = other_player(self.turn)
+        while self.skip[nxt]:
+            self.skip[nxt] = False
+            effects.append(TurnSkipped(nxt))
+            nxt = other_player(nxt)
+        self.turn = nxt
+
+    # -- JSON -------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "square": dict(self.square),
+            "turn": self.turn,
+            "skip": dict(self.skip),
+            "bank": dict(self.bank),
+            "pot": dict(self.pot),
+            "winner": self.winner,
+            "throws": self.throws,
+        }
+
+    def __repr__(self) -> str:
+        return f"KatEnMuisState({self.to_json()!r})"
+
+
+class KatEnMuis(Game):
+    """Kat en Muis with its settings (RULES.md K2, K5)."""
+
+    key = "katenmuis"
+    title = "Kat en Muis"
+    action_types = (Throw,)
+
+    def __init__(self, shortcut_from: str = "reached", bank: int = 30, stake: int = 5) -> None:
+        if shortcut_from not in SHORTCUT_SETTINGS:
+            raise ValueError(f"shortcut_from must be one of {', '.join(SHORTCUT_SETTINGS)}, not {shortcut_from!r}")
+        if type(bank) is not int or type(stake) is not int or stake < 0 or bank < 0:
+            raise ValueError("bank and stake are whole numbers of chips, 0 or more")
+        self.shortcut_from = shortcut_from
+        self.bank = bank
+        self.stake = stake
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return PLAYERS
+
+    def settings(self) -> dict[str, Any]:
+        return {"shortcut_from": self.shortcut_from, "bank": self.bank, "stake": self.stake}
+
+    def interpretations(self) -> list[str]:
+        reach = (
+            "a double k goes straight to 11k from square 11(k-1) up (double 1 from the start)"
+            if self.shortcut_from == "reached"
+            else "a double k goes straight to 11k only from strictly past 11(k-1) (not from the start)"
+        )
+        return [
+            f"Shortcuts (K5): {reach}.",
+            "Passing over the other counter costs 1 chip, at most once per move; landing on it is free (K7).",
+            "A throw beyond 66 turns back to 48; squares passed on the way there and back count for K7 (K6).",
+            f"Each player puts {self.stake} chips in their pot and keeps a bank of {self.bank - self.stake}; "
+            "banks may go below zero (owes) (K2).",
+            "A lost turn is skipped at once, so the other player throws twice in a row (K9).",
+        ]
+
+    def new_state(self) -> KatEnMuisState:
+        return KatEnMuisState(
+            self,
+            square={CAT: 0, MOUSE: 0},
+            turn=CAT,
+            skip={CAT: False, MOUSE: False},
+            bank={p: self.bank - self.stake for p in PLAYERS},
+            pot={p: self.stake for p in PLAYERS},
+            winner=None,
+        )
+
+    def state_from_json(self, data: Mapping[str, Any]) -> KatEnMuisState:
+        try:
+            state = KatEnMuisState(
+                self,
+                square={p: int(data["square"][p]) for p in PLAYERS},
+                turn=str(data["turn"]),
+                skip={p: bool(data["skip"][p]) for p in PLAYERS},
+                bank={p: int(data["bank"][p]) for p in PLAYERS},
+                pot={p: int(data["pot"][p]) for p in PLAYERS},
+                winner=None if data.get("winner") is None else str(data["winner"]),
+                throws=int(data.get("throws", 0)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a Kat en Muis position: {exc}") from None
+        if state.turn not in PLAYERS or (state.winner is not None and state.winner not in PLAYERS):
+            raise ValueError("not a Kat en Muis position: unknown player")
+        if not all(0 <= s <= HOME for s in state.square.values()):
+            raise ValueError("not a Kat en Muis position: squares are 0 to 66")
+        return state
+
+
+# -- narration ----------------------------------------------------------------------------------
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
+    """Sentences for the effects of one or more throws, e.g.
+    ``"Cat lands on 25: pays Mouse 1 chip and loses her next turn."``"""
+    out: list[str] = []
+    landing: str | None = None
+    mover = CAT
+    clauses: list[str] = []
+
+    def flush() -> None:
+        nonlocal landing, clauses
+        if landing is not None:
+            out.append(landing + (": " + _join(clauses) if clauses else "") + ".")
+        landing, clauses = None, []
+
+    for e in effects:
+        if isinstance(e, Thrown):
+            flush()
+            mover = e.player
+            out.append(e.describe(names)[0].upper() + e.describe(names)[1:] + ".")
+        elif isinstance(e, DoubleSixForfeit):
+            landing = f"{_name(names, e.player)} stays on {e.square}"
+        elif isinstance(e, Moved):
+            landing = f"{_name(names, e.player)} lands on {e.to}"
+        elif isinstance(e, Shortcut):
+            landing = f"Double {e.double} takes {_name(names, e.player)} straight to {e.to}"
+        elif isinstance(e, TurnedBack):
+            landing = f"{_name(names, e.player)} overshoots 66 and turns back to {e.to}"
+        elif isinstance(e, Jumped):
+            pass  # told with its fee
+        elif isinstance(e, Paid) and e.reason == "jump":
+            out.append(f"{_name(names, e.payer)} jumps over {_name(names, e.payee)}: pays {_OBJECT[e.payee]} {_chips(e.amount)}.")
+        elif isinstance(e, Paid):
+            if e.payer == mover:
+                clauses.append(f"pays {_name(names, e.payee)} {_chips(e.amount)}")
+            else:
+                clauses.append(f"{_name(names, e.payer)} pays {_OBJECT[e.payee]} {_chips(e.amount)}")
+        elif isinstance(e, LosesNextTurn):
+            clauses.append(f"loses {_PRONOUN[e.player]} next turn")
+        elif isinstance(e, ThrowsAgain):
+            clauses.append("throws again")
+        elif isinstance(e, Won):
+            clauses.append(f"wins and takes both pots ({_chips(e.pots)})")
+        elif isinstance(e, TurnSkipped):
+            flush()
+            out.append(f"{_name(names, e.player)} misses a turn.")
+        else:
+            flush()
+            out.append(e.describe(names) + ".")
+    flush()
+    return out
