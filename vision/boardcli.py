@@ -1,0 +1,182 @@
+"""``companion board ...``: print boards, read a board from a photo, evaluate, calibrate.
+
+    companion board print GAME -o FILE.pdf|.png [--paper A4|A3] [--markers-only]
+    companion board read IMAGE --board GAME [--json] [--model MODEL.json]
+    companion board eval DIR [--json]
+    companion board synth DIR --count N [--seed S] [--games g1,g2]
+    companion board calibrate --board GAME --image PHOTO --corners x,y x,y x,y x,y -o OUT.toml
+    companion board calibrate --board katenmuis --image PHOTO --points-file PTS.txt -o OUT.toml
+
+GAME is a shipped board name (katenmuis, chopchop, kilkenny, qubism) or a board file path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion.boards import BoardError
+
+
+def _fail(msg: str) -> int:
+    print(f"companion board: {msg}", file=sys.stderr)
+    return 2
+
+
+def _cmd_print(args: argparse.Namespace) -> int:
+    from vision.boarddefaults import board_for
+    from vision.printing import print_board
+
+    board = board_for(args.game)
+    out = print_board(board, args.output, paper=args.paper, markers_only=args.markers_only)
+    what = "markers" if args.markers_only else "board"
+    print(f"wrote {out} ({board.title} {what}, {args.paper.upper()}, 300 dpi)")
+    return 0
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.boarddefaults import board_for
+    from vision.pieces import PieceModel, read_board
+
+    board = board_for(args.board)
+    path = Path(args.image)
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if image is None:
+        return _fail(f"cannot read image {path} (missing, or not a picture OpenCV can decode)")
+    model = PieceModel.load(args.model) if args.model else None
+    reading = read_board(image, board, model=model)
+    if args.json:
+        print(json.dumps(reading.to_json(), indent=1))
+        return 0
+    if not reading.found:
+        print(f"board {board.name} not found (no marker of ids "
+              f"{[m.id for m in board.markers]} visible)")
+        return 0
+    pose = reading.pose
+    print(f"board {board.name} found: markers {list(pose.markers)}, error "
+          f"{pose.error_px:.2f} px, confidence {pose.confidence:.2f}")
+    for sid, (token, conf) in reading.squares.items():
+        if token is not None:
+            print(f"  {sid:>10}: {token} ({conf:.2f})")
+    unsure = [s for s, (_, c) in reading.squares.items() if c < reading.min_confidence]
+    if unsure:
+        print(f"  unsure about: {', '.join(unsure)}")
+    return 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from vision.synth_board import evaluate_dir
+
+    report = evaluate_dir(Path(args.dir))
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print(f"scenes {report['scenes']}  board found {report['found_rate'] * 100:.2f}% "
+              f"(with a hidden marker: {report['found_rate_hidden'] * 100:.2f}% of "
+              f"{report['scenes_hidden']})")
+        print(f"per-square accuracy {report['square_accuracy'] * 100:.3f}% over "
+              f"{report['squares']} squares; median {report['median_ms']:.1f} ms per frame")
+        for game, g in sorted(report["per_game"].items()):
+            print(f"  {game:<10} found {g['found_rate'] * 100:.1f}%  squares "
+                  f"{g['square_accuracy'] * 100:.3f}%  ({g['scenes']} scenes)")
+    return 0
+
+
+def _cmd_synth(args: argparse.Namespace) -> int:
+    from vision.synth_board import write_dataset
+
+    games = args.games.split(",") if args.games else None
+    n = write_dataset(Path(args.dir), args.count, seed=args.seed, games=games)
+    print(f"wrote {n} scenes and labels.json to {args.dir}")
+    return 0
+
+
+def _parse_point(text: str) -> tuple[float, float]:
+    try:
+        x, y = text.split(",")
+        return float(x), float(y)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a point is x,y in pixels, not {text!r}") from None
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from vision.calibrate import calibrate_cli
+
+    return calibrate_cli(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion board",
+        description="Printable boards with ArUco markers; read what stands on a board from a photo.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("print", help="write a printable board (PDF or PNG, 300 dpi)",
+                       description="Write a printable board at true scale (A4) or scaled up (A3).")
+    p.add_argument("game", metavar="GAME", help="katenmuis, chopchop, kilkenny, qubism or a .toml path")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pdf or FILE.png")
+    p.add_argument("--paper", default="A4", choices=["A4", "A3", "a4", "a3"], help="paper size (A4)")
+    p.add_argument("--markers-only", action="store_true",
+                   help="only the four markers with cut lines, to stick on an original board")
+    p.set_defaults(func=_cmd_print)
+
+    r = sub.add_parser("read", help="what stands on each square of a board in a photo",
+                       description="Locate the board by its markers and read each square.")
+    r.add_argument("image", metavar="IMAGE")
+    r.add_argument("--board", required=True, metavar="GAME", help="board name or .toml path")
+    r.add_argument("--json", action="store_true", help="print a JSON object")
+    r.add_argument("--model", metavar="MODEL.json",
+                   help="piece colours learned earlier (default: built-in guesses)")
+    r.set_defaults(func=_cmd_read)
+
+    e = sub.add_parser("eval", help="accuracy and speed over a labelled scene folder",
+                       description="Per-square accuracy, board-found rate and median ms over DIR "
+                       "(labels.json as written by 'companion board synth').")
+    e.add_argument("dir", metavar="DIR")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=_cmd_eval)
+
+    s = sub.add_parser("synth", help="write synthetic labelled scenes for eval",
+                       description="Render synthetic 1280x720 scenes of the boards with labels.")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("--count", type=int, default=40)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--games", default="", help="comma-separated games (default: all four)")
+    s.set_defaults(func=_cmd_synth)
+
+    c = sub.add_parser("calibrate", help="map an original board's squares once (marker-equipped)",
+                       description="Write a board file for an original board with the printed "
+                       "markers stuck on its corners: grid boards by the grid's 4 corners (TL TR "
+                       "BR BL), the Kat en Muis track by its squares' centres in order.")
+    c.add_argument("--board", required=True, metavar="GAME", help="the game's board to start from")
+    c.add_argument("--image", required=True, metavar="PHOTO", help="a photo with the markers visible")
+    c.add_argument("--corners", nargs=4, type=_parse_point, metavar="X,Y",
+                   help="pixel coordinates of the grid's corners: top-left top-right bottom-right bottom-left")
+    c.add_argument("--points-file", metavar="FILE",
+                   help="square centres in pixels, one 'x,y' (or 'x y') a line, in square order")
+    c.add_argument("-o", "--output", required=True, metavar="OUT.toml")
+    c.set_defaults(func=_cmd_calibrate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    from vision.errors import VisionError
+
+    try:
+        return int(args.func(args))
+    except (BoardError, VisionError, OSError) as exc:
+        return _fail(str(exc))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,233 @@
+"""Where the board is in a camera image: ArUco markers -> homography board mm -> pixels.
+
+    locate_board(image, board, config=None) -> BoardPose
+    BoardTracker(board).update(image) -> BoardPose   (keeps the last good pose through occlusions)
+
+Every visible marker of the board gives 4 point correspondences (its corners in board mm and in
+pixels). One marker is enough for a homography; with more, the homography is fitted to all
+corners by least squares inside RANSAC, so one badly detected marker cannot pull it off.
+Markers of other boards (other ids) are ignored. The pose reports which markers were used, the
+reprojection error in pixels and a confidence in [0, 1].
+
+The tracker keeps the last good pose while markers are hidden (a hand over one corner) as long
+as the markers still visible agree with it (the board has not moved), and refits from scratch
+whenever all markers are visible or the visible ones disagree with the old pose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.boards import Board
+from vision.errors import InvalidImageError, VisionError
+from vision.printing import aruco_dictionary
+
+
+class BoardNotFound(VisionError):
+    """No marker of the board is visible, so the board cannot be located."""
+
+
+@dataclass(frozen=True)
+class LocateConfig:
+    detect_scale: float = 1.0
+    """Detect on the image resized by this factor (corners are refined at full size)."""
+    ransac_px: float = 4.0
+    max_error_px: float = 3.0
+    """Reprojection error (px, RMS) above which the pose is not trusted."""
+    moved_px: float = 6.0
+    """A visible marker this far from where the kept pose puts it means the board moved."""
+
+
+@dataclass
+class BoardPose:
+    found: bool
+    homography: np.ndarray | None = None
+    """3x3, board millimetres -> image pixels."""
+    markers: tuple[int, ...] = ()
+    """Ids of the markers seen in this image."""
+    used: tuple[int, ...] = ()
+    """Ids of the markers the homography was fitted to (or checked against when kept)."""
+    error_px: float = float("inf")
+    confidence: float = 0.0
+    kept: bool = False
+    """True when the tracker kept an earlier pose because markers were hidden."""
+    corners: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def to_pixels(self, pts_mm: np.ndarray) -> np.ndarray:
+        if self.homography is None:
+            raise BoardNotFound("the board was not found in this image")
+        p = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(p, self.homography).reshape(-1, 2)
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "found": self.found,
+            "markers": list(self.markers),
+            "used": list(self.used),
+            "error_px": None if not np.isfinite(self.error_px) else round(float(self.error_px), 3),
+            "confidence": round(float(self.confidence), 3),
+            "kept": self.kept,
+        }
+
+
+_DETECTORS: dict[str, cv2.aruco.ArucoDetector] = {}
+
+
+def _detector(name: str) -> cv2.aruco.ArucoDetector:
+    det = _DETECTORS.get(name)
+    if det is None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.cornerRefinementWinSize = 4
+        det = cv2.aruco.ArucoDetector(aruco_dictionary(name), params)
+        _DETECTORS[name] = det
+    return det
+
+
+def as_gray(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.size == 0 or image.ndim not in (2, 3):
+        raise InvalidImageError("expected a non-empty grey or BGR image array")
+    if image.dtype != np.uint8:
+        raise InvalidImageError(f"expected an 8-bit image, got {image.dtype}")
+    if image.ndim == 3:
+        if image.shape[2] == 4:
+            return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return image
+
+
+def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None = None
+                   ) -> dict[int, np.ndarray]:
+    """Marker id -> its 4 corners in pixels (TL, TR, BR, BL), for this board's markers only."""
+    cfg = config or LocateConfig()
+    gray = as_gray(image)
+    det = _detector(board.aruco)
+    if cfg.detect_scale != 1.0:
+        small = cv2.resize(gray, None, fx=cfg.detect_scale, fy=cfg.detect_scale,
+                           interpolation=cv2.INTER_AREA)
+        corners, ids, _ = det.detectMarkers(small)
+        if ids is not None and len(corners):
+            pts = np.concatenate([c.reshape(-1, 2) for c in corners]) / cfg.detect_scale
+            pts = pts.astype(np.float32).reshape(-1, 1, 2)
+            cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
+            corners = [pts[4 * i:4 * i + 4].reshape(1, 4, 2) for i in range(len(corners))]
+    else:
+        corners, ids, _ = det.detectMarkers(gray)
+    wanted = {m.id for m in board.markers}
+    found: dict[int, np.ndarray] = {}
+    if ids is not None:
+        for c, i in zip(corners, ids.ravel()):
+            if int(i) in wanted and int(i) not in found:
+                found[int(i)] = np.asarray(c, np.float64).reshape(4, 2)
+    return found
+
+
+def _correspondences(board: Board, seen: dict[int, np.ndarray], ids: list[int]
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    by_id = {m.id: m for m in board.markers}
+    src = np.array([pt for i in ids for pt in by_id[i].corners()], np.float64)
+    dst = np.concatenate([seen[i] for i in ids])
+    return src, dst
+
+
+def _rms(h: np.ndarray, src: np.ndarray, dst: np.ndarray) -> float:
+    proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
+    return float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+
+
+def _confidence(n_markers: int, total: int, error_px: float, cfg: LocateConfig) -> float:
+    if n_markers == 0 or not np.isfinite(error_px):
+        return 0.0
+    coverage = {1: 0.6, 2: 0.85, 3: 0.95}.get(n_markers, 1.0) if total >= 4 else 1.0
+    return float(max(0.0, coverage * (1.0 - min(1.0, error_px / (2 * cfg.max_error_px)))))
+
+
+def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | None = None
+             ) -> BoardPose:
+    """Fit the homography to the markers seen (marker id -> 4 pixel corners)."""
+    cfg = config or LocateConfig()
+    ids = sorted(seen)
+    if not ids:
+        return BoardPose(found=False)
+    src, dst = _correspondences(board, seen, ids)
+    if len(ids) == 1:
+        h, _ = cv2.findHomography(src, dst, 0)
+        used = ids
+    else:
+        h, mask = cv2.findHomography(src, dst, cv2.RANSAC, cfg.ransac_px)
+        if h is None:
+            return BoardPose(found=False, markers=tuple(ids), corners=seen)
+        inl = mask.ravel().reshape(-1, 4).all(axis=1)
+        used = [i for i, ok in zip(ids, inl) if ok] or ids
+        if len(used) < len(ids):
+            s2, d2 = _correspondences(board, seen, used)
+            h2, _ = cv2.findHomography(s2, d2, 0)
+            if h2 is not None:
+                h = h2
+        else:
+            h2, _ = cv2.findHomography(src, dst, 0)  # least squares on all corners
+            if h2 is not None:
+                h = h2
+    if h is None:
+        return BoardPose(found=False, markers=tuple(ids), corners=seen)
+    s_used, d_used = _correspondences(board, seen, used)
+    err = _rms(h, s_used, d_used)
+    conf = _confidence(len(used), len(board.markers), err, cfg)
+    return BoardPose(found=err <= cfg.max_error_px, homography=h, markers=tuple(ids),
+                     used=tuple(used), error_px=err, confidence=conf, corners=seen)
+
+
+def locate_board(image: np.ndarray, board: Board, config: LocateConfig | None = None) -> BoardPose:
+    """Detect the board's markers and fit the pose (``found`` False when none is usable)."""
+    cfg = config or LocateConfig()
+    return fit_pose(board, detect_markers(image, board, cfg), cfg)
+
+
+class BoardTracker:
+    """Follows one board over frames; keeps the last good pose while markers are hidden."""
+
+    def __init__(self, board: Board, config: LocateConfig | None = None) -> None:
+        self.board = board
+        self.config = config or LocateConfig()
+        self.pose: BoardPose | None = None
+        """The last good pose (fitted or kept)."""
+
+    def reset(self) -> None:
+        self.pose = None
+
+    def update(self, image: np.ndarray) -> BoardPose:
+        seen = detect_markers(image, self.board, self.config)
+        return self.update_with(seen)
+
+    def update_with(self, seen: dict[int, np.ndarray]) -> BoardPose:
+        """Update from detected marker corners (what ``update`` does after detection)."""
+        cfg = self.config
+        total = len(self.board.markers)
+        fresh = fit_pose(self.board, seen, cfg)
+        old = self.pose
+        if len(seen) == total and fresh.found:
+            self.pose = fresh  # everything visible: refine from scratch
+            return fresh
+        if old is not None and old.homography is not None and seen:
+            src, dst = _correspondences(self.board, seen, sorted(seen))
+            drift = _rms(old.homography, src, dst)
+            if drift <= cfg.moved_px:
+                # Board has not moved: the old pose (fitted on more markers) stays.
+                kept = BoardPose(found=True, homography=old.homography, markers=tuple(sorted(seen)),
+                                 used=tuple(sorted(seen)), error_px=drift,
+                                 confidence=max(old.confidence * 0.95,
+                                                _confidence(len(seen), total, drift, cfg)),
+                                 kept=True, corners=seen)
+                return kept
+        if fresh.found:
+            self.pose = fresh
+            return fresh
+        if old is not None and not seen:
+            # Nothing visible (a hand over everything, or the camera blinded): report not found
+            # but keep the old pose for when the markers come back.
+            return BoardPose(found=False)
+        return fresh

@@ -1,0 +1,197 @@
+"""Printable boards: render a board file with its squares, labels and ArUco markers.
+
+    render_board(board, px_per_mm) -> BGR image of the board at that scale (board mm -> pixels)
+    print_board(board, path, paper="A4", markers_only=False) -> writes a 300 dpi PNG or a PDF
+
+A4 prints at true scale (the board file is laid out for A4 landscape); A3 scales the whole
+board up (by 420/297 for an A4 board): markers and squares scale together, so the camera's
+homography is unchanged. ``markers_only`` prints the four markers with cut lines and their ids
+for users who stick them on an original board (see ``vision.calibrate``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.boards import Board, Marker
+from vision.errors import VisionError
+
+DPI = 300
+PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0)}  # landscape, mm
+
+# Colours (BGR) of the printed board.
+PAPER = (255, 255, 255)
+INK = (40, 40, 40)
+LINE = (90, 90, 90)
+FILL_A = (238, 244, 247)
+FILL_B = (212, 226, 236)
+TABLE = (150, 190, 222)
+HOLE = (70, 95, 140)
+MOUSE_SQ = (190, 230, 190)
+
+
+class PrintError(VisionError):
+    """A board cannot be printed as asked (unknown paper, unknown file type, no markers)."""
+
+
+def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:
+    code = getattr(cv2.aruco, name, None)
+    if not isinstance(code, int):
+        raise PrintError(f"unknown ArUco dictionary {name!r} (e.g. DICT_4X4_50)")
+    return cv2.aruco.getPredefinedDictionary(code)
+
+
+def _square_fill(board: Board, sid: str) -> tuple[int, int, int]:
+    sq = board.squares[sid]
+    kind = sq.kind.lower()
+    regions = {name.lower() for name, ids in board.regions.items() if sid in ids}
+    if kind == "hole" or any("hole" in r for r in regions):
+        return HOLE
+    if kind == "mouse" or any("mice" in r or "mouse" in r for r in regions):
+        return MOUSE_SQ
+    if any("table" in r for r in regions):
+        return TABLE
+    if sq.cell is not None:
+        r, c = sq.cell
+        return FILL_A if (r + c) % 2 == 0 else FILL_B
+    idx = list(board.squares).index(sid)
+    return FILL_A if idx % 2 == 0 else FILL_B
+
+
+def _pts(poly: tuple[tuple[float, float], ...], s: float, shift: tuple[float, float]) -> np.ndarray:
+    arr = (np.asarray(poly, np.float64) * s + np.asarray(shift)) * 16.0
+    return np.round(arr).astype(np.int32).reshape(-1, 1, 2)
+
+
+def _text(img: np.ndarray, text: str, centre: tuple[float, float], height_px: float,
+          colour: tuple[int, int, int]) -> None:
+    if not text or height_px < 4:
+        return
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    scale = height_px / 22.0
+    thick = max(1, int(round(height_px / 10)))
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (int(round(centre[0] - w / 2)), int(round(centre[1] + h / 2)))
+    cv2.putText(img, text, org, font, scale, colour, thick, cv2.LINE_AA)
+
+
+def draw_marker(img: np.ndarray, dictionary: cv2.aruco.Dictionary, marker: Marker, s: float,
+                shift: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Draw one marker at its board position (s px per mm), with a white quiet zone."""
+    x0 = int(round(marker.x_mm * s + shift[0]))
+    y0 = int(round(marker.y_mm * s + shift[1]))
+    side = int(round(marker.size_mm * s))
+    pad = int(round(3 * s))
+    cv2.rectangle(img, (x0 - pad, y0 - pad), (x0 + side + pad, y0 + side + pad), PAPER, -1)
+    # Generate at the exact bit grid (6 cells) and scale with nearest neighbour: crisp cells.
+    cells = 6
+    base = cv2.aruco.generateImageMarker(dictionary, marker.id, cells * 10)
+    tile = cv2.resize(base, (side, side), interpolation=cv2.INTER_NEAREST)
+    h, w = img.shape[:2]
+    xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + side, w), min(y0 + side, h)
+    if xb > xa and yb > ya:
+        img[ya:yb, xa:xb] = cv2.cvtColor(tile[ya - y0:yb - y0, xa - x0:xb - x0], cv2.COLOR_GRAY2BGR)
+
+
+def render_board(board: Board, px_per_mm: float, markers: bool = True,
+                 labels: bool = True) -> np.ndarray:
+    """The board as printed: BGR uint8, (height_mm * s) x (width_mm * s) pixels, 1 px = 1/s mm."""
+    s = float(px_per_mm)
+    w, h = int(round(board.width_mm * s)), int(round(board.height_mm * s))
+    img = np.full((h, w, 3), PAPER, np.uint8)
+    shift = (0.0, 0.0)
+    line = max(1, int(round(0.5 * s)))
+    for sid, sq in board.squares.items():
+        pts = _pts(sq.polygon, s, shift)
+        cv2.fillPoly(img, [pts], _square_fill(board, sid), cv2.LINE_AA, shift=4)
+    for sq in board.squares.values():
+        cv2.polylines(img, [_pts(sq.polygon, s, shift)], True, LINE, line, cv2.LINE_AA, shift=4)
+    if labels:
+        for sid, sq in board.squares.items():
+            xs = [p[0] for p in sq.polygon]
+            ys = [p[1] for p in sq.polygon]
+            size = min(max(xs) - min(xs), max(ys) - min(ys))
+            cx, cy = sq.centre
+            fill = _square_fill(board, sid)
+            colour = (235, 235, 235) if sum(fill) < 400 else INK
+            if sq.label:
+                _text(img, sq.label, (cx * s, (min(ys) + size * 0.22) * s), size * 0.22 * s, colour)
+            elif size >= 20:
+                _text(img, sid, ((min(xs) + size * 0.2) * s, (min(ys) + size * 0.12) * s),
+                      size * 0.11 * s, colour)
+    if markers:
+        dictionary = aruco_dictionary(board.aruco)
+        for m in board.markers:
+            draw_marker(img, dictionary, m, s, shift)
+    return img
+
+
+def render_markers_only(board: Board, px_per_mm: float, paper_mm: tuple[float, float]) -> np.ndarray:
+    """The four markers at their true size with dashed cut lines and their ids, on one page."""
+    if not board.markers:
+        raise PrintError(f"board {board.name!r} has no markers to print")
+    s = float(px_per_mm)
+    pw, ph = paper_mm
+    img = np.full((int(round(ph * s)), int(round(pw * s)), 3), PAPER, np.uint8)
+    dictionary = aruco_dictionary(board.aruco)
+    names = ["top-left", "top-right", "bottom-right", "bottom-left"]
+    cols = 2
+    cell_w, cell_h = pw / cols, ph / 2
+    for i, m in enumerate(board.markers):
+        cx = cell_w * (i % cols) + cell_w / 2
+        cy = cell_h * (i // cols) + cell_h / 2
+        x, y = cx - m.size_mm / 2, cy - m.size_mm / 2
+        draw_marker(img, dictionary, Marker(m.id, x, y, m.size_mm), s)
+        margin = 6.0
+        x1, y1 = int((x - margin) * s), int((y - margin) * s)
+        x2, y2 = int((x + m.size_mm + margin) * s), int((y + m.size_mm + margin) * s)
+        dash = max(2, int(3 * s))
+        for xa in range(x1, x2, 2 * dash):
+            cv2.line(img, (xa, y1), (min(xa + dash, x2), y1), LINE, 1)
+            cv2.line(img, (xa, y2), (min(xa + dash, x2), y2), LINE, 1)
+        for ya in range(y1, y2, 2 * dash):
+            cv2.line(img, (x1, ya), (x1, min(ya + dash, y2)), LINE, 1)
+            cv2.line(img, (x2, ya), (x2, min(ya + dash, y2)), LINE, 1)
+        where = names[i] if i < len(names) else ""
+        _text(img, f"marker {m.id} {where}", (cx * s, (y2 / s + 5) * s), 3.5 * s, INK)
+    _text(img, f"{board.title}: cut along the dashed lines, stick each marker on the board's "
+          "corner named under it", (pw / 2 * s, 8 * s), 3.2 * s, INK)
+    return img
+
+
+def print_board(board: Board, path: str | Path, paper: str = "A4", markers_only: bool = False,
+                dpi: int = DPI) -> Path:
+    """Write the printable board (or the markers alone) as a PNG or PDF at ``dpi``."""
+    out = Path(path)
+    kind = out.suffix.lower()
+    if kind not in (".png", ".pdf"):
+        raise PrintError(f"output must end in .pdf or .png, not {out.name!r}")
+    if paper.upper() not in PAPERS:
+        raise PrintError(f"unknown paper {paper!r}; use A4 or A3")
+    pw, ph = PAPERS[paper.upper()]
+    s = dpi / 25.4
+    if markers_only:
+        page = render_markers_only(board, s, (pw, ph))
+    else:
+        base_w, base_h = PAPERS["A4"]
+        fit = min(base_w / board.width_mm, base_h / board.height_mm, 1.0)
+        scale = fit * (pw / base_w)  # A4: true scale; A3: the A4 layout scaled up
+        art = render_board(board, s * scale)
+        page = np.full((int(round(ph * s)), int(round(pw * s)), 3), PAPER, np.uint8)
+        ah, aw = art.shape[:2]
+        ah, aw = min(ah, page.shape[0]), min(aw, page.shape[1])
+        y0, x0 = (page.shape[0] - ah) // 2, (page.shape[1] - aw) // 2
+        page[y0:y0 + ah, x0:x0 + aw] = art[:ah, :aw]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if kind == ".png":
+        from PIL import Image
+
+        Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB)).save(out, dpi=(dpi, dpi))
+    else:
+        from PIL import Image
+
+        Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB)).save(out, "PDF", resolution=float(dpi))
+    return out
