@@ -399,7 +399,7 @@ class KilkennyState(State):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "cats": dict(sorted(self.cats.items())),
+            "cats": dict(self.cats),
             "turn": self.turn,
             "throw": self.throw,
             "winner": self.winner,
