@@ -1,0 +1,71 @@
+"""Helpers for the Chop! Chop! tests: positions built by hand, and a random player."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from companion.games.base import CHANCE, Action
+from companion.games.chopchop import ChopChop, ChopChopState, PlaceCat
+
+GAME = ChopChop()
+
+
+def position(
+    *,
+    cat: str = "top:2,3",
+    mice: dict[str, str | None] | None = None,
+    side: str = "mice",
+    cleared: Iterable[str] = (),
+    cheese_up: Iterable[str] = (),
+    held: int = 0,
+    game: ChopChop = GAME,
+) -> ChopChopState:
+    """A state at a die throw. ``mice`` moves mice (holes they left are opened); ``cleared``
+    squares lose their slab (counted as revealed crockery, so the tile counts stay true);
+    ``cheese_up`` squares hold a face-up cheese (counted as cheese revealed by the cat)."""
+    s = game.new_state()
+    s.apply(PlaceCat("top:2,3"))
+    s.cat = cat
+    holes = game.geometry.holes
+    for i, m in enumerate(game.mice):
+        if mice and m in mice:
+            s.mice[m] = mice[m]
+            if mice[m] != holes[i]:
+                s.opened.add(holes[i])
+    for sq in cleared:
+        if sq in s.face_down:
+            s.face_down.discard(sq)
+            s.revealed.append((sq, "crockery", "cat"))
+    for sq in cheese_up:
+        s.face_down.discard(sq)
+        s.face_up_cheese.add(sq)
+        s.revealed.append((sq, "cheese", "cat"))
+    for sq in [cat, *((mice or {}).values())]:
+        if sq in s.face_down:  # pieces never stand on a face-down slab
+            s.face_down.discard(sq)
+            s.revealed.append((sq, "crockery", "cat"))
+    s.cheese_held = held
+    for _ in range(held):
+        s.revealed.append(("", "cheese", "mouse:1"))
+    s.side = side
+    return s
+
+
+def random_action(state: ChopChopState, rng: random.Random) -> Action:
+    if state.to_move() == CHANCE:
+        outs = state.chance_outcomes()
+        return rng.choices([a for a, _ in outs], [float(p) for _, p in outs])[0]
+    return rng.choice(state.legal_actions())
+
+
+def play_random(seed: int, mice_players: int = 1, limit: int = 20000) -> tuple[ChopChopState, list[Action]]:
+    rng = random.Random(seed)
+    game = ChopChop(mice_players=mice_players)
+    s = game.new_state()
+    actions: list[Action] = []
+    while not s.is_over() and len(actions) < limit:
+        a = random_action(s, rng)
+        s.apply(a)
+        actions.append(a)
+    return s, actions

@@ -1,0 +1,660 @@
+"""Chop! Chop! rules C1–C8 (RULES.md §2), one test per rule id and per tile for cat and mouse."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from companion.boards import BoardError
+from companion.games import make
+from companion.games.base import CHANCE, IllegalAction
+from companion.games.chopchop import (
+    Captured,
+    CatOnCheese,
+    CheeseTaken,
+    ChopChop,
+    ForkUseless,
+    HoleOpened,
+    LosesNextTurn,
+    Move,
+    NoMove,
+    PlaceCat,
+    Reveal,
+    Roll,
+    Spear,
+    Teleport,
+    ThrowsAgain,
+    TileRevealed,
+    TurnSkipped,
+    Won,
+)
+from companion.games.chopchop_tracker import tracker
+from tests.companion.chopchop_helpers import GAME, position
+
+M1, M2, M3, M4 = "mouse:1", "mouse:2", "mouse:3", "mouse:4"
+
+
+def kinds(effects: list[object]) -> list[str]:
+    return [type(e).__name__ for e in effects]
+
+
+def rolled(s, value):  # type: ignore[no-untyped-def]
+    s.apply(Roll(value))
+    return s
+
+
+# -- the board ----------------------------------------------------------------------------------
+
+
+def test_board_file_default_geometry() -> None:
+    geo = GAME.geometry
+    assert geo.holes == ("0,3", "2,7", "5,4", "3,0")
+    assert len(geo.slabs) == 38 and not set(geo.slabs) & (geo.under_table | set(geo.holes))
+    assert geo.under_table == {"2,3", "2,4", "2,5", "3,3", "3,4", "3,5"}
+    assert geo.table_top == {"top:2,3", "top:2,4", "top:2,5", "top:3,3", "top:3,4", "top:3,5"}
+    # the table top touches the floor beside its edge, never the squares under it
+    assert set(geo.adjacency["top:2,3"]) == {"top:2,4", "top:3,3", "1,3", "2,2"}
+    assert "top:2,3" in geo.adjacency["1,3"] and "2,3" in geo.adjacency["1,3"]
+    assert geo.front == {"0,3": "1,3", "2,7": "2,6", "5,4": "4,4", "3,0": "3,1"}
+    assert [m.id for m in geo.board.markers] == [4, 5, 6, 7]
+    b = geo.board
+    assert b.width_mm <= 297 and b.height_mm <= 210
+    # markers outside the playing area with at least 6 mm margin
+    xs = [p[0] for sq in b.squares.values() for p in sq.polygon]
+    for m in b.markers:
+        assert m.size_mm == 24 and (m.x_mm + m.size_mm <= min(xs) - 6 or m.x_mm >= max(xs) + 6)
+        assert 0 <= m.x_mm and m.x_mm + m.size_mm <= b.width_mm and m.y_mm + m.size_mm <= b.height_mm
+
+
+def test_another_geometry_is_another_file(tmp_path: Path) -> None:
+    # a 3 x 4 floor, a 1 x 1 table at (1,1), two holes: no code change needed
+    text = """
+[board]
+game = "chopchop"
+width_mm = 200.0
+height_mm = 150.0
+[grid]
+rows = 3
+cols = 4
+cell_mm = 25.0
+[[squares]]
+id = "top:1,1"
+polygon = [[25, 25], [50, 25], [50, 50], [25, 50]]
+[adjacency]
+"top:1,1" = ["0,1", "1,0", "2,1", "1,2"]
+[regions]
+table_top = ["top:1,1"]
+under_table = ["1,1"]
+holes = ["0,0", "2,3"]
+slabs = ["0,1", "0,2", "0,3", "1,0", "1,2", "1,3", "2,0", "2,1", "2,2"]
+"front:0,0" = ["1,0"]
+"front:2,3" = ["1,3"]
+"""
+    path = tmp_path / "tiny.toml"
+    path.write_text(text)
+    tiles = {"cheese": 3, "crockery": 2, "plus1": 1, "plus2": 1, "arrow": 1, "fork": 1, "knife": 0}
+    game = ChopChop(board=str(path), tiles=tiles, cheese_to_win=3)
+    s = game.new_state()
+    assert game.mice == ("mouse:1", "mouse:2")
+    assert s.legal_actions() == [PlaceCat("top:1,1")]
+    s.apply(PlaceCat("top:1,1"))
+    s.apply(Roll(1))
+    assert sorted(m.to for m in s.legal_actions() if isinstance(m, Move)) == ["0,1", "1,0", "1,3", "2,2"]
+    with pytest.raises(ValueError, match="9 slab squares"):
+        ChopChop(board=str(path))
+    with pytest.raises(BoardError):
+        ChopChop(board=str(tmp_path / "missing.toml"))
+
+
+def test_settings_round_trip_and_validation() -> None:
+    g = make("chopchop", {"mice_players": 3})
+    assert g.players == ("cat", "mice1", "mice2", "mice3")
+    assert make("chopchop", g.settings()) == g
+    with pytest.raises(ValueError, match="1 to 4"):
+        ChopChop(mice_players=5)
+    with pytest.raises(ValueError, match="unknown tile"):
+        ChopChop(tiles={"spoon": 38})
+    with pytest.raises(ValueError, match="37 slabs"):
+        ChopChop(tiles={**GAME.tiles, "cheese": 9})
+
+
+def test_dice_are_exact() -> None:
+    s = position(side="cat")
+    assert s.chance_outcomes() == [(Roll(1), Fraction(1, 3)), (Roll(2), Fraction(1, 2)), (Roll(3), Fraction(1, 6))]
+    s = position(side="mice")
+    assert s.chance_outcomes() == [
+        (Roll(1), Fraction(1, 3)), (Roll(2), Fraction(1, 3)), (Roll(3), Fraction(1, 6)), (Roll(4), Fraction(1, 6))
+    ]
+    with pytest.raises(IllegalAction, match="mouse die has no 5"):
+        s.apply(Roll(5))
+    s.side = "cat"
+    with pytest.raises(IllegalAction, match="cat die has no 4"):
+        s.apply(Roll(4))
+
+
+# -- C1 -----------------------------------------------------------------------------------------
+
+
+def test_C1_setup_cat_on_table_mice_on_holes_mice_first() -> None:
+    s = GAME.new_state()
+    assert s.to_move() == "cat" and s.current_player() == "cat"
+    assert sorted(a.square for a in s.legal_actions() if isinstance(a, PlaceCat)) == sorted(GAME.geometry.table_top)
+    assert s.mice == {M1: "0,3", M2: "2,7", M3: "5,4", M4: "3,0"}
+    assert len(s.face_down) == 38
+    with pytest.raises(IllegalAction, match="table-top"):
+        s.apply(PlaceCat("1,1"))
+    with pytest.raises(IllegalAction, match="put the cat on the table"):
+        s.apply(Roll(1))
+    s.apply(PlaceCat("top:3,4"))
+    assert s.cat == "top:3,4"
+    assert s.to_move() == CHANCE and s.current_player() == "mice1"
+    assert s.board_view()["top:3,4"] == "cat" and s.board_view()["0,3"] == M1
+    assert list(s.board_view().values()).count("slab") == 38
+
+
+def test_C1_mice_players_rotate_and_each_may_move_any_mouse() -> None:
+    game = ChopChop(mice_players=3)
+    s = game.new_state()
+    s.apply(PlaceCat("top:2,3"))
+    seen = []
+    for _ in range(4):
+        seen.append(s.current_player())
+        s.apply(Roll(1))
+        movers = {a.piece for a in s.legal_actions() if isinstance(a, Move)}
+        assert movers == {m for m in (M1, M2, M3, M4) if s.legal_destinations(m)} and len(movers) > 1
+        s.apply(s.legal_actions()[0])
+        if s.phase == "reveal":
+            s.apply(Reveal("crockery"))
+        assert s.current_player() == "cat"
+        s.apply(Roll(1))
+        s.apply(s.legal_actions()[0])
+        if s.phase == "reveal":
+            s.apply(Reveal("crockery"))
+    assert seen == ["mice1", "mice2", "mice3", "mice1"]
+
+
+# -- C2 -----------------------------------------------------------------------------------------
+
+
+def test_C2_exact_steps_no_step_back_never_end_at_start() -> None:
+    s = rolled(position(mice={M1: "1,1"}), 2)
+    dests = s.legal_destinations(M1)
+    # every square at an even distance <= 2 except the start; orthogonal steps only
+    assert "1,1" not in dests
+    for d, paths in dests.items():
+        for p in paths:
+            assert len(p) == 2 and p[-1] == d
+            assert p[0] in GAME.geometry.adjacency["1,1"] and p[1] in GAME.geometry.adjacency[p[0]]
+            assert p[1] != "1,1"
+    assert set(dests) == {"0,0", "0,2", "2,0", "2,2", "1,3", "3,1"}
+    s = rolled(position(mice={M1: "1,1"}), 4)
+    assert "1,1" not in s.legal_destinations(M1)  # a 4-step loop back to the start is not a move
+
+
+def test_C2_no_step_onto_or_through_a_piece_cat_may_end_on_mouse() -> None:
+    # mouse 2 at 1,2 blocks mouse 1 at 1,1 from going east; the cat may end but not pass on it
+    s = rolled(position(mice={M1: "1,1", M2: "1,2"}), 2)
+    assert "1,3" not in s.legal_destinations(M1)  # only way is through 1,2
+    assert "1,2" not in s.legal_destinations(M1)
+    s = rolled(position(cat="1,1", mice={M2: "1,2"}, side="cat"), 2)
+    assert "1,3" not in s.legal_destinations("cat")
+    s = rolled(position(cat="1,1", mice={M2: "1,2"}, side="cat"), 1)
+    assert "1,2" in s.legal_destinations("cat")
+
+
+def test_C2_path_choice_matters_only_on_a_slab() -> None:
+    # 1,1 -> 2,2 in two steps: via 1,2 or via 2,1 (both face-down): one action per way in
+    s = rolled(position(mice={M1: "1,1"}), 2)
+    assert Move(M1, "2,2", "1,2") in s.legal_actions() and Move(M1, "2,2", "2,1") in s.legal_actions()
+    assert Move(M1, "2,2", "") not in s.legal_actions()
+    with pytest.raises(IllegalAction, match="steps onto 2,2 from"):
+        s.apply(Move(M1, "2,2"))
+    # with no slab at the destination the way in does not matter
+    s = rolled(position(mice={M1: "1,1"}, cleared=["2,2"]), 2)
+    assert Move(M1, "2,2", "") in s.legal_actions()
+    assert Move(M1, "2,2", "1,2") not in s.legal_actions()
+    s.apply(Move(M1, "2,2", "1,2"))  # an explicit way in is still accepted
+    assert s.mice[M1] == "2,2"
+
+
+def test_illegal_move_leaves_state_unchanged_with_readable_message() -> None:
+    s = rolled(position(mice={M1: "1,1"}), 2)
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match=r"cannot reach 1,2 in exactly 2 steps"):
+        s.apply(Move(M1, "1,2"))
+    with pytest.raises(IllegalAction, match="mice's turn"):
+        s.apply(Move("cat", "1,2"))
+    with pytest.raises(IllegalAction, match="not a tile reveal now"):
+        s.apply(Reveal("cheese"))
+    assert s.to_json() == before
+
+
+# -- C3 -----------------------------------------------------------------------------------------
+
+
+def test_C3_cat_never_under_table_into_hole_or_onto_cheese_but_on_table_top() -> None:
+    s = rolled(position(cat="1,3", side="cat", cheese_up=["1,4"]), 1)
+    dests = set(s.legal_destinations("cat"))
+    assert "2,3" not in dests  # under the table
+    assert "0,3" not in dests  # a hole (mouse 1 is in it, and the cat never enters holes)
+    assert "1,4" not in dests  # face-up cheese
+    assert dests == {"1,2", "top:2,3"}
+    s = rolled(position(cat="1,3", side="cat", cheese_up=["1,4"]), 2)
+    assert not any("1,4" in p for ps in s.legal_destinations("cat").values() for p in ps)  # nor over it
+    assert "top:2,4" in s.legal_destinations("cat")  # steps onto the table and along it
+
+
+def test_C3_mice_under_table_and_into_holes_never_on_table_top() -> None:
+    s = rolled(position(mice={M1: "1,3"}), 1)
+    dests = set(s.legal_destinations(M1))
+    assert "2,3" in dests  # under the table
+    assert "0,3" in dests  # back into its (opened) hole
+    assert not any(d.startswith("top:") for d in dests)
+    s = rolled(position(mice={M1: "1,3"}, cheese_up=["1,2"]), 1)
+    assert "1,2" not in s.legal_destinations(M1)
+
+
+def test_C3_a_full_hole_takes_no_second_mouse() -> None:
+    # mouse 2 next to hole 0,3, still holding mouse 1 (unopened): not a destination
+    s = rolled(position(mice={M2: "1,3"}), 1)
+    assert "0,3" not in s.legal_destinations(M2)
+    with pytest.raises(IllegalAction):
+        s.apply(Move(M2, "0,3"))
+    # once mouse 1 has left, mouse 2 may go in (any hole, not just its own)
+    s = rolled(position(mice={M1: "1,2", M2: "1,3"}), 1)
+    assert "0,3" in s.legal_destinations(M2)
+    effects = s.apply(Move(M2, "0,3"))
+    assert s.mice[M2] == "0,3" and "HoleOpened" not in kinds(effects)
+
+
+# -- C4 -----------------------------------------------------------------------------------------
+
+
+def test_C4_hole_opened_when_its_mouse_first_leaves() -> None:
+    s = rolled(position(), 1)
+    assert not s.opened
+    effects = s.apply(Move(M1, "0,2"))
+    assert HoleOpened("0,3", M1) in effects and s.opened == {"0,3"}
+    assert s.board_view()["0,3"] == "hole"
+    assert tracker(s).squares["0,3"].status == "hole-open"
+    assert tracker(s).squares["2,7"].status == "hole"
+
+
+# -- C5: landing, per tile, cat and mouse ------------------------------------------------------
+
+
+def test_C5_landing_on_no_slab_does_nothing() -> None:
+    s = rolled(position(mice={M1: "1,1"}, cleared=["1,2"]), 1)
+    effects = s.apply(Move(M1, "1,2"))
+    assert kinds(effects) == ["Moved"] and s.to_move() == CHANCE and s.side == "cat"
+
+
+@pytest.mark.parametrize("piece", ["cat", M1])
+def test_C5_crockery_does_nothing_and_is_removed(piece: str) -> None:
+    side = "cat" if piece == "cat" else "mice"
+    s = rolled(position(cat="1,1", mice={M1: "4,1"}, side=side), 1)
+    start = s.position(piece)
+    dest = "1,2" if piece == "cat" else "4,2"
+    s.apply(Move(piece, dest))
+    assert s.phase == "reveal" and s.current_player() == ("cat" if piece == "cat" else "mice1")
+    effects = s.apply(Reveal("crockery"))
+    assert effects[0] == TileRevealed(dest, "crockery", piece)
+    assert dest not in s.face_down and s.position(piece) == dest and start != dest
+    assert s.side == ("mice" if piece == "cat" else "cat")
+
+
+def test_C5_cheese_mouse_takes_it() -> None:
+    s = rolled(position(mice={M1: "1,1"}), 1)
+    s.apply(Move(M1, "1,2"))
+    effects = s.apply(Reveal("cheese"))
+    assert CheeseTaken(M1, "1,2", 1) in effects
+    assert s.cheese_held == 1 and "1,2" not in s.face_up_cheese and "1,2" not in s.face_down
+
+
+def test_C5_cheese_cat_sits_on_it_face_up_then_nobody_enters() -> None:
+    s = rolled(position(cat="1,1", side="cat"), 1)
+    s.apply(Move("cat", "1,2"))
+    effects = s.apply(Reveal("cheese"))
+    assert CatOnCheese("1,2") in effects and s.face_up_cheese == {"1,2"} and s.cheese_held == 0
+    t = tracker(s)
+    assert t.cat_on_cheese and t.squares["1,2"].status == "cheese" and t.squares["1,2"].piece == "cat"
+    # the cat moves off; later neither it nor a mouse may enter or cross the cheese
+    s.side = "cat"
+    rolled(s, 1)
+    s.apply(Move("cat", "1,1"))
+    assert s.board_view()["1,2"] == "cheese"
+    s = position(cat="1,1", mice={M1: "1,3"}, side="cat", cheese_up=["1,2"])
+    rolled(s, 2)
+    assert "1,2" not in s.legal_destinations("cat") and "1,3" not in s.legal_destinations("cat")
+    s.side, s.phase = "mice", "roll"
+    rolled(s, 1)
+    assert "1,2" not in s.legal_destinations(M1)
+
+
+@pytest.mark.parametrize("piece", ["cat", M1])
+def test_C5_plus1_moves_one_more_and_lands_again(piece: str) -> None:
+    side = "cat" if piece == "cat" else "mice"
+    s = rolled(position(cat="1,1", mice={M1: "4,1"}, side=side, cleared=["1,0", "4,0"]), 1)
+    here = s.position(piece)
+    dest = "1,2" if piece == "cat" else "4,2"
+    s.apply(Move(piece, dest))
+    effects = s.apply(Reveal("plus1"))
+    assert "ExtraSteps" in kinds(effects) and s.phase == "bonus" and s.to_move() == s.side_player()
+    dests = s.legal_destinations(piece)
+    assert here not in dests  # the square just left (here also the pre-roll square)
+    assert all(len(p) == 1 for ps in dests.values() for p in ps)
+    nxt = sorted(dests)[0]
+    s.apply(Move(piece, nxt))
+    if s.phase == "reveal":  # lands again (C5)
+        s.apply(Reveal("crockery"))
+    assert s.position(piece) == nxt and s.phase == "roll" and s.side != side
+
+
+def test_C5_plus2_may_return_to_pre_roll_square_not_to_square_just_left() -> None:
+    s = rolled(position(mice={M1: "1,1"}), 2)
+    s.apply(Move(M1, "2,2", "2,1"))  # 1,1 -> 2,1 -> 2,2
+    assert s.pre_roll == "1,1" and s.just_left == "2,1"
+    s.apply(Reveal("plus2"))
+    dests = s.legal_destinations(M1)
+    assert "1,1" in dests  # back to the pre-roll square, via 1,2
+    assert dests["1,1"] == [("1,2", "1,1")]
+    assert all(p[0] != "2,1" for ps in dests.values() for p in ps)  # never straight back
+    assert "2,0" not in dests  # reachable only through 2,1
+    s.apply(Move(M1, "1,1"))
+    assert s.mice[M1] == "1,1" and s.side == "cat"  # no slab there any more: turn over
+
+
+@pytest.mark.parametrize("piece", ["cat", M1])
+def test_C5_plus2_for_cat_and_mouse(piece: str) -> None:
+    side = "cat" if piece == "cat" else "mice"
+    s = rolled(position(cat="0,6", mice={M1: "4,1"}, side=side), 1)
+    dest = "0,5" if piece == "cat" else "4,2"
+    s.apply(Move(piece, dest))
+    s.apply(Reveal("plus2"))
+    dests = s.legal_destinations(piece)
+    assert dests and all(len(p) == 2 for ps in dests.values() for p in ps)
+
+
+def test_C5_plus_with_no_legal_follow_up_passes() -> None:
+    # mouse at 0,1 steps to 0,0 (corner); 1,0 is a face-up cheese: +1 has nowhere to go
+    s = rolled(position(mice={M1: "0,1"}, cheese_up=["1,0"]), 1)
+    s.apply(Move(M1, "0,0"))
+    effects = s.apply(Reveal("plus1"))
+    assert isinstance(effects[-1], NoMove) or any(isinstance(e, NoMove) for e in effects)
+    assert s.mice[M1] == "0,0" and s.side == "cat" and s.phase == "roll"
+
+
+def test_C5_arrow_mouse_anywhere_it_may_stand_except_hole_mouse_cheese() -> None:
+    s = rolled(position(mice={M1: "1,1", M2: "4,6"}, cheese_up=["5,7"]), 1)
+    s.apply(Move(M1, "1,2"))
+    s.apply(Reveal("arrow"))
+    assert s.phase == "arrow" and s.to_move() == "mice1"
+    targets = set(s.arrow_targets())
+    assert "2,3" in targets  # under the table is fine for mice
+    assert not {sq for sq in targets if sq.startswith("top:")}
+    assert not targets & set(GAME.geometry.holes)  # not even the empty opened hole 0,3
+    assert "4,6" not in targets and "5,7" not in targets and "1,2" not in targets
+    assert GAME.geometry.board.squares.keys() - targets == {
+        "1,2", "4,6", "5,7", "0,3", "2,7", "5,4", "3,0", *GAME.geometry.table_top}
+    with pytest.raises(IllegalAction, match="cannot go to 0,3"):
+        s.apply(Teleport("0,3"))
+    s.apply(Teleport("5,0"))  # a face-down slab: lands again
+    assert s.mice[M1] == "5,0" and s.phase == "reveal"
+    effects = s.apply(Reveal("cheese"))
+    assert CheeseTaken(M1, "5,0", 1) in effects
+
+
+def test_C5_arrow_cat_not_under_table_hole_mouse_or_cheese() -> None:
+    s = rolled(position(cat="1,1", mice={M2: "4,6"}, side="cat", cheese_up=["5,7"]), 1)
+    s.apply(Move("cat", "1,2"))
+    s.apply(Reveal("arrow"))
+    targets = set(s.arrow_targets())
+    assert GAME.geometry.table_top <= targets
+    assert not targets & GAME.geometry.under_table
+    assert not targets & set(GAME.geometry.holes)
+    assert "4,6" not in targets and "5,7" not in targets
+    with pytest.raises(IllegalAction):
+        s.apply(Teleport("4,6"))  # no capture by arrow
+    s.apply(Teleport("top:3,5"))
+    assert s.cat == "top:3,5" and s.side == "mice"
+
+
+def test_C5_fork_mouse_chooses_a_face_up_cheese() -> None:
+    s = rolled(position(cat="4,6", mice={M1: "1,1"}, cheese_up=["5,7", "0,0"]), 1)
+    s.apply(Move(M1, "1,2"))
+    s.apply(Reveal("fork"))
+    assert s.phase == "fork" and s.legal_actions() == [Spear("0,0"), Spear("5,7")]
+    with pytest.raises(IllegalAction):
+        s.apply(Spear("4,6"))
+    effects = s.apply(Spear("5,7"))
+    assert CheeseTaken(M1, "5,7", 1, True) in effects
+    assert s.face_up_cheese == {"0,0"} and s.cheese_held == 1 and s.side == "cat"
+
+
+def test_C5_fork_cannot_take_the_cheese_the_cat_sits_on() -> None:
+    # the cat sits on the only face-up cheese: the fork does nothing
+    s = rolled(position(cat="5,7", mice={M1: "1,1"}, cheese_up=["5,7"]), 1)
+    s.apply(Move(M1, "1,2"))
+    effects = s.apply(Reveal("fork"))
+    assert ForkUseless(M1) in effects and s.cheese_held == 0 and s.face_up_cheese == {"5,7"}
+    # once the cat has left it, the next fork takes it
+    s = rolled(position(cat="4,7", mice={M1: "1,1"}, cheese_up=["5,7"]), 1)
+    s.apply(Move(M1, "1,2"))
+    s.apply(Reveal("fork"))
+    s.apply(Spear("5,7"))
+    assert s.cheese_held == 1 and not s.face_up_cheese
+
+
+def test_C5_fork_with_no_cheese_and_fork_for_cat_do_nothing() -> None:
+    s = rolled(position(mice={M1: "1,1"}), 1)
+    s.apply(Move(M1, "1,2"))
+    assert ForkUseless(M1) in s.apply(Reveal("fork")) and s.side == "cat"
+    s = rolled(position(cat="1,1", side="cat", cheese_up=["0,0"]), 1)
+    s.apply(Move("cat", "1,2"))
+    assert ForkUseless("cat") in s.apply(Reveal("fork"))
+    assert s.face_up_cheese == {"0,0"} and s.side == "mice"
+
+
+def test_C5_knife_mouse_mice_miss_next_turn_cat_plays_twice() -> None:
+    s = rolled(position(cat="4,6", mice={M1: "1,1"}), 1)
+    s.apply(Move(M1, "1,2"))
+    effects = s.apply(Reveal("knife"))
+    assert LosesNextTurn("mice1", "mice") in effects
+    assert tracker(s).misses_next_turn == ("mice",)
+    assert s.current_player() == "cat"
+    rolled(s, 1)
+    effects = s.apply(Move("cat", "4,5"))
+    effects += s.apply(Reveal("crockery"))
+    assert TurnSkipped("mice1", "mice") in effects and ThrowsAgain("cat") in effects
+    assert s.current_player() == "cat" and tracker(s).double_turn == "cat"
+    rolled(s, 1)
+    s.apply(Move("cat", "4,4"))
+    s.apply(Reveal("crockery"))
+    assert s.current_player() == "mice1" and not s.skip["mice"] and not s.double
+
+
+def test_C5_knife_cat_mice_play_twice_with_the_same_mouse() -> None:
+    game = ChopChop(mice_players=2)
+    s = rolled(position(cat="4,6", mice={M1: "1,1", M2: "2,6"}, side="cat", game=game), 1)
+    s.apply(Move("cat", "4,5"))
+    assert LosesNextTurn("cat", "cat") in s.apply(Reveal("knife"))
+    assert s.current_player() == "mice1"
+    rolled(s, 1)
+    effects = s.apply(Move(M2, "1,6"))
+    effects += s.apply(Reveal("crockery"))
+    assert TurnSkipped("cat", "cat") in effects and ThrowsAgain("mice1", M2) in effects
+    assert s.current_player() == "mice1"  # the same mice player rolls again
+    t = tracker(s)
+    assert t.double_turn == "mice" and t.same_mouse == M2
+    rolled(s, 1)
+    assert {a.piece for a in s.legal_actions() if isinstance(a, Move)} == {M2}
+    with pytest.raises(IllegalAction, match="mouse 2 must move again"):
+        s.apply(Move(M1, "1,0"))
+    s.apply(Move(M2, "0,6"))
+    s.apply(Reveal("crockery"))
+    assert s.current_player() == "cat" and s.bonus_mouse is None
+    rolled(s, 1)
+    s.apply(s.legal_actions()[0])
+    if s.phase == "reveal":
+        s.apply(Reveal("crockery"))
+    assert s.current_player() == "mice2"  # rotation moves on after the double
+
+
+# -- C6 -----------------------------------------------------------------------------------------
+
+
+def test_C6_cat_catches_a_mouse_it_ends_on() -> None:
+    s = rolled(position(cat="1,1", mice={M2: "1,2"}, side="cat"), 1)
+    effects = s.apply(Move("cat", "1,2"))
+    assert Captured(M2, "1,2") in effects and s.mice[M2] is None and s.cat == "1,2"
+    assert tracker(s).mice_caught == (M2,) and s.side == "mice"
+    assert M2 not in {a.piece for a in (rolled(s, 1).legal_actions()) if isinstance(a, Move)}
+
+
+def test_C6_a_mouse_in_a_hole_is_safe() -> None:
+    s = rolled(position(cat="1,3", side="cat"), 1)
+    assert "0,3" not in s.legal_destinations("cat")
+
+
+def test_C6_last_mouse_in_hole_cat_may_not_land_in_front() -> None:
+    mice: dict[str, str | None] = {M1: None, M2: None, M3: None, M4: "3,0"}
+    s = rolled(position(cat="1,1", mice=mice, side="cat"), 2)
+    assert "3,1" not in s.legal_destinations("cat")
+    assert tracker(s).barred_square == "3,1"
+    # not when another mouse is still free
+    s = rolled(position(cat="1,1", mice={M1: None, M2: None, M3: "5,6", M4: "3,0"}, side="cat"), 2)
+    assert "3,1" in s.legal_destinations("cat")
+    # not when the last mouse is out of its hole
+    s = rolled(position(cat="1,1", mice={M1: None, M2: None, M3: None, M4: "4,0"}, side="cat"), 2)
+    assert "3,1" in s.legal_destinations("cat")
+    # nor by an arrow
+    s = rolled(position(cat="1,1", mice=mice, side="cat"), 1)
+    s.apply(Move("cat", "1,2"))
+    s.apply(Reveal("arrow"))
+    assert "3,1" not in s.arrow_targets()
+
+
+# -- C7 -----------------------------------------------------------------------------------------
+
+
+def test_C7_no_legal_move_the_turn_passes() -> None:
+    s = position(cat="0,0", side="cat", cheese_up=["0,1", "1,0"])
+    effects = s.apply(Roll(2))
+    assert NoMove("cat", "no legal move with a 2") in effects
+    assert s.side == "mice" and s.to_move() == CHANCE and s.current_player() == "mice1"
+
+
+def test_C7_no_move_for_the_forced_mouse_in_a_double() -> None:
+    s = position(mice={M1: "0,0"}, cheese_up=["0,1", "1,0"])
+    s.skip["cat"] = False
+    s.bonus_mouse, s.double = M1, True
+    effects = s.apply(Roll(1))
+    assert any(isinstance(e, NoMove) for e in effects) and s.side == "cat"
+
+
+# -- C8 -----------------------------------------------------------------------------------------
+
+
+def test_C8_mice_win_with_cheese_all_holes_open_and_a_mouse_home() -> None:
+    mice = {M1: "1,3", M2: "2,6", M3: "4,4", M4: "3,1"}
+    s = rolled(position(cat="5,0", mice=mice, held=10), 1)
+    effects = s.apply(Move(M1, "0,3"))
+    assert Won("mice", "10 cheese, every hole opened and a mouse at home") in effects
+    assert s.is_over() and s.outcome() is not None
+    assert s.outcome()["winner"] == "mice1" and s.outcome()["scores"] == {"cat": 0, "mice1": 1}  # type: ignore[index]
+    with pytest.raises(IllegalAction, match="over"):
+        s.apply(Roll(1))
+
+
+def test_C8_mice_win_at_once_on_the_tenth_cheese() -> None:
+    mice = {M1: "1,1", M2: "2,7", M3: "4,4", M4: "3,1"}  # mouse 2 back in its hole
+    s = position(cat="5,0", mice=mice, held=9)
+    s.opened.add("2,7")
+    rolled(s, 1)
+    s.apply(Move(M1, "1,2"))
+    effects = s.apply(Reveal("cheese"))
+    assert kinds(effects)[-1] == "Won" and s.outcome()["side"] == "mice"  # type: ignore[index]
+
+
+def test_C8_no_mice_win_while_a_hole_is_unopened_or_nobody_home() -> None:
+    s = rolled(position(cat="5,0", mice={M1: "1,1", M2: "2,6", M4: "3,1"}, held=9), 1)
+    s.apply(Move(M1, "1,2"))
+    s.apply(Reveal("cheese"))
+    assert not s.is_over() and s.cheese_held == 10  # mouse 3 still sits on an unopened hole... at home
+    s = rolled(position(cat="5,0", mice={M1: "1,1", M2: "2,6", M3: "4,4", M4: "3,1"}, held=9), 1)
+    s.apply(Move(M1, "1,2"))
+    s.apply(Reveal("cheese"))
+    assert not s.is_over()  # all opened, 10 cheese, but no mouse in a hole
+
+
+def test_C8_cat_wins_when_all_mice_are_caught() -> None:
+    s = rolled(position(cat="1,1", mice={M1: None, M2: "1,2", M3: None, M4: None}, side="cat"), 1)
+    effects = s.apply(Move("cat", "1,2"))
+    assert kinds(effects) == ["Moved", "Captured", "Won"]
+    out = s.outcome()
+    assert out is not None and out["winner"] == "cat" and out["scores"] == {"cat": 1, "mice1": 0}
+
+
+def test_C8_several_mice_players_share_the_win() -> None:
+    game = ChopChop(mice_players=3)
+    mice = {M1: "1,3", M2: "2,6", M3: "4,4", M4: "3,1"}
+    s = rolled(position(cat="5,0", mice=mice, held=10, game=game), 1)
+    s.apply(Move(M1, "0,3"))
+    out = s.outcome()
+    assert out is not None and out["winner"] == ["mice1", "mice2", "mice3"]
+
+
+# -- reveals and the tracker ------------------------------------------------------------------
+
+
+def test_reveal_probabilities_follow_the_remaining_composition() -> None:
+    s = rolled(position(mice={M1: "1,1"}), 1)
+    s.apply(Move(M1, "1,2"))
+    odds = dict(s.chance_outcomes())
+    # position() cleared 1,1 as crockery: 37 face down, crockery 7 left
+    assert odds[Reveal("crockery")] == Fraction(7, 37) and odds[Reveal("cheese")] == Fraction(10, 37)
+    assert sum(odds.values()) == 1
+    t = tracker(s)
+    assert t.face_down == 37 and t.counts["crockery"].remaining == 7 and t.chance["cheese"] == Fraction(10, 37)
+
+
+def test_reveal_not_a_tile_type_is_illegal() -> None:
+    s = rolled(position(mice={M1: "1,1"}), 1)
+    s.apply(Move(M1, "1,2"))
+    with pytest.raises(IllegalAction, match="unknown tile 'spoon'"):
+        s.apply(Reveal("spoon"))
+
+
+def test_contradicted_composition_is_flagged_and_not_claimed() -> None:
+    tiles = {**GAME.tiles, "cheese": 1, "crockery": 17}
+    game = ChopChop(tiles=tiles)
+    s = rolled(position(mice={M1: "1,1"}, game=game), 1)
+    s.apply(Move(M1, "1,2"))
+    s.apply(Reveal("cheese"))
+    s.side, s.phase = "mice", "roll"
+    rolled(s, 1)
+    s.apply(Move(M1, "1,3"))
+    assert dict(s.chance_outcomes())[Reveal("cheese")] == 0  # none believed left ...
+    s.apply(Reveal("cheese"))  # ... but a second one is accepted
+    t = tracker(s)
+    assert t.contradiction is not None and "cheese" in t.contradiction
+    assert t.counts["cheese"].remaining is None and t.chance["cheese"] is None
+    assert t.counts["cheese"].revealed == 2
+    known = [p for p in t.chance.values() if p is not None]
+    assert known and sum(known) == 1  # among the types still believed present
+    assert sum(p for _, p in s.chance_outcomes()) == 1 or s.phase != "reveal"
+
+
+def test_tracker_reports_squares_and_reveals() -> None:
+    s = rolled(position(mice={M1: "1,1"}), 1)
+    s.apply(Move(M1, "1,2"))
+    s.apply(Reveal("crockery"))
+    t = tracker(s)
+    assert t.squares["1,2"].status == "empty" and t.squares["1,2"].revealed == "crockery"
+    assert t.squares["1,2"].piece == M1
+    assert t.squares["4,0"].status == "face-down" and t.squares["top:2,3"].status == "table"
+    assert t.reveals[-1] == ("1,2", "crockery", M1)
+    assert t.holes_opened == ("0,3",) and t.holes_closed == ("2,7", "5,4", "3,0")
+    assert any("Slabs face down: 36" in line for line in t.lines())
