@@ -27,9 +27,10 @@ Q6: a placement or slide that leaves either pawn with no orthogonal path over cu
 squares to its goal row is refused with a message naming the pawn and the row. Pawns do not
 block a path. Q7: a pawn on its goal row wins.
 
-If the mover has no legal action at all (possible only in contrived positions: the pawn boxed
-in by the other pawn and cubes, the pool empty and no cube able to slide), the only legal
-action is :class:`Pass` (effect :class:`NoMove`).
+Q6 also guarantees that the mover always has a pawn move: a path to the goal row leaves the
+pawn either through a free neighbour (a step) or through the other pawn's square and on to a
+free square beside or behind it (a jump or a side-step). So a turn is never lost and there is
+no pass.
 
 The game can cycle (pawns and cubes can shuttle forever); ``companion`` leaves ending such a
 game to the players.
@@ -57,12 +58,10 @@ __all__ = [
     "PlaceCube",
     "SlideCube",
     "Tip",
-    "Pass",
     "Moved",
     "CubePlaced",
     "CubeSlid",
     "CubeTipped",
-    "NoMove",
     "Won",
     "ARROWS",
     "CUBE_MODELS",
@@ -104,11 +103,6 @@ class Tip(Action):
 
     square: str
     arrow: str
-
-
-@dataclass(frozen=True)
-class Pass(Action):
-    """Only when the mover has no other legal action."""
 
 
 # -- effects -----------------------------------------------------------------------------------
@@ -156,14 +150,6 @@ class CubeTipped(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         return f"the cube on {self.square} now points {self.arrow}"
-
-
-@dataclass(frozen=True)
-class NoMove(Effect):
-    player: str
-
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} has no legal action and passes"
 
 
 @dataclass(frozen=True)
@@ -367,7 +353,7 @@ class QubismState(State):
     def legal_actions(self) -> list[Action]:
         if self.to_move() in (None, CHANCE):
             return []
-        return self._actions() or [Pass()]
+        return self._actions()
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.tipping is None or self.winner is not None:
@@ -435,11 +421,6 @@ class QubismState(State):
                 effects.append(CubeTipped(dest, new))
                 self.turn = self._other(player)
             return effects
-        if isinstance(action, Pass):
-            if self._actions():
-                raise IllegalAction("you can only pass when no move, placement or slide is possible")
-            self.turn = self._other(player)
-            return [NoMove(player)]
         if isinstance(action, Tip):
             raise IllegalAction("no cube is waiting for its new arrow")
         raise IllegalAction(f"{action} is not a Qubism action")
@@ -486,7 +467,7 @@ class Qubism(Game):
 
     key = "qubism"
     title = "Qubism"
-    action_types = (PawnMove, PlaceCube, SlideCube, Tip, Pass)
+    action_types = (PawnMove, PlaceCube, SlideCube, Tip)
 
     def __init__(self, cube_model: str | None = "observed", cubes: int = 9, board: str = "qubism") -> None:
         model = cube_model or "observed"
