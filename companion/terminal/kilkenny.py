@@ -1,0 +1,206 @@
+"""``companion play kilkenny``: Kilkenny Cats in the terminal, on the same session as the app.
+
+Each turn: type the throw of the player's own die (1-6) or ``r`` for a random one, then the
+move as two squares, ``9,5 7,5`` (from, to). ``t 9,5`` lists where that cat may go, ``?`` lists
+every legal move, ``u`` undoes, ``q`` quits (the game is saved after every action and resumed
+next time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from collections.abc import Sequence
+from typing import TextIO
+
+from companion.games.base import IllegalAction
+from companion.games.kilkenny import KilkennyCats, KilkennyState, Move, Moved, NoMove, Throw
+from companion.session import Session
+from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume
+
+SQUARE = r"(-?\d+)\s*,\s*(-?\d+)"
+MOVE_RE = re.compile(rf"^{SQUARE}\s*(?:-|to|\s)\s*{SQUARE}$")
+TARGETS_RE = re.compile(rf"^t\s+{SQUARE}$")
+
+HELP = """commands:
+  1..6        the throw of your own die (what it shows)
+  r           throw a random die for me
+  9,5 7,5     move the cat on row 9, column 5 to row 7, column 5
+  t 9,5       where may the cat on 9,5 go?
+  ?           list every legal move
+  b           show the board again
+  u           undo the last action
+  q           quit (the game is saved; run the same command to resume)"""
+
+
+def letters(game: KilkennyCats) -> dict[str, str]:
+    """One letter per colour for the text board (its initial, or a digit if initials clash)."""
+    out: dict[str, str] = {}
+    for i, colour in enumerate(game.players):
+        letter = colour[0].upper()
+        out[colour] = letter if letter not in out.values() and letter != "O" else str(i + 1)
+    return out
+
+
+def render(state: KilkennyState) -> str:
+    """The board as text: row and column numbers, cats as capital letters, mice as small ones."""
+    game = state.game
+    geo = game.geometry
+    marks = letters(game)
+    mouse_owner = {sq: colour for colour, mice in game.mice_of.items() for sq in mice}
+    rows = sorted({r for r, _ in geo.cells.values()})
+    cols = sorted({c for _, c in geo.cells.values()})
+    lines = ["    " + "".join(f"{c:>3}" for c in cols)]
+    for r in rows:
+        cells = []
+        for c in cols:
+            sq = geo.at.get((r, c))
+            if sq is None:
+                cells.append("   ")
+            elif sq in state.cats:
+                cells.append(f"{marks[state.cats[sq]]:>3}")
+            elif sq in geo.mice:
+                owner = mouse_owner.get(sq)
+                cells.append(f"{marks[owner].lower() if owner else 'o':>3}")
+            else:
+                cells.append("  .")
+        lines.append(f"{r:>4}" + "".join(cells))
+    legend = ", ".join(f"{marks[c]} = {game.player_label(c)} ({game.side_of[c]})" for c in game.players)
+    lines.append(f"    {legend}; small letters: that colour's empty mice, o: mice nobody may enter")
+    return "\n".join(lines)
+
+
+def _status(session: Session, state: KilkennyState) -> str:
+    counts = []
+    for colour in state.game.players:
+        cats = [sq for sq, c in state.cats.items() if c == colour]
+        parked = [sq for sq in cats if sq in state.game.geometry.mice]
+        counts.append(f"{session.name(colour)}: {len(cats)} cats, {len(parked)} on mice")
+    return "; ".join(counts)
+
+
+def _square(r: str, c: str) -> str:
+    return f"{int(r)},{int(c)}"
+
+
+def run(session: Session, console: Console, rng: random.Random) -> int:
+    """The play loop; returns 0 when the player quits or the game is over and they quit."""
+    console.say("Type h for help.")
+    show_board = True
+    while True:
+        state = session.state
+        assert isinstance(state, KilkennyState)
+        if show_board:
+            console.say(render(state))
+            console.say(_status(session, state))
+            show_board = False
+        if state.is_over():
+            out = state.outcome() or {}
+            winner = out.get("winner")
+            console.say(f"Game over: {session.name(winner) if winner else 'nobody'} wins.")
+            line = console.ask("u = undo the last action, q = quit: ").lower()
+            if line == "u":
+                session.undo()
+                show_board = True
+                continue
+            return 0
+        colour = state.turn
+        who = f"{session.name(colour)} ({colour})"
+        if state.is_chance():
+            line = console.ask(f"{who}, throw the {colour} die: 1-6, or r for random: ").lower()
+        else:
+            line = console.ask(f"{who} threw {state.throw}. Move a cat (from to, e.g. 9,5 7,5): ").lower()
+        if not line:
+            continue
+        if line in ("q", "quit", "exit"):
+            console.say("Saved. Run the same command to resume.")
+            return 0
+        if line in ("h", "help"):
+            console.say(HELP)
+            continue
+        if line in ("b", "board"):
+            show_board = True
+            continue
+        if line in ("u", "undo"):
+            undone = session.undo()
+            console.say("Nothing to undo." if undone is None else f"Undone: {undone.action}")
+            show_board = undone is not None
+            continue
+        if line == "?":
+            if state.is_chance():
+                console.say("Throw the die first.")
+            else:
+                moves = [f"{a.frm} {a.to}" for a in state.legal_actions() if isinstance(a, Move)]
+                console.say(f"{len(moves)} legal moves: " + "; ".join(moves))
+            continue
+        m = TARGETS_RE.match(line)
+        if m:
+            sq = _square(*m.groups())
+            if state.is_chance():
+                console.say("Throw the die first.")
+            elif state.cats.get(sq) != colour:
+                console.say(f"There is no {colour} cat on {sq}.")
+            else:
+                targets = state.legal_targets(sq)
+                console.say(f"The cat on {sq} may go to: {', '.join(targets)}" if targets
+                            else f"The cat on {sq} cannot move with a {state.throw}.")
+            continue
+        try:
+            if state.is_chance():
+                if line == "r":
+                    action: Throw | Move = Throw(colour, rng.randint(1, 6))
+                    source = "random"
+                elif line.isdigit():
+                    action, source = Throw(colour, int(line)), "typed"
+                else:
+                    console.say(f"Type the {colour} die's number (1-6) or r; h for help.")
+                    continue
+            else:
+                m = MOVE_RE.match(line)
+                if not m:
+                    console.say("Type a move as two squares, e.g. 9,5 7,5 (t 9,5 shows targets; h for help).")
+                    continue
+                a, b, c, d = m.groups()
+                action, source = Move(_square(a, b), _square(c, d)), "typed"
+            effects = session.apply(action, source=source)
+        except IllegalAction as exc:
+            console.say(f"Not allowed: {exc}")
+            continue
+        for phrase in session.narrate(effects):
+            console.say(f"  {phrase}")
+        show_board = any(isinstance(e, (Moved, NoMove)) for e in effects)
+
+
+def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="companion play kilkenny",
+        description="Play Kilkenny Cats in the terminal (rules L1-L5). The game is saved after "
+        "every action; running this again resumes the unfinished game.",
+    )
+    add_common_play_arguments(parser)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), help="number of colours (default 2)")
+    parser.add_argument("--cats", type=int, help="cats per colour (default 8)")
+    parser.add_argument("--names", help="player names in colour order, comma-separated, e.g. 'Ann,Bo'")
+    args = parser.parse_args(list(argv or []))
+    console = Console(inp, out)
+    settings: dict[str, int] = {}
+    if args.players is not None:
+        settings["players"] = args.players
+    if args.cats is not None:
+        settings["cats"] = args.cats
+    try:
+        game = KilkennyCats(players=settings.get("players", 2), cats=settings.get("cats", 8))
+    except ValueError as exc:
+        parser.error(str(exc))
+    seats = dict(zip(game.players, [n.strip() for n in (args.names or "").split(",") if n.strip()]))
+    with open_store(args.db) as store:
+        session = start_or_resume(store, "kilkenny", seats, settings, args.new, console.out)
+        resumed = session.game.settings()
+        if args.players is not None and resumed["players"] != args.players:
+            console.say(f"(This game has {resumed['players']} players; use --new for a {args.players}-player game.)")
+        played = session.game
+        assert isinstance(played, KilkennyCats)
+        names = ", ".join(f"{session.name(c)} ({c}, {side})" for c, side in played.side_of.items())
+        console.say(f"Kilkenny Cats #{session.game_id}: {names}")
+        return run(session, console, random.Random(args.seed))
