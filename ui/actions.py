@@ -1,0 +1,195 @@
+"""Game-agnostic helpers that turn touches and readings into engine actions (no Kivy here).
+
+The UI never builds a game's actions by hand: it matches what the player touched (die faces,
+a tile type, two squares) against ``state.chance_outcomes()`` and ``state.legal_actions()``.
+So every game's own action classes work unchanged, and anything not among them is refused
+with a readable message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from companion.games.base import CHANCE, Action, IllegalAction, State
+
+
+def int_fields(action: Action) -> tuple[int, ...]:
+    """The integer field values of an action (die faces for a throw)."""
+    out: list[int] = []
+    for f in dataclasses.fields(action):
+        v = getattr(action, f.name)
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            out.append(v)
+        elif isinstance(v, tuple) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            out.extend(v)
+    return tuple(out)
+
+
+def str_fields(action: Action) -> tuple[str, ...]:
+    return tuple(
+        getattr(action, f.name) for f in dataclasses.fields(action) if isinstance(getattr(action, f.name), str)
+    )
+
+
+def varying_fields(actions: Sequence[Action]) -> list[str]:
+    """Names of the fields whose values differ among the actions (what the outcome decides)."""
+    if not actions:
+        return []
+    names = [f.name for f in dataclasses.fields(actions[0])]
+    out = []
+    for name in names:
+        values = {repr(getattr(a, name, None)) for a in actions}
+        if len(values) > 1:
+            out.append(name)
+    return out
+
+
+def chance_kind(state: State) -> str | None:
+    """``"dice"`` when the due chance outcome is a throw (what varies is integer faces),
+    ``"tile"`` when it is a named outcome (a tile type, a cube's new arrow), ``None`` when no
+    chance outcome is due."""
+    if state.to_move() != CHANCE:
+        return None
+    outcomes = [a for a, _ in state.chance_outcomes()]
+    if not outcomes:
+        return None
+    if len({type(a) for a in outcomes}) == 1:
+        varying = varying_fields(outcomes) or [f.name for f in dataclasses.fields(outcomes[0])]
+        first = outcomes[0]
+        if all(_is_intlike(getattr(first, n)) for n in varying) and int_fields(first):
+            return "dice"
+    return "tile"
+
+
+def _is_intlike(v: Any) -> bool:
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return True
+    return isinstance(v, tuple) and bool(v) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+
+
+def dice_spec(state: State) -> tuple[int, list[int]]:
+    """(number of dice, the face values that can show) for the due throw."""
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        return (0, [])
+    n = len(int_fields(outcomes[0][0]))
+    faces = sorted({v for a, _ in outcomes for v in int_fields(a)})
+    return (n, faces)
+
+
+def throw_action(state: State, values: Sequence[int]) -> Action:
+    """The chance outcome matching the dice shown (order-free); IllegalAction if none."""
+    want = sorted(int(v) for v in values)
+    if state.to_move() != CHANCE:
+        raise IllegalAction("no throw is due now")
+    exact = [a for a, _ in state.chance_outcomes() if list(int_fields(a)) == [int(v) for v in values]]
+    if exact:
+        return exact[0]
+    for a, _ in state.chance_outcomes():
+        if sorted(int_fields(a)) == want:
+            return a
+    shown = " + ".join(str(v) for v in values)
+    raise IllegalAction(f"a throw of {shown} is not possible here")
+
+
+def tile_label(action: Action, varying: Sequence[str] | None = None) -> str:
+    """What a named outcome is called: its varying string fields (the tile type, the arrow)."""
+    if varying:
+        parts = [str(getattr(action, n)) for n in varying if isinstance(getattr(action, n, None), str)]
+        if parts:
+            return " ".join(parts)
+    names = str_fields(action)
+    return names[-1] if names else type(action).__name__
+
+
+def tile_outcomes(state: State) -> list[tuple[str, Action, Fraction]]:
+    """Named outcomes grouped by what varies: (label, an action for it, chance)."""
+    seen: dict[str, tuple[Action, Fraction]] = {}
+    outcomes = state.chance_outcomes()
+    varying = varying_fields([a for a, _ in outcomes])
+    for a, p in outcomes:
+        label = tile_label(a, varying)
+        if label in seen:
+            seen[label] = (seen[label][0], seen[label][1] + p)
+        else:
+            seen[label] = (a, p)
+    return [(k, a, p) for k, (a, p) in seen.items()]
+
+
+def squares_of(action: Action, squares: Iterable[str]) -> list[str]:
+    """Square ids an action names, in field order (from, to, ...)."""
+    known = set(squares)
+    out: list[str] = []
+    for f in dataclasses.fields(action):
+        v: Any = getattr(action, f.name)
+        if isinstance(v, str) and v in known:
+            out.append(v)
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, str) and x in known:
+                    out.append(x)
+    return out
+
+
+def moves_from(actions: Sequence[Action], squares: Iterable[str]) -> dict[str, list[Action]]:
+    """Legal actions grouped by their first square (the piece to move or the square to fill)."""
+    sq = list(squares)
+    out: dict[str, list[Action]] = {}
+    for a in actions:
+        named = squares_of(a, sq)
+        if named:
+            out.setdefault(named[0], []).append(a)
+    return out
+
+
+def targets(actions: Sequence[Action], squares: Iterable[str]) -> dict[str, list[Action]]:
+    """Legal actions grouped by their last square (where the piece ends)."""
+    sq = list(squares)
+    out: dict[str, list[Action]] = {}
+    for a in actions:
+        named = squares_of(a, sq)
+        if named:
+            out.setdefault(named[-1], []).append(a)
+    return out
+
+
+def describe_action(action: Action) -> str:
+    """A short phrase for an action without its own wording."""
+    d = getattr(action, "describe", None)
+    if callable(d):
+        try:
+            return str(d())
+        except TypeError:
+            pass
+    ints = int_fields(action)
+    strs = str_fields(action)
+    if ints and not strs:
+        return "throws " + " + ".join(str(v) for v in ints)
+    name = type(action).__name__
+    words = "".join(" " + c.lower() if c.isupper() else c for c in name).strip()
+    parts = [str(getattr(action, f.name)) for f in dataclasses.fields(action)]
+    return f"{words} {' '.join(parts)}".strip()
+
+
+def touch_hints(legal: Sequence[Action], squares: Iterable[str], limit: int = 8) -> list[str]:
+    """Squares to light before anything is selected: where a move can start (the pieces that
+    can move, the squares a pawn can step to). A kind of action offered on more than ``limit``
+    squares (e.g. a cube placement on any empty square) is not lit, so the hints stay readable."""
+    sq = list(squares)
+    by_type: dict[str, set[str]] = {}
+    for a in legal:
+        named = squares_of(a, sq)
+        if named:
+            by_type.setdefault(type(a).__name__, set()).add(named[0])
+    out: set[str] = set()
+    for found in by_type.values():
+        if len(found) <= limit:
+            out |= found
+    return sorted(out)

@@ -1,0 +1,104 @@
+"""``companion app``: start the touchscreen app.
+
+    companion app [--db PATH] [--demo] [--fullscreen] [--size 800x480] [--kiosk]
+
+Kivy reads its window configuration when ``kivy.core.window`` is first imported, so
+:func:`configure` runs before anything Kivy-graphical is imported (this module imports no
+Kivy at import time). On the Pi, ``--fullscreen`` (or ``COMPANION_FULLSCREEN=1``) fills the
+screen and ``--kiosk`` (or ``COMPANION_KIOSK=1``) also hides the mouse cursor and ignores Escape.
+
+With no hardware found (no serial die port, no camera, no GPIO panel) the app runs in demo
+mode: a virtual die (tap to throw), touch for moves, and the camera screen plays a bundled
+synthetic sample feed. ``--demo`` forces it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+DEFAULT_SIZE = (800, 480)
+
+
+def _truthy(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 800x480, not {text!r}") from None
+    if w < 320 or h < 240:
+        raise argparse.ArgumentTypeError("the window must be at least 320x240")
+    return (w, h)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from companion.cli import add_db_argument
+
+    parser = argparse.ArgumentParser(
+        prog="companion app",
+        description="The touchscreen table companion (Kat en Muis, Chop! Chop!, Kilkenny Cats, Qubism).",
+    )
+    add_db_argument(parser)
+    parser.add_argument("--demo", action="store_true", help="demo mode even if hardware is present")
+    parser.add_argument(
+        "--fullscreen", action="store_true", help="fill the screen (also COMPANION_FULLSCREEN=1)"
+    )
+    parser.add_argument(
+        "--kiosk", action="store_true",
+        help="fullscreen, no mouse cursor, Escape does not quit (also COMPANION_KIOSK=1)",
+    )
+    parser.add_argument("--size", type=parse_size, default=DEFAULT_SIZE, metavar="WxH",
+                        help="window size (default 800x480, the Pi touchscreen)")
+    return parser
+
+
+def configure(size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False, kiosk: bool = False) -> None:
+    """Set Kivy's configuration; must run before ``kivy.core.window`` is imported."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    if "kivy.core.window" in sys.modules:
+        return  # too late to change; tests configure once per process
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "resizable", "0" if (fullscreen or kiosk) else "1")
+    Config.set("graphics", "fullscreen", "auto" if (fullscreen or kiosk) else "0")
+    Config.set("graphics", "show_cursor", "0" if kiosk else "1")
+    Config.set("kivy", "exit_on_escape", "0" if kiosk else "1")
+    Config.set("kivy", "window_icon", str(Path(__file__).parent / "assets" / "icon.png"))
+    # right-click must not leave red multitouch dots on a desktop
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    kiosk = args.kiosk or _truthy("COMPANION_KIOSK")
+    fullscreen = args.fullscreen or kiosk or _truthy("COMPANION_FULLSCREEN")
+    configure(args.size, fullscreen, kiosk)
+
+    from companion.store import Store, StoreError
+
+    try:
+        store = Store.open(args.db)
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    from ui.application import CompanionApp
+
+    app = CompanionApp(store=store, force_demo=args.demo)
+    try:
+        app.run()
+    finally:
+        app.shutdown()
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,303 @@
+"""The Kivy application: screens, the live session, hardware and the bridge.
+
+Built by :func:`ui.app.main` after the Kivy configuration is set. Tests build it without
+``run()``: ``app = CompanionApp(store=store, force_demo=True); root = app.build()``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.games.base import IllegalAction
+from companion.session import Session, SessionEvent
+from companion.store import Store, StoreError
+from ui import hardware, theme
+from ui.bridge import Bridge
+from ui.prefs import Prefs
+from ui.widgets.toast import Toast
+
+HERE = Path(__file__).parent
+KV_FILES = [
+    HERE / "widgets" / "style.kv",
+    HERE / "screens" / "home.kv",
+    HERE / "screens" / "game.kv",
+    HERE / "screens" / "katenmuis.kv",
+    HERE / "screens" / "chopchop.kv",
+    HERE / "screens" / "boardgame.kv",
+    HERE / "screens" / "camera.kv",
+    HERE / "screens" / "settings.kv",
+    HERE / "screens" / "history.kv",
+]
+_kv_loaded = False
+
+# game key -> (module, class) of its screen
+GAME_SCREENS: dict[str, tuple[str, str]] = {
+    "katenmuis": ("ui.screens.katenmuis", "KatEnMuisScreen"),
+    "chopchop": ("ui.screens.chopchop", "ChopChopScreen"),
+    "kilkenny": ("ui.screens.boardgame", "BoardGameScreen"),
+    "qubism": ("ui.screens.boardgame", "BoardGameScreen"),
+}
+
+
+def load_kv() -> None:
+    """Load every .kv file once per process."""
+    global _kv_loaded
+    if _kv_loaded:
+        return
+    for path in KV_FILES:
+        if path.exists():
+            Builder.load_file(str(path))
+    _kv_loaded = True
+
+
+class Root(FloatLayout):
+    """The screen manager plus the toast overlay."""
+
+
+class CompanionApp(App):
+    title = "Table companion"
+    demo = BooleanProperty(False)
+    status = StringProperty("")
+    session: Any = ObjectProperty(None, allownone=True)
+
+    def __init__(self, store: Store, force_demo: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.store = store
+        self.prefs = Prefs(store)
+        self.bridge = Bridge()
+        self.bridge.on_error = lambda msg: self.toast(msg, "bad")
+        self.hardware = hardware.detect(self.prefs.get("ui.serial_port") or None)
+        self.demo = force_demo or not self.hardware.any_found
+        self.sm: ScreenManager | None = None
+        self.toaster: Toast | None = None
+        self.serial_die: Any = None
+        self._unsubscribe: Any = None
+        self.bridge.on("die", self.on_die_throw)
+        self.bridge.on("die_state", self.on_die_state)
+        self.bridge.on("button", self.on_button)
+        self.status = self._status_text()
+
+    # -- building ---------------------------------------------------------------------------
+
+    def build(self) -> Root:
+        import ui.widgets.board  # noqa: F401  (registers the widget classes the kv files use)
+        import ui.widgets.common  # noqa: F401
+        import ui.widgets.dice  # noqa: F401
+        import ui.widgets.plot  # noqa: F401
+
+        load_kv()
+        from ui.screens.camera import CameraScreen
+        from ui.screens.history import HistoryScreen
+        from ui.screens.home import HomeScreen
+        from ui.screens.settings import SettingsScreen
+
+        root = Root()
+        sm = ScreenManager(transition=NoTransition())
+        sm.add_widget(HomeScreen(name="home"))
+        for key, (mod, cls) in GAME_SCREENS.items():
+            screen_cls = getattr(importlib.import_module(mod), cls)
+            sm.add_widget(screen_cls(name=key, game_key=key))
+        sm.add_widget(CameraScreen(name="camera"))
+        sm.add_widget(SettingsScreen(name="settings"))
+        sm.add_widget(HistoryScreen(name="history"))
+        root.add_widget(sm)
+        self.toaster = Toast()
+        root.add_widget(self.toaster)
+        self.sm = sm
+        self.root = root
+        for note in self.prefs.notes:
+            Clock.schedule_once(lambda _dt, n=note: self.toast(n, "bad"), 0.5)
+        return root
+
+    def on_start(self) -> None:
+        self.start_hardware()
+
+    def on_stop(self) -> None:
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        die, self.serial_die = self.serial_die, None
+        if die is not None:
+            try:
+                die.stop()
+            except Exception:
+                pass
+
+    # -- navigation -------------------------------------------------------------------------
+
+    def go(self, name: str) -> None:
+        if self.sm is None:
+            return
+        if name == "game":
+            name = self.session.record.game if self.session is not None else "home"
+        self.sm.current = name
+
+    def screen(self, name: str) -> Any:
+        assert self.sm is not None
+        return self.sm.get_screen(name)
+
+    @property
+    def game_screen(self) -> Any:
+        if self.session is None or self.sm is None:
+            return None
+        return self.sm.get_screen(self.session.record.game)
+
+    # -- the session ------------------------------------------------------------------------
+
+    def open_session(self, session: Session) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.session = session
+        self._unsubscribe = session.subscribe(self._on_session_event)
+        screen = self.screen(session.record.game)
+        screen.set_session(session)
+        self.go(session.record.game)
+        self._update_expected()
+
+    def start_game(self, key: str, seats: dict[str, str], settings: dict[str, Any]) -> Session | None:
+        try:
+            session = Session.start(self.store, key, seats, settings)
+        except (ValueError, StoreError) as exc:
+            self.toast(str(exc), "bad")
+            return None
+        self.prefs.remember_seats(key, seats)
+        self.open_session(session)
+        return session
+
+    def resume_game(self, key: str | None = None) -> Session | None:
+        try:
+            session = Session.resume(self.store, key)
+        except (ValueError, StoreError) as exc:
+            self.toast(f"could not resume: {exc}", "bad")
+            return None
+        if session is None:
+            self.toast("There is no unfinished game.", "info")
+            return None
+        self.open_session(session)
+        return session
+
+    def apply(self, action: Any, source: str = "touch") -> list[Any] | None:
+        """Apply through the session; an illegal action or a save failure becomes a toast."""
+        if self.session is None:
+            self.toast("Start or resume a game first.", "info")
+            return None
+        try:
+            return self.session.apply(action, source)
+        except IllegalAction as exc:
+            self.toast(_sentence(str(exc)), "bad")
+        except StoreError as exc:
+            self.toast(str(exc), "bad")
+        return None
+
+    def undo(self) -> None:
+        if self.session is None:
+            return
+        try:
+            turn = self.session.undo()
+        except StoreError as exc:
+            self.toast(str(exc), "bad")
+            return
+        if turn is None:
+            self.toast("Nothing to undo.", "info")
+        else:
+            self.toast("Undone.", "info")
+
+    def _on_session_event(self, event: SessionEvent) -> None:
+        screen = self.game_screen
+        if screen is not None:
+            screen.on_session_event(event)
+        self._update_expected()
+
+    # -- hardware ---------------------------------------------------------------------------
+
+    def _status_text(self) -> str:
+        if self.demo:
+            return "Demo mode"
+        parts = [p.name for p in (self.hardware.serial, self.hardware.camera, self.hardware.gpio) if p.found]
+        return " · ".join(parts)
+
+    def start_hardware(self) -> None:
+        """Start the serial die reader if a port was found (never in demo mode)."""
+        if self.demo or not self.hardware.serial.found:
+            return
+        self.connect_serial(self.prefs.get("ui.serial_port") or None)
+
+    def connect_serial(self, port: str | None, factory: Any = None) -> bool:
+        """(Re)start the serial die on ``port`` (``None``: auto); its callbacks go through the bridge."""
+        try:
+            from hardware.serialdie import SerialDie
+        except ImportError as exc:
+            self.toast(f"The serial die is not available: {exc}", "bad")
+            return False
+        self.shutdown()
+        kwargs: dict[str, Any] = {}
+        if factory is not None:
+            kwargs["factory"] = factory
+        self.serial_die = SerialDie(
+            port,
+            on_throw=self.bridge.callback("die"),
+            on_state=self.bridge.callback("die_state"),
+            on_reject=self.bridge.callback("die_reject"),
+            **kwargs,
+        )
+        self._update_expected()
+        self.serial_die.start()
+        return True
+
+    def _update_expected(self) -> None:
+        die = self.serial_die
+        if die is None or self.session is None:
+            return
+        try:
+            from hardware.protocol import Expected
+
+            die.set_expected(Expected.for_game(self.session.record.game))
+        except (ImportError, ValueError):
+            pass
+
+    def on_die_throw(self, throw: Any, source: str = "serial") -> None:
+        """A throw from the serial die or the camera (already on the UI thread)."""
+        values = tuple(getattr(throw, "dice", throw))
+        screen = self.game_screen
+        if screen is None:
+            self.toast(f"Die shows {' + '.join(map(str, values))}: start a game first.", "info")
+            return
+        screen.enter_throw(values, source)
+
+    def on_die_state(self, state: Any) -> None:
+        describe = getattr(state, "describe", None)
+        self.status = describe() if callable(describe) else str(state)
+        try:
+            self.screen("settings").on_die_state(state)
+        except Exception:
+            pass
+
+    def on_button(self, name: str) -> None:
+        """A GPIO panel button (on the UI thread): roll, undo."""
+        screen = self.game_screen
+        if name == "undo":
+            self.undo()
+        elif name == "roll" and screen is not None:
+            screen.roll()
+
+    # -- messages ---------------------------------------------------------------------------
+
+    def toast(self, text: str, kind: str = "info") -> None:
+        if self.toaster is not None:
+            self.toaster.show(text, {"bad": theme.BAD, "good": theme.GOOD}.get(kind, theme.INFO))
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return "That is not allowed."
+    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -1,0 +1,89 @@
+"""The app's own settings, kept in the store's settings table under ``ui.*`` keys.
+
+Every value is validated on load; a missing value takes its default, a corrupt one (wrong type
+or out of range, e.g. after a hand edit of the database) falls back to the default and leaves a
+note that the Settings screen shows. No Kivy here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.store import Store
+
+GPIO_DEFAULTS: dict[str, int] = {"roll": 17, "undo": 27, "led_turn": 22, "buzzer": 23}
+
+
+def _is_port(v: Any) -> bool:
+    return isinstance(v, str) and len(v) < 200
+
+
+def _is_gpio(v: Any) -> bool:
+    return (
+        isinstance(v, dict)
+        and set(v) == set(GPIO_DEFAULTS)
+        and all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in v.values())
+        and len(set(v.values())) == len(v)
+    )
+
+
+def _is_camera(v: Any) -> bool:
+    return isinstance(v, str) and (v in ("auto", "none", "demo", "picamera2") or v.startswith("/dev/video"))
+
+
+def _is_conf(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and 0.0 <= float(v) <= 1.0
+
+
+SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
+    "ui.camera": ("auto", _is_camera, "camera choice"),
+    "ui.serial_port": ("", _is_port, "serial port"),
+    "ui.gpio": (dict(GPIO_DEFAULTS), _is_gpio, "GPIO pins"),
+    "ui.min_confidence": (0.8, _is_conf, "camera confidence threshold"),
+}
+
+
+class Prefs:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.notes: list[str] = []
+        self.values: dict[str, Any] = {}
+        self.reload()
+
+    def reload(self) -> None:
+        self.notes = []
+        missing = object()
+        for key, (default, ok, what) in SPECS.items():
+            value = self.store.get_setting(key, missing)
+            if value is missing:
+                self.values[key] = _copy(default)
+            elif ok(value):
+                self.values[key] = value
+            else:
+                self.values[key] = _copy(default)
+                self.notes.append(f"The saved {what} ({value!r:.40}) was not valid; using the default instead.")
+
+    def get(self, key: str) -> Any:
+        return self.values[key]
+
+    def set(self, key: str, value: Any) -> None:
+        default, ok, what = SPECS[key]
+        if not ok(value):
+            raise ValueError(f"not a valid {what}: {value!r}")
+        self.store.set_setting(key, value)
+        self.values[key] = value
+
+    # remembered seats per game
+    def last_seats(self, game: str) -> dict[str, str]:
+        v = self.store.get_setting(f"ui.seats.{game}", {})
+        if isinstance(v, dict) and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items()):
+            return dict(v)
+        return {}
+
+    def remember_seats(self, game: str, seats: dict[str, str]) -> None:
+        self.store.set_setting(f"ui.seats.{game}", dict(seats))
+
+
+def _copy(v: Any) -> Any:
+    return dict(v) if isinstance(v, dict) else v

@@ -1,0 +1,85 @@
+"""Kilkenny Cats and Qubism: selectable pieces, legal targets lit, captures and cube arrows.
+
+Touch one of your pieces (its legal destinations light up), then a lit square. In Qubism an
+empty square offers the pawn step or a cube placement (choose the arrow); a cube offers its
+slides. After a slide the cube's new arrow is entered with the arrow picker.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.games.base import Effect, State
+from ui import theme
+from ui.screens.game import GameScreen
+from ui.widgets.common import KeyLabel, TextLabel
+
+
+class BoardGamePanel(BoxLayout):
+    info = StringProperty("")
+    last = StringProperty("")
+
+
+class BoardGameScreen(GameScreen):
+    def build_panel(self, panel: Any) -> None:
+        self.side = BoardGamePanel()
+        panel.add_widget(self.side)
+        self.captures: dict[str, int] = {}
+
+    def on_session_changed(self) -> None:
+        self.captures = {}
+        self.side.last = ""
+        if self.session is not None:
+            for turn in self.session.turns:
+                self._count(list(turn.effects))
+
+    def _count(self, effects: list[Effect]) -> None:
+        for e in effects:
+            if type(e).__name__ == "Captured":
+                who = str(getattr(e, "player", getattr(e, "by", "")))
+                self.captures[who] = self.captures.get(who, 0) + 1
+
+    def on_effects(self, effects: list[Effect]) -> None:
+        self._count(effects)
+        names = self.session.seats if self.session else {}
+        caught = [e.describe(names) for e in effects if type(e).__name__ in ("Captured", "Won", "Parked")]
+        self.side.last = "; ".join(caught)
+
+    def tile_prompt(self, state: State) -> str:
+        return "The cube tipped over: touch its new top arrow."
+
+    def refresh_panel(self, state: State) -> None:
+        if self.session is None:
+            return
+        s: Any = state
+        box = self.side.ids.players
+        box.clear_widgets()
+        current = state.current_player()
+        for p in self.session.game.players:
+            row = BoxLayout(size_hint_y=None, height=40, spacing=6)
+            row.add_widget(KeyLabel(
+                text=self.session.name(p), font_size=theme.FONT_BIG if p == current else theme.FONT,
+                color=theme.text_colour(p), halign="left", valign="middle",
+                text_size=(190, 40), size_hint_x=0.6, shorten=True,
+            ))
+            extra = ""
+            if hasattr(s, "cats"):
+                n = sum(1 for c in s.cats.values() if c == p)
+                extra = f"{n} cats"
+            elif hasattr(s, "pawns"):
+                extra = f"pawn {s.pawns.get(p, '-')}"
+            if p == current:
+                extra = f"{extra} · to play" if extra else "to play"
+            row.add_widget(TextLabel(text=extra, color=theme.TEXT if p == current else theme.MUTED,
+                                     size_hint_x=0.4, font_size=theme.FONT_SMALL))
+            box.add_widget(row)
+        info = []
+        if hasattr(s, "pool"):
+            info.append(f"Cubes in the pool: {s.pool}")
+        if getattr(s, "throw", None):
+            info.append(f"Die shows {s.throw}")
+        self.side.info = "\n".join(info)
+        self.last_dice = [s.throw] if getattr(s, "throw", None) else []

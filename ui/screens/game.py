@@ -1,0 +1,384 @@
+"""The game screen shared by all games: the board with pieces, legal destinations lit, the
+dice, a big "whose turn" banner, the narration of every effect, Undo, and the dice picker.
+
+Each game subclasses :class:`GameScreen` and fills its side panel (``refresh_panel``). Input
+paths all end in :meth:`CompanionApp.apply`, which shows an illegal action as a toast:
+
+- a throw (dice picker, Roll button, serial die, camera) -> :meth:`enter_throw`;
+- a tile reveal (tile picker, camera proposal) -> :meth:`enter_tile`;
+- a move: touch the piece, then a lit destination -> :meth:`on_square`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from companion import games
+from companion.boards import BoardError, load_board
+from companion.games.base import CHANCE, Action, Effect, State
+from companion.session import Session, SessionEvent
+from ui import actions, theme
+from ui.widgets.common import BigButton, KeyLabel, TextLabel
+from ui.widgets.dice import DicePicker
+from ui.widgets.tiles import TilePicker
+
+MAX_NARRATION = 80
+
+
+class GameScreen(Screen):
+    game_key = StringProperty("")
+    banner = StringProperty("")
+    banner_colour = ListProperty(list(theme.ACCENT))
+    prompt = StringProperty("")
+    last_dice = ListProperty([])
+    can_undo = BooleanProperty(False)
+    board: Any = ObjectProperty(None, allownone=True)
+    board_error = StringProperty("")
+    input_mode = StringProperty("none")
+    """"dice", "tile", "move" or "none" (game over / nothing to enter)."""
+    narration_height = NumericProperty(96)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.session: Session | None = None
+        self.narration: list[str] = []
+        self.selected = ""
+        self._narrate_fn: Any = None
+        key = str(kwargs.get("game_key", ""))
+        board: Any = None
+        error = ""
+        try:
+            board = load_board(key)
+        except BoardError as exc:
+            error = f"The board file for this game is not available yet ({exc})."
+        kwargs.setdefault("board", board)
+        kwargs.setdefault("board_error", error)
+        super().__init__(**kwargs)
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.picker = DicePicker(size_hint_y=None)
+        self.picker.bind(minimum_height=self.picker.setter("height"))
+        self.picker.bind(on_throw=lambda _w, values: self.enter_throw(values, "touch"))
+        self.ids["picker"] = self.picker
+        self.moves_button = BigButton(text="List the moves", size_hint_y=None, height=52)
+        self.moves_button.bind(on_release=lambda *_: self.show_moves())
+        self.over_button = BigButton(text="New game", size_hint_y=None, height=52, bg=list(theme.GOOD))
+        self.over_button.bind(on_release=lambda *_: self.app.go("home"))
+        self.tile_picker = TilePicker()
+        self.tile_picker.bind(on_tile=lambda _w, label: self.enter_tile(label, "touch"))
+        self.tile_proposal = ""
+        self.build_panel(self.ids.panel)
+        self.on_input_mode(self, self.input_mode)
+
+    def build_panel(self, panel: Any) -> None:
+        """Subclasses add their side-panel widgets here."""
+
+    def input_widget(self, mode: str) -> Any:
+        """The widget for the current input mode (subclasses add the tile picker)."""
+        if mode == "dice":
+            return self.picker
+        if mode == "tile":
+            return self.tile_picker
+        if mode == "move":
+            return self.moves_button
+        if mode == "none" and self.session is not None and self.session.is_over():
+            return self.over_button
+        return None
+
+    def on_input_mode(self, _w: Any, mode: str) -> None:
+        box = self.ids.get("input_box")
+        if box is None:
+            return
+        widget = self.input_widget(mode)
+        if widget is not None and widget.parent is box and len(box.children) == 1:
+            return
+        box.clear_widgets()
+        if widget is not None:
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+            box.add_widget(widget)
+
+    @property
+    def state(self) -> State | None:
+        return self.session.state if self.session is not None else None
+
+    # -- session ----------------------------------------------------------------------------
+
+    def set_session(self, session: Session) -> None:
+        self.session = session
+        self.selected = ""
+        try:
+            module = importlib.import_module(games.GAMES[session.record.game][0])
+            self._narrate_fn = getattr(module, "narrate", None)
+        except ImportError:
+            self._narrate_fn = None
+        self.narration = []
+        for turn in session.turns:
+            self._add_narration(self.narrate_turn(turn.effects, turn.action))
+        self.on_session_changed()
+        self.refresh()
+
+    def on_session_changed(self) -> None:
+        """Hook for subclasses: a new session was opened."""
+
+    def on_session_event(self, event: SessionEvent) -> None:
+        if event.kind == "applied" and event.turn is not None:
+            self._add_narration(self.narrate_turn(event.effects, event.turn.action))
+            self.on_effects(list(event.effects))
+        elif event.kind == "undone" and event.turn is not None:
+            self._add_narration([f"Undone: {actions.describe_action(event.turn.action)}."])
+        elif event.kind == "finished":
+            outcome = event.state.outcome() or {}
+            winner = outcome.get("winner")
+            if winner is not None and self.session is not None:
+                self.app.toast(f"{self.session.name(str(winner))} wins!", "good")
+            return
+        self.selected = ""
+        self.refresh()
+
+    def on_effects(self, effects: list[Effect]) -> None:
+        """Hook for subclasses: effects of the action just applied (transfers, captures)."""
+
+    def narrate_turn(self, effects: tuple[Effect, ...] | list[Effect], action: Action | None = None) -> list[str]:
+        names = self.session.seats if self.session else {}
+        if self._narrate_fn is not None:
+            try:
+                return list(self._narrate_fn(list(effects), names))
+            except Exception:
+                pass
+        lines = [_sentence(e.describe(names)) for e in effects]
+        if not lines and action is not None:
+            lines = [_sentence(actions.describe_action(action))]
+        return lines
+
+    def _add_narration(self, lines: list[str]) -> None:
+        for line in lines:
+            self.narration.insert(0, line)
+        del self.narration[MAX_NARRATION:]
+        box = self.ids.get("narration")
+        if box is None:
+            return
+        box.clear_widgets()
+        for i, line in enumerate(self.narration[:30]):
+            box.add_widget(TextLabel(
+                text=line, font_size=theme.FONT if i == 0 else theme.FONT_SMALL,
+                color=theme.TEXT if i == 0 else theme.MUTED, size_hint_y=None, height=30,
+            ))
+        for child in box.children:
+            child.bind(texture_size=lambda w, s: setattr(w, "height", max(28, s[1] + 4)))
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def player_name(self, player: str | None) -> str:
+        return self.session.name(player) if self.session else str(player)
+
+    def refresh(self) -> None:
+        state = self.state
+        if state is None or self.session is None:
+            self.banner = "No game"
+            return
+        self.can_undo = self.session.can_undo()
+        player = state.current_player()
+        if state.is_over():
+            outcome = state.outcome() or {}
+            winner = outcome.get("winner")
+            self.banner = f"{self.player_name(str(winner))} wins!" if winner is not None else "Game over"
+            self.banner_colour = list(theme.GOOD)
+            self.prompt = "Undo the last move, or go Home for a new game."
+        else:
+            name = self.player_name(player)
+            label = self.session.game.player_label(player) if player else ""
+            role = f" ({label})" if label and label != name else ""
+            self.banner = f"{name}'s turn{role}"
+            self.banner_colour = list(theme.text_colour(player or "", 0))
+        mode = "none"
+        if not state.is_over():
+            kind = actions.chance_kind(state)
+            if kind == "dice":
+                mode = "dice"
+                n, faces = actions.dice_spec(state)
+                picker = self.ids.get("picker")
+                if picker is not None and (picker.n_dice != n or list(picker.faces) != faces):
+                    picker.configure(n, faces)
+                self.prompt = 'Touch what the die shows' if n == 1 else 'Touch what the dice show, one per row'
+            elif kind == "tile":
+                mode = "tile"
+                self.prompt = self.tile_prompt(state)
+                options = [(label, p) for label, _a, p in actions.tile_outcomes(state)]
+                self.tile_picker.set_options(options, self.tile_proposal)
+            elif state.to_move() not in (None, CHANCE):
+                mode = "move"
+                self.prompt = "Touch a piece, then a lit square."
+        self.input_mode = mode
+        self.on_input_mode(self, mode)
+        self.refresh_board(state)
+        self.refresh_panel(state)
+
+    def tile_prompt(self, state: State) -> str:
+        return "Touch what it shows."
+
+    def propose_tile(self, label: str, confidence: float = 1.0) -> None:
+        """The camera proposes a tile: pre-select it in the picker (the player confirms)."""
+        self.tile_proposal = label
+        self.refresh()
+
+    def refresh_board(self, state: State) -> None:
+        view = self.ids.get("board")
+        if view is None or self.board is None:
+            return
+        bv = getattr(state, "board_view", None)
+        view.tokens = dict(bv()) if callable(bv) else {}
+        view.highlights = self.highlight_squares(state)
+        view.selected = self.selected
+
+    def highlight_squares(self, state: State) -> list[str]:
+        """Legal destinations: of the selected piece, or every square a move can start from."""
+        if self.board is None or state.to_move() in (None, CHANCE):
+            return []
+        legal = state.legal_actions()
+        sq = self.board.squares
+        if self.selected:
+            return sorted(
+                {actions.squares_of(a, sq)[-1] for a in self.actions_from(self.selected) if actions.squares_of(a, sq)}
+            )
+        return actions.touch_hints(legal, sq)
+
+    def refresh_panel(self, state: State) -> None:
+        """Subclasses draw their side panel here."""
+
+    # -- input ------------------------------------------------------------------------------
+
+    def enter_throw(self, values: tuple[int, ...] | list[int], source: str = "touch") -> None:
+        state = self.state
+        if state is None:
+            return
+        if state.is_over():
+            self.app.toast("The game is over: undo the last move or start a new game.", "info")
+            return
+        try:
+            action = actions.throw_action(state, list(values))
+        except ValueError as exc:
+            self.app.toast(_sentence(str(exc)), "bad")
+            return
+        self.last_dice = list(values)
+        self.app.apply(action, source)
+
+    def roll(self) -> None:
+        picker = self.ids.get("picker")
+        if picker is not None and self.input_mode == "dice":
+            picker.roll()
+
+    def enter_tile(self, label: str, source: str = "touch") -> None:
+        state = self.state
+        if state is None:
+            return
+        for name, action, _p in actions.tile_outcomes(state):
+            if name == label:
+                self.tile_proposal = ""
+                self.app.apply(action, source)
+                return
+        self.app.toast(f"A {label} tile cannot be turned now.", "bad")
+
+    def actions_from(self, square: str) -> list[Action]:
+        state = self.state
+        if state is None or self.board is None:
+            return []
+        return actions.moves_from(state.legal_actions(), self.board.squares).get(square, [])
+
+    def on_square(self, square: str) -> None:
+        state = self.state
+        if state is None or self.board is None:
+            return
+        if state.to_move() in (None, CHANCE):
+            if state.is_over():
+                return
+            self.app.toast("Throw first: " + self.prompt, "info")
+            return
+        sq = self.board.squares
+        if self.selected:
+            chosen = [a for a in self.actions_from(self.selected) if actions.squares_of(a, sq)[-1] == square]
+            if chosen:
+                self.choose(chosen)
+                return
+            if square == self.selected:
+                self.selected = ""
+                self.refresh()
+                return
+        starts = self.actions_from(square)
+        if starts:
+            singles = [a for a in starts if len(actions.squares_of(a, sq)) == 1]
+            if singles and len(singles) == len(starts):
+                self.choose(singles)
+                return
+            self.selected = square
+            self.refresh()
+            return
+        self.selected = ""
+        self.refresh()
+        self.app.toast("No legal move there.", "bad")
+
+    def choose(self, candidates: list[Action]) -> None:
+        if len(candidates) == 1:
+            self.selected = ""
+            self.app.apply(candidates[0])
+            return
+        ChoiceView(self, candidates).open()
+
+    def show_moves(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        legal = state.legal_actions()
+        if not legal:
+            self.app.toast("No moves to choose now.", "info")
+            return
+        ChoiceView(self, legal).open()
+
+
+class ChoiceView(ModalView):
+    """Several legal actions fit the touch: pick one."""
+
+    def __init__(self, screen: GameScreen, candidates: list[Action]) -> None:
+        super().__init__(size_hint=(0.7, 0.8), background_color=(0, 0, 0, 0.7))
+        self.screen = screen
+        from kivy.uix.scrollview import ScrollView
+
+        outer = BoxLayout(orientation="vertical", padding=12, spacing=8)
+        outer.add_widget(KeyLabel(text="Which one?", size_hint_y=None, height=44))
+        scroll = ScrollView()
+        box = BoxLayout(orientation="vertical", spacing=6, size_hint_y=None)
+        box.bind(minimum_height=box.setter("height"))
+        self.buttons = []
+        for a in candidates[:40]:
+            b = BigButton(text=actions.describe_action(a), size_hint_y=None, height=52)
+            b.bind(on_release=lambda _b, act=a: self.pick(act))
+            box.add_widget(b)
+            self.buttons.append(b)
+        scroll.add_widget(box)
+        outer.add_widget(scroll)
+        cancel = BigButton(text="Cancel", size_hint_y=None, height=52)
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        outer.add_widget(cancel)
+        self.add_widget(outer)
+
+    def pick(self, action: Action) -> None:
+        self.dismiss()
+        self.screen.selected = ""
+        self.screen.app.apply(action)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

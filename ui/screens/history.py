@@ -1,0 +1,61 @@
+"""History: finished games, a game's narration replayed, and each player's chips over time."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion import games
+from companion.session import Session
+from ui import theme
+from ui.widgets.common import BigButton, TextLabel
+
+
+class HistoryScreen(Screen):
+    detail_title = StringProperty("")
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = self.app
+        box = self.ids.games
+        box.clear_widgets()
+        finished = app.store.finished_games(None, 30)
+        titles = games.titles()
+        if not finished:
+            box.add_widget(TextLabel(text="No finished games yet.", color=theme.MUTED, size_hint_y=None, height=52))
+        for g in finished:
+            winner = (g.outcome or {}).get("winner")
+            won = g.seats.get(str(winner), str(winner)) if winner is not None else "nobody"
+            when = datetime.fromtimestamp(g.finished or g.created).strftime("%d %b %H:%M")
+            b = BigButton(
+                text=f"{titles.get(g.game, g.game)} · {when}\n{' v '.join(g.seats.values())} · {won} won",
+                size_hint_y=None, height=68, font_size=theme.FONT_SMALL, halign="left",
+            )
+            b.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 20, None)))
+            b.bind(on_release=lambda _b, gid=g.id: self.show_game(gid))
+            box.add_widget(b)
+        self.ids.plot.set_history(app.store.player_history())
+        self.detail_title = "Chips won over time (Kat en Muis)"
+
+    def show_game(self, game_id: int) -> None:
+        data = Session.load(self.app.store, game_id).export()
+        lines: list[str] = []
+        for turn in data["turns"]:
+            lines.extend(turn["narration"] or [])
+        self.detail_title = f"Game #{game_id}: {data['title']}"
+        self.ids.replay.text = "\n".join(lines[-200:]) or "(no moves)"
+        self.ids.detail.current = "replay"
+
+    def show_plot(self) -> None:
+        self.detail_title = "Chips won over time (Kat en Muis)"
+        self.ids.detail.current = "plot"

@@ -1,0 +1,262 @@
+"""Home: choose the game, the players and their names, roles or a roll-off, stakes and bank,
+the rules settings with their interpretations; start, or resume the unfinished game."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import DictProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
+
+from companion import games
+from ui import theme
+from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
+from ui.widgets.dice import DicePicker
+
+# choices for string settings, by setting name (a game module may add SETTING_CHOICES)
+KNOWN_CHOICES: dict[str, list[str]] = {"shortcut_from": ["reached", "strictly_past"]}
+PRETTY = {
+    "shortcut_from": "Shortcuts from",
+    "bank": "Bank (chips)",
+    "stake": "Stake (chips)",
+    "reached": "square reached",
+    "strictly_past": "strictly past",
+}
+
+
+def pretty(text: str) -> str:
+    return PRETTY.get(text, text.replace("_", " ").capitalize())
+
+
+class HomeScreen(Screen):
+    game_key = StringProperty("katenmuis")
+    settings = DictProperty({})
+    roles_mode = StringProperty("pick")
+    resume_text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.name_inputs: dict[str, TextInput] = {}
+        self.game_buttons: dict[str, BigToggle] = {}
+        super().__init__(**kwargs)
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        box = self.ids.games
+        for key, title in games.titles().items():
+            b = BigToggle(text=title, group="game", allow_no_selection=False, size_hint_y=None, height=60)
+            b.bind(on_release=lambda btn, k=key: self.select_game(k))
+            box.add_widget(b)
+            self.game_buttons[key] = b
+        self.select_game(self.game_key)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+
+    # -- choices ----------------------------------------------------------------------------
+
+    def select_game(self, key: str) -> None:
+        self.game_key = key
+        for k, b in self.game_buttons.items():
+            b.state = "down" if k == key else "normal"
+        try:
+            game = games.get(key)
+        except (ImportError, AttributeError) as exc:
+            self.settings = {}
+            self._show_unavailable(f"{games.titles()[key]} is not available yet ({exc}).")
+            return
+        self.settings = dict(game.settings())
+        self._build_players(game)
+        self._build_settings(key)
+        self.refresh()
+
+    def _show_unavailable(self, text: str) -> None:
+        self.ids.players.clear_widgets()
+        self.ids.rules.clear_widgets()
+        self.ids.players.add_widget(TextLabel(text=text, color=theme.MUTED, size_hint_y=None, height=80))
+        self.ids.start.disabled = True
+
+    def _build_players(self, game: Any) -> None:
+        box = self.ids.players
+        box.clear_widgets()
+        self.name_inputs = {}
+        remembered = self.app.prefs.last_seats(self.game_key) if self.app else {}
+        known = self.app.store.player_names() if self.app else []
+        for role in game.players:
+            row = BoxLayout(size_hint_y=None, height=52, spacing=6)
+            dot = KeyLabel(text=game.player_label(role), font_size=theme.FONT, size_hint_x=None, width=110,
+                           color=theme.piece_colour(role))
+            inp = TextInput(text=remembered.get(role, ""), hint_text=f"{game.player_label(role)}'s name")
+            row.add_widget(dot)
+            row.add_widget(inp)
+            if known:
+                sp = Spinner(text="Names", values=known, size_hint_x=None, width=100, font_size=theme.FONT_SMALL,
+                             background_normal="", background_color=theme.PANEL_HI)
+                sp.bind(text=lambda s, v, i=inp: self._pick_name(s, v, i))
+                row.add_widget(sp)
+            box.add_widget(row)
+            self.name_inputs[role] = inp
+        if self.game_key == "katenmuis":
+            row = BoxLayout(size_hint_y=None, height=52, spacing=6)
+            row.add_widget(Label(text="Roles", size_hint_x=None, width=110, color=theme.MUTED))
+            for mode, text in (("pick", "As entered"), ("rolloff", "Roll-off (K1)")):
+                t = BigToggle(text=text, group="roles", allow_no_selection=False,
+                              state="down" if self.roles_mode == mode else "normal")
+                t.bind(on_release=lambda b, m=mode: setattr(self, "roles_mode", m))
+                row.add_widget(t)
+            box.add_widget(row)
+        self.ids.start.disabled = False
+
+    def _pick_name(self, spinner: Spinner, value: str, inp: TextInput) -> None:
+        if value != "Names":
+            inp.text = value
+            spinner.text = "Names"
+
+    def _choices(self, key: str, name: str) -> list[str] | None:
+        try:
+            module = importlib.import_module(games.GAMES[key][0])
+            extra = getattr(module, "SETTING_CHOICES", {})
+        except ImportError:
+            extra = {}
+        choices = dict(KNOWN_CHOICES)
+        choices.update(extra)
+        values = choices.get(name)
+        return list(values) if values else None
+
+    def _build_settings(self, key: str) -> None:
+        box = self.ids.rules
+        box.clear_widgets()
+        for name, value in self.settings.items():
+            row = BoxLayout(size_hint_y=None, height=52, spacing=6)
+            row.add_widget(TextLabel(text=pretty(name), size_hint_x=0.42))
+            choices = self._choices(key, name)
+            if isinstance(value, bool):
+                t = BigToggle(text="on" if value else "off", state="down" if value else "normal")
+                t.bind(on_release=lambda b, n=name: self.set_setting(n, b.state == "down"))
+                row.add_widget(t)
+            elif isinstance(value, int):
+                minus = BigButton(text="-", size_hint_x=None, width=56)
+                num = KeyLabel(text=str(value), font_size=theme.FONT_BIG)
+                plus = BigButton(text="+", size_hint_x=None, width=56)
+                minus.bind(on_release=lambda b, n=name: self.step(n, -1))
+                plus.bind(on_release=lambda b, n=name: self.step(n, +1))
+                row.add_widget(minus)
+                row.add_widget(num)
+                row.add_widget(plus)
+                self.ids[f"setting_{name}"] = num
+            elif choices:
+                for c in choices:
+                    t = BigToggle(text=pretty(str(c)), group=f"set-{name}", allow_no_selection=False,
+                                  state="down" if c == value else "normal", font_size=theme.FONT_SMALL)
+                    t.bind(on_release=lambda b, n=name, v=c: self.set_setting(n, v))
+                    row.add_widget(t)
+            else:
+                row.add_widget(TextLabel(text=str(value), color=theme.MUTED))
+            box.add_widget(row)
+        self._show_interpretations()
+
+    def step(self, name: str, delta: int) -> None:
+        value = int(self.settings.get(name, 0)) + delta
+        if value < 0:
+            return
+        self.set_setting(name, value)
+        lab = self.ids.get(f"setting_{name}")
+        if lab is not None:
+            lab.text = str(self.settings[name])
+
+    def set_setting(self, name: str, value: Any) -> None:
+        trial = dict(self.settings)
+        trial[name] = value
+        try:
+            games.make(self.game_key, trial)
+        except (ValueError, TypeError) as exc:
+            self.app.toast(str(exc), "bad")
+            return
+        self.settings = trial
+        self._show_interpretations()
+
+    def _show_interpretations(self) -> None:
+        try:
+            lines = games.make(self.game_key, self.settings).interpretations()
+        except (ValueError, TypeError, ImportError) as exc:
+            lines = [f"These settings are not valid: {exc}"]
+        self.ids.interpretations.text = "\n".join(f"• {line}" for line in lines) or "No open points."
+
+    # -- start / resume ---------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        app = self.app
+        if app is None:
+            return
+        unfinished = app.store.unfinished_games()
+        if unfinished:
+            g = unfinished[0]
+            title = games.titles().get(g.game, g.game)
+            names = " v ".join(g.seats.values())
+            self.resume_text = f"Resume {title}: {names}"
+        else:
+            self.resume_text = ""
+
+    def seats(self) -> dict[str, str]:
+        return {role: inp.text.strip() for role, inp in self.name_inputs.items()}
+
+    def start(self) -> None:
+        seats = self.seats()
+        if self.game_key == "katenmuis" and self.roles_mode == "rolloff":
+            RollOffView(self, seats).open()
+            return
+        self.app.start_game(self.game_key, seats, dict(self.settings))
+
+    def resume(self) -> None:
+        self.app.resume_game()
+
+
+class RollOffView(ModalView):
+    """K1: each player throws both dice; the higher total is Cat; a tie throws again."""
+
+    def __init__(self, home: HomeScreen, seats: dict[str, str]) -> None:
+        super().__init__(size_hint=(0.8, 0.85), auto_dismiss=False, background_color=(0, 0, 0, 0.7))
+        from companion.games.katenmuis import RollOff
+
+        self.home = home
+        self.players = [seats.get("cat") or "Player 1", seats.get("mouse") or "Player 2"]
+        self.rolloff = RollOff()
+        box = BoxLayout(orientation="vertical", padding=16, spacing=10)
+        self.title = KeyLabel(text="", size_hint_y=None, height=48)
+        self.log = TextLabel(text="", size_hint_y=None, height=80)
+        self.picker = DicePicker(n_dice=2, size_hint_y=None, height=180)
+        self.picker.bind(on_throw=lambda _w, v: self.throw(v))
+        cancel = BigButton(text="Cancel", size_hint_y=None, height=52)
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        for w in (self.title, self.log, self.picker, cancel):
+            box.add_widget(w)
+        self.add_widget(box)
+        self._prompt()
+
+    def _prompt(self) -> None:
+        who = self.rolloff.next_thrower
+        if who is not None:
+            self.title.text = f"Roll-off: {self.players[who]} throws both dice"
+
+    def throw(self, values: tuple[int, ...]) -> None:
+        who = self.rolloff.next_thrower
+        msg = self.rolloff.throw(values)
+        msg = msg.replace("first player", self.players[0]).replace("second player", self.players[1])
+        self.log.text = f"{self.players[who or 0]} throws {sum(values)}. " + msg[0].upper() + msg[1:] + "."
+        if self.rolloff.cat is not None:
+            cat = self.players[self.rolloff.cat]
+            mouse = self.players[1 - self.rolloff.cat]
+            self.dismiss()
+            self.home.app.toast(f"{cat} is Cat and moves first; {mouse} is Mouse.", "good")
+            self.home.app.start_game("katenmuis", {"cat": cat, "mouse": mouse}, dict(self.home.settings))
+        else:
+            self._prompt()

@@ -1,0 +1,131 @@
+"""Kat en Muis: the track with both counters, the chip ledger (banks, pots, transfers as they
+happen), lost-turn and throw-again badges, and Cat's live winning chance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import ColorProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.games.base import Effect, State
+from ui import theme
+from ui.screens.game import GameScreen
+
+
+def chips_text(n: int) -> str:
+    """A balance as shown: "25", or "owes 3" below zero (RULES.md K2)."""
+    return str(n) if n >= 0 else f"owes {-n}"
+
+
+def cat_chance(state: Any) -> float | None:
+    """Cat's chance of winning from this position (companion.odds), or None if unavailable."""
+    try:
+        from companion import odds
+    except ImportError:
+        return None
+    for name in ("cat_win_probability", "win_probability", "cat_wins"):
+        fn = getattr(odds, name, None)
+        if callable(fn):
+            try:
+                value = fn(state)
+            except Exception:
+                return None
+            if isinstance(value, dict):
+                value = value.get("cat")
+            try:
+                return float(value)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
+class PlayerLedger(BoxLayout):
+    """One player's row: name and role, bank, pot, badges."""
+
+    role = StringProperty("")
+    name = StringProperty("")
+    bank = StringProperty("")
+    pot = StringProperty("")
+    badge = StringProperty("")
+    tint = ColorProperty(list(theme.MUTED))
+    ink = ColorProperty(list(theme.TEXT))
+
+
+class KatEnMuisPanel(BoxLayout):
+    odds = StringProperty("")
+    transfer = StringProperty("")
+
+
+class KatEnMuisScreen(GameScreen):
+    def build_panel(self, panel: Any) -> None:
+        self.ledger = KatEnMuisPanel()
+        panel.add_widget(self.ledger)
+
+    def on_session_changed(self) -> None:
+        self.ledger.transfer = ""
+        self._throws_again = ""
+
+    def on_effects(self, effects: list[Effect]) -> None:
+        from companion.games import katenmuis as km
+
+        names = self.session.seats if self.session else {}
+        moves = []
+        self._throws_again = ""
+        for e in effects:
+            if isinstance(e, km.Paid):
+                moves.append(f"{names.get(e.payer, e.payer)} pays {names.get(e.payee, e.payee)} {e.amount}")
+            elif isinstance(e, km.Won):
+                moves.append(f"{names.get(e.player, e.player)} takes the pots: {e.pots}")
+            elif isinstance(e, km.ThrowsAgain):
+                self._throws_again = e.player
+        self.ledger.transfer = "; ".join(moves)
+
+    def refresh_board(self, state: State) -> None:
+        super().refresh_board(state)
+        view = self.ids.get("board")
+        if view is None or self.board is None:
+            return
+        from companion.games import katenmuis as km
+
+        player = state.current_player()
+        if player is None:
+            view.highlights = []
+            return
+        game: Any = state.game
+        start = getattr(state, "square")[player]
+        stops = set()
+        for dice in km.THROWS:
+            res = km.resolve_throw(start, dice, game.shortcut_from)
+            if res.kind != "forfeit":
+                stops.add(km.red_square_id(player, res.stop))
+        view.highlights = sorted(s for s in stops if s in self.board.squares)
+
+    def refresh_panel(self, state: State) -> None:
+        s: Any = state
+        if self.session is None:
+            return
+        rows = {"cat": self.ledger.ids.cat_row, "mouse": self.ledger.ids.mouse_row}
+        for role, row in rows.items():
+            row.role = self.session.game.player_label(role)
+            row.tint = theme.piece_colour(role)
+            row.ink = theme.text_colour(role)
+            row.name = self.session.name(role)
+            row.bank = chips_text(int(s.bank[role]))
+            row.pot = str(int(s.pot[role]))
+            badges = []
+            if s.skip.get(role):
+                badges.append("loses next turn")
+            if getattr(self, "_throws_again", "") == role and not state.is_over():
+                badges.append("throws again")
+            if s.winner == role:
+                badges.append("winner")
+            row.badge = " · ".join(badges)
+        chance = None if state.is_over() else cat_chance(state)
+        if state.is_over():
+            self.ledger.odds = ""
+        elif chance is None:
+            self.ledger.odds = "Cat's chance: not available"
+        else:
+            self.ledger.odds = f"Cat wins {chance * 100:.0f}%"
+        self.ledger.chance = chance

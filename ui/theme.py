@@ -1,0 +1,95 @@
+"""Colours and sizes shared by every screen: one palette, readable from across the table.
+
+Sizes are in pixels at the 800x480 reference display; the 7" panel is ~133 dpi, so 48 px is
+about 9 mm (a comfortable fingertip) and 20 px text is readable from the other side of a table.
+"""
+
+from __future__ import annotations
+
+Colour = tuple[float, float, float, float]
+
+
+def hex_colour(text: str, alpha: float = 1.0) -> Colour:
+    text = text.lstrip("#")
+    r, g, b = (int(text[i : i + 2], 16) / 255.0 for i in (0, 2, 4))
+    return (r, g, b, alpha)
+
+
+BG = hex_colour("#1b1f2a")
+PANEL = hex_colour("#262c3b")
+PANEL_HI = hex_colour("#323a4e")
+LINE = hex_colour("#3f4961")
+TEXT = hex_colour("#f2f4f8")
+MUTED = hex_colour("#a8b0c2")
+ACCENT = hex_colour("#ffb547")
+GOOD = hex_colour("#4cc38a")
+BAD = hex_colour("#ef5b5b")
+INFO = hex_colour("#5aa9f0")
+BOARD = hex_colour("#f3e7cf")
+BOARD_LINE = hex_colour("#8c7a5b")
+BOARD_TEXT = hex_colour("#5b4a2e")
+HIGHLIGHT = hex_colour("#4cc38a", 0.75)
+SELECTED = hex_colour("#ffb547", 0.85)
+
+MIN_TOUCH = 48
+"""Smallest touch target, pixels."""
+MIN_TEXT = 20
+"""Smallest font size for key figures, pixels."""
+
+FONT_SMALL = 18
+FONT = 20
+FONT_BIG = 26
+FONT_HUGE = 34
+
+# player / piece colours by token or player id (first match wins; see piece_colour)
+PLAYER_COLOURS: dict[str, Colour] = {
+    "cat": hex_colour("#ff8c42"),
+    "mouse": hex_colour("#7fb2ff"),
+    "red": hex_colour("#e5484d"),
+    "blue": hex_colour("#3e7bfa"),
+    "green": hex_colour("#30a46c"),
+    "yellow": hex_colour("#f5d90a"),
+    "black": hex_colour("#2b2b2b"),
+    "white": hex_colour("#fafafa"),
+    "south": hex_colour("#e5484d"),
+    "north": hex_colour("#3e7bfa"),
+    "west": hex_colour("#30a46c"),
+    "east": hex_colour("#f5d90a"),
+    "first": hex_colour("#e5484d"),
+    "second": hex_colour("#3e7bfa"),
+    "slab": hex_colour("#8d7b68"),
+    "cheese": hex_colour("#ffd23f"),
+    "hole": hex_colour("#3b2f2f"),
+    "cube": hex_colour("#c9d1e0"),
+    "pawn": hex_colour("#e5484d"),
+}
+FALLBACK = [hex_colour(c) for c in ("#e5484d", "#3e7bfa", "#30a46c", "#f5d90a", "#8e4ec6")]
+
+
+def piece_colour(token: str, index: int = 0) -> Colour:
+    """A colour for a board_view token ("cat", "mouse:2", "cat:red", "pawn:first", ...)."""
+    parts = token.split(":")
+    for part in reversed(parts):
+        if part in PLAYER_COLOURS:
+            return PLAYER_COLOURS[part]
+    for part in parts:
+        if part in PLAYER_COLOURS:
+            return PLAYER_COLOURS[part]
+    return FALLBACK[index % len(FALLBACK)]
+
+
+def luminance(c: Colour) -> float:
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def text_colour(player: str, index: int = 0) -> Colour:
+    """A player's colour made readable on the dark background (black becomes light grey)."""
+    c = piece_colour(player, index)
+    if luminance(c) < 0.35:
+        return hex_colour("#d7dbe4")
+    return c
+
+
+def ink_on(c: Colour) -> Colour:
+    """Dark or white ink for text drawn on a fill of colour ``c``."""
+    return (0.1, 0.1, 0.12, 1.0) if luminance(c) > 0.6 else (1.0, 1.0, 1.0, 1.0)

@@ -1,0 +1,225 @@
+"""The board, drawn from a board file's polygons, with pieces, highlights and touch.
+
+``BoardView.board`` is a :class:`companion.boards.Board`; ``tokens`` is the state's
+``board_view()`` (square id -> token); ``highlights`` the squares to light up (legal
+destinations); ``selected`` the square picked first. Touching a square fires
+``on_square(square_id)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, Triangle
+from kivy.properties import DictProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.widget import Widget
+
+from companion.boards import Board
+from ui import theme
+
+KIND_FILL = {
+    "hole": theme.hex_colour("#6d5840"),
+    "table": theme.hex_colour("#c9a77c"),
+    "mouse": theme.hex_colour("#e9d2a8"),
+    "pot": theme.hex_colour("#f7c873"),
+}
+
+TOKEN_LETTER = {"cat": "C", "mouse": "M", "pawn": "P", "slab": "", "cheese": "", "hole": ""}
+
+
+def _texture(text: str, size: float, colour: tuple[float, float, float, float], bold: bool = False) -> Any:
+    lab = CoreLabel(text=text, font_size=size, color=colour, bold=bold)
+    lab.refresh()
+    return lab.texture
+
+
+class BoardView(Widget):
+    board: Any = ObjectProperty(None, allownone=True)
+    tokens = DictProperty({})
+    highlights = ListProperty([])
+    selected = StringProperty("")
+    tints = DictProperty({})
+    """square id -> rgba fill (e.g. revealed / empty squares in Chop! Chop!)."""
+    marks = DictProperty({})
+    """square id -> short text drawn in the square's corner (e.g. a revealed tile)."""
+
+    __events__ = ("on_square",)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._scale = 1.0
+        self._off = (0.0, 0.0)
+        self._min = (0.0, 0.0)
+        self._tex_cache: dict[tuple[str, int, bool], Any] = {}
+        self.bind(
+            pos=self.redraw, size=self.redraw, board=self.redraw, tokens=self.redraw,
+            highlights=self.redraw, selected=self.redraw, tints=self.redraw, marks=self.redraw,
+        )
+
+    # -- geometry ----------------------------------------------------------------------------
+
+    def _fit(self) -> None:
+        b: Board = self.board
+        xs = [p[0] for s in b.squares.values() for p in s.polygon]
+        ys = [p[1] for s in b.squares.values() for p in s.polygon]
+        minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+        bw, bh = max(maxx - minx, 1e-6), max(maxy - miny, 1e-6)
+        self._scale = min(self.width / bw, self.height / bh) * 0.98
+        ox = self.x + (self.width - bw * self._scale) / 2
+        oy = self.y + (self.height - bh * self._scale) / 2
+        self._off = (ox, oy + bh * self._scale)  # top-left in window px
+        self._min = (minx, miny)
+
+    def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (
+            self._off[0] + (x_mm - self._min[0]) * self._scale,
+            self._off[1] - (y_mm - self._min[1]) * self._scale,
+        )
+
+    def square_rect(self, sid: str) -> tuple[float, float, float, float]:
+        """(x, y, w, h) in widget-parent pixels of a square's bounding box."""
+        pts = [self.to_px(*p) for p in self.board.squares[sid].polygon]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+    def square_at(self, x: float, y: float) -> str | None:
+        if self.board is None:
+            return None
+        for sid, sq in self.board.squares.items():
+            pts = [self.to_px(*p) for p in sq.polygon]
+            if _inside(x, y, pts):
+                return sid
+        return None
+
+    def square_centre(self, sid: str) -> tuple[float, float]:
+        cx, cy = self.board.squares[sid].centre
+        return self.to_px(cx, cy)
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def _tex(self, text: str, size: int, colour: Any = theme.BOARD_TEXT, bold: bool = False) -> Any:
+        key = (text + repr(colour), size, bold)
+        if key not in self._tex_cache:
+            self._tex_cache[key] = _texture(text, size, colour, bold)
+        return self._tex_cache[key]
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        if self.board is None or not self.board.squares or self.width < 10:
+            return
+        self._fit()
+        b: Board = self.board
+        hl = set(self.highlights)
+        with self.canvas:
+            for sid, sq in b.squares.items():
+                pts = [self.to_px(*p) for p in sq.polygon]
+                fill = self.tints.get(sid) or KIND_FILL.get(sq.kind, theme.BOARD)
+                Color(*fill)
+                _fill_polygon(pts)
+                if sid in hl:
+                    Color(*theme.HIGHLIGHT)
+                    _fill_polygon(pts)
+                Color(*theme.BOARD_LINE)
+                Line(points=[c for p in pts + pts[:1] for c in p], width=1.1)
+            for sid, sq in b.squares.items():
+                x, y, w, h = self.square_rect(sid)
+                if sq.label:
+                    size = int(max(10, min(18, h * 0.32)))
+                    tex = self._tex(sq.label, size)
+                    if tex.size[0] > w - 4:
+                        tex = self._tex(sq.label[:1].upper(), size)
+                    if tex.size[0] <= w - 2:
+                        Color(1, 1, 1, 1)
+                        Rectangle(texture=tex, pos=(x + 3, y + h - tex.size[1] - 1), size=tex.size)
+                mark = self.marks.get(sid)
+                if mark:
+                    size = int(max(11, min(16, h * 0.28)))
+                    tex = self._tex(mark, size, theme.hex_colour("#3b2f2f"), bold=True)
+                    Color(1, 1, 1, 1)
+                    Rectangle(texture=tex, pos=(x + w - tex.size[0] - 2, y + 1), size=tex.size)
+            for i, (sid, token) in enumerate(sorted(self.tokens.items())):
+                if sid in b.squares:
+                    self._draw_token(sid, str(token), i)
+            if self.selected and self.selected in b.squares:
+                x, y, w, h = self.square_rect(self.selected)
+                Color(*theme.SELECTED)
+                Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=3)
+
+    def _draw_token(self, sid: str, token: str, index: int) -> None:
+        x, y, w, h = self.square_rect(sid)
+        cx, cy = x + w / 2, y + h / 2
+        r = min(w, h) * 0.42
+        kind = token.split(":")[0]
+        colour = theme.piece_colour(token, index)
+        if kind == "cube":
+            arrow = token.split(":")[1] if ":" in token else "N"
+            Color(*theme.PLAYER_COLOURS["cube"])
+            Rectangle(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+            Color(0.15, 0.15, 0.2, 1)
+            Line(rectangle=(cx - r, cy - r, 2 * r, 2 * r), width=1.2)
+            d = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}.get(arrow, (0, 1))
+            tip = (cx + d[0] * r * 0.8, cy + d[1] * r * 0.8)
+            base = (cx - d[0] * r * 0.1, cy - d[1] * r * 0.1)
+            side = (-d[1] * r * 0.5, d[0] * r * 0.5)
+            Triangle(points=[tip[0], tip[1], base[0] + side[0], base[1] + side[1], base[0] - side[0], base[1] - side[1]])
+            Line(points=[cx - d[0] * r * 0.7, cy - d[1] * r * 0.7, base[0], base[1]], width=2.5)
+            return
+        if kind in ("slab", "hole"):
+            Color(*colour)
+            Rectangle(pos=(x + w * 0.12, y + h * 0.12), size=(w * 0.76, h * 0.76))
+            if kind == "hole":
+                Color(0.08, 0.06, 0.05, 1)
+                Ellipse(pos=(cx - r * 0.6, cy - r * 0.6), size=(r * 1.2, r * 1.2))
+            return
+        if kind == "cheese":
+            Color(*colour)
+            Triangle(points=[cx - r, cy - r * 0.7, cx + r, cy - r * 0.7, cx + r * 0.2, cy + r * 0.9])
+            return
+        Color(0, 0, 0, 0.35)
+        Ellipse(pos=(cx - r + 2, cy - r - 3), size=(2 * r, 2 * r))
+        Color(*colour)
+        Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+        Color(*(theme.ink_on(colour)[:3] + (0.9,)))
+        Line(circle=(cx, cy, r), width=1.5)
+        letter = TOKEN_LETTER.get(kind, kind[:1].upper())
+        if ":" in token and kind == "mouse":
+            letter = "M" + token.split(":")[1][:1]
+        if letter:
+            tex = self._tex(letter, int(max(12, r)), theme.ink_on(colour), bold=True)
+            Color(1, 1, 1, 1)
+            Rectangle(texture=tex, pos=(cx - tex.size[0] / 2, cy - tex.size[1] / 2), size=tex.size)
+
+    # -- touch -------------------------------------------------------------------------------
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        sid = self.square_at(*touch.pos)
+        if sid is not None:
+            self.dispatch("on_square", sid)
+            return True
+        return False
+
+    def on_square(self, square_id: str) -> None:
+        pass
+
+
+def _fill_polygon(pts: list[tuple[float, float]]) -> None:
+    verts: list[float] = []
+    for x, y in pts:
+        verts += [x, y, 0, 0]
+    Mesh(vertices=verts, indices=list(range(len(pts))), mode="triangle_fan")
+
+
+def _inside(x: float, y: float, pts: list[tuple[float, float]]) -> bool:
+    inside = False
+    n = len(pts)
+    j = n - 1
+    for i in range(n):
+        xi, yi = pts[i]
+        xj, yj = pts[j]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / ((yj - yi) or 1e-9) + xi:
+            inside = not inside
+        j = i
+    return inside
