@@ -101,7 +101,8 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             console.say(f"Game over: {session.name(winner) if winner else 'nobody'} wins.")
             line = console.ask("u = undo the last action, q = quit: ").lower()
             if line == "u":
-                session.undo()
+                undone = session.undo()
+                console.say(f"Undone: {undone.action if undone else 'nothing'}")
                 show_board = True
                 continue
             return 0

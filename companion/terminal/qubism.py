@@ -120,7 +120,8 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             winner = (state.outcome() or {}).get("winner")
             console.say(f"Game over: {session.name(winner)} wins.")
             if console.ask("u = undo the last action, q = quit: ").lower() == "u":
-                session.undo()
+                undone = session.undo()
+                console.say(f"Undone: {describe(undone.action) if undone else 'nothing'}")
                 show_board = True
                 continue
             return 0
