@@ -203,10 +203,12 @@ class OddsTable:
         x = _solve(succ, b)
         self._win: list[float] = [float(v) for v in x[:, 0]]
         self._chips: list[float] = [float(v) for v in x[:, 1]]
+        rows = np.fromiter((i for i, edges in enumerate(succ) for _ in edges), dtype=np.int64)
+        cols = np.fromiter((j for edges in succ for j, _ in edges), dtype=np.int64)
+        probs = np.fromiter((p for edges in succ for _, p in edges), dtype=np.float64)
         res = x - b
-        for i, edges in enumerate(succ):
-            for j, p in edges:
-                res[i] -= p * x[j]
+        for q in range(2):
+            res[:, q] -= np.bincount(rows, weights=probs * x[cols, q], minlength=N_POSITIONS)
         self.residual = float(np.abs(res).max())
         """max |x - (b + P x)| over all positions and both quantities."""
 
