@@ -35,7 +35,11 @@ does not matter. :meth:`ChopChopState.legal_destinations` gives every full path 
 +1/+2, arrow); after a knife, "misses its next turn" is a skip flag per side — if both sides
 are flagged, both skips are taken in turn order; during the mice's double turn the same mice
 player rolls twice and the mouse moved in the first turn must move in the second; the mice
-rotation advances only after a mice turn followed by a cat turn.
+rotation advances only after a mice turn followed by a cat turn. When the last face-down
+slab is gone and the mice hold fewer cheese than they need they can never win (only slabs
+give cheese or forks): the game ends there, the cat winning (setting ``out_of_cheese="cat"``)
+or a draw (``"draw"``); RULES.md leaves this dead end open, and without it a walled-in cat
+(face-up cheese and a hole all round) could leave a game that never ends.
 
 **Contradictions.** Reveals are chance outcomes over all seven tile types. A type whose
 revealed count exceeds the composition setting is *contradicted*: its remaining count becomes
@@ -303,7 +307,8 @@ class Won(Effect):
     reason: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{'The cat wins' if self.side == CAT else 'The mice win'}: {self.reason}"
+        head = {CAT: "The cat wins", MICE: "The mice win"}.get(self.side, "A draw")
+        return f"{head}: {self.reason}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -372,6 +377,7 @@ class ChopChop(Game):
         board: str = "chopchop",
         tiles: Mapping[str, int] | None = None,
         cheese_to_win: int = 10,
+        out_of_cheese: str = "cat",
     ) -> None:
         if not isinstance(mice_players, int) or not 1 <= mice_players <= 4:
             raise ValueError("Chop! Chop! needs 1 to 4 mice players")
@@ -394,6 +400,9 @@ class ChopChop(Game):
             )
         if self.cheese_to_win < 1:
             raise ValueError("cheese_to_win must be at least 1")
+        if out_of_cheese not in ("cat", "draw"):
+            raise ValueError("out_of_cheese is 'cat' (the cat wins) or 'draw'")
+        self.out_of_cheese = out_of_cheese
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -418,6 +427,7 @@ class ChopChop(Game):
             "board": self.board_name,
             "tiles": dict(self.tiles),
             "cheese_to_win": self.cheese_to_win,
+            "out_of_cheese": self.out_of_cheese,
         }
 
     def interpretations(self) -> list[str]:
@@ -425,6 +435,10 @@ class ChopChop(Game):
         return [
             f"Tile slabs (setting): {comp}.",
             f"Mice need {self.cheese_to_win} cheese, all holes opened and a mouse in a hole (C8).",
+            "When the last face-down slab is gone and the mice hold fewer cheese than they need, "
+            "they can no longer win (only slabs give cheese or forks): the game ends, "
+            + ("the cat wins." if self.out_of_cheese == "cat" else "a draw.")
+            + " (Setting; RULES.md leaves this dead end open.)",
             "Within a move no step goes straight back; a move never ends where it started (C2).",
             "A +1/+2 or arrow with no legal follow-up leaves the piece where it is.",
             "With one mouse left, in a hole, the cat may not land in front of that hole by any "
@@ -785,16 +799,19 @@ class ChopChopState(State):
         return []
 
     def outcome(self) -> dict[str, Any] | None:
-        if self.phase != "over" or self.winner is None:
+        if self.phase != "over":
             return None
         mice_ids = [p for p in self.game.players if p != CAT]
+        extra = {"side": self.winner, "reason": self.won_reason, "cheese": self.cheese_held,
+                 "mice_caught": len(self.mice) - len(self.mice_left())}
+        if self.winner == "draw":
+            return {"winner": None, "scores": {p: 0 for p in self.game.players}, **extra}
         if self.winner == CAT:
             winner: Any = CAT
         else:
             winner = mice_ids[0] if len(mice_ids) == 1 else mice_ids
         scores = {p: (1 if (p == CAT) == (self.winner == CAT) else 0) for p in self.game.players}
-        return {"winner": winner, "scores": scores, "side": self.winner, "reason": self.won_reason,
-                "cheese": self.cheese_held, "mice_caught": len(self.mice) - len(self.mice_left())}
+        return {"winner": winner, "scores": scores, **extra}
 
     def apply(self, action: Action) -> list[Effect]:
         if self.phase == "over":
@@ -998,9 +1015,16 @@ class ChopChopState(State):
             and any(sq in self.geo.holes for sq in self.mice.values() if sq is not None)
         )
 
+    def mice_out_of_cheese(self) -> bool:
+        """No face-down slab left and too few cheese: the mice can never win any more."""
+        return not self.face_down and self.cheese_held < self.game.cheese_to_win
+
     def _end_turn(self) -> list[Effect]:
         if self.mice_have_won():
             return self._win(MICE, f"{self.cheese_held} cheese, every hole opened and a mouse at home")
+        if self.mice_out_of_cheese():
+            why = f"no slab left and the mice hold only {self.cheese_held} cheese"
+            return self._win(CAT if self.game.out_of_cheese == "cat" else "draw", why)
         effects: list[Effect] = []
         done = self.side
         moved = self.moved_mouse

@@ -69,3 +69,38 @@ def play_random(seed: int, mice_players: int = 1, limit: int = 20000) -> tuple[C
         s.apply(a)
         actions.append(a)
     return s, actions
+
+
+def keen_action(state: ChopChopState, rng: random.Random) -> Action:
+    """A mice player who heads for cheese and home: enough to see the mice win sometimes."""
+    from companion.games.chopchop import Move
+
+    if state.to_move() == CHANCE or state.side == "cat" or state.phase not in ("move", "bonus"):
+        return random_action(state, rng)
+    moves = [a for a in state.legal_actions() if isinstance(a, Move)]
+    holes = set(state.geo.holes)
+    ready = state.cheese_held >= state.game.cheese_to_win and len(state.opened) == len(holes)
+    if ready:
+        home = [a for a in moves if a.to in holes]
+        if home:
+            return rng.choice(home)
+    # leave the start holes early so every hole gets opened
+    leaving = [a for a in moves if state.position(a.piece) in holes and state.position(a.piece) not in state.opened]
+    if leaving and rng.random() < 0.5:
+        return rng.choice(leaving)
+    slabs = [a for a in moves if a.to in state.face_down]
+    if slabs:
+        return rng.choice(slabs)
+    return rng.choice(moves)
+
+
+def play_keen(seed: int, mice_players: int = 1, limit: int = 20000) -> tuple[ChopChopState, list[Action]]:
+    rng = random.Random(seed)
+    game = ChopChop(mice_players=mice_players)
+    s = game.new_state()
+    actions: list[Action] = []
+    while not s.is_over() and len(actions) < limit:
+        a = keen_action(s, rng)
+        s.apply(a)
+        actions.append(a)
+    return s, actions
