@@ -586,7 +586,7 @@ def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -
             mover = e.player
             out.append(e.describe(names)[0].upper() + e.describe(names)[1:] + ".")
         elif isinstance(e, DoubleSixForfeit):
-            landing = f"{_name(names, e.player)} stays on {e.square}"
+            landing = f"{_name(names, e.player)} stays on {e.square} (double six before passing 55)"
         elif isinstance(e, Moved):
             landing = f"{_name(names, e.player)} lands on {e.to}"
         elif isinstance(e, Shortcut):

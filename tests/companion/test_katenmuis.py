@@ -188,6 +188,7 @@ def test_K4_mouse_double_six_forfeit() -> None:
     effects = state.apply(Throw((6, 6)))
     assert paid(effects) == [("mouse", "cat", 2, "double six")]
     assert state.current_player() == "cat"
+    assert narrate(effects)[-1] == "Mouse stays on 30 (double six before passing 55): pays Cat 2 chips."
 
 
 # -- K5 shortcuts -------------------------------------------------------------------------------
