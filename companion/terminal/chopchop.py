@@ -1,0 +1,336 @@
+"""``companion play chopchop``: Chop! Chop! in the terminal, with the hidden-tile tracker.
+
+The physical game is played on the table; the terminal is told each throw, each move and each
+tile turned (or draws them with ``r`` for a solo test) and keeps the rest: whose turn, the legal
+destinations of a roll, every tile turned and where, what is left and its chances.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Sequence
+from typing import TextIO
+
+from companion.games.base import CHANCE, Action, IllegalAction
+from companion.games.chopchop import (
+    CAT,
+    TILE_TYPES,
+    ChopChopState,
+    Move,
+    PlaceCat,
+    Reveal,
+    Roll,
+    Spear,
+    Teleport,
+    piece_label,
+    tile_label,
+)
+from companion.games.chopchop_tracker import tracker
+from companion.session import Session
+from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume
+
+TILE_WORDS: dict[str, str] = {
+    "cheese": "cheese", "c": "cheese", "ch": "cheese",
+    "crockery": "crockery", "broken": "crockery", "x": "crockery", "cr": "crockery",
+    "+1": "plus1", "1": "plus1", "plus1": "plus1", "p1": "plus1",
+    "+2": "plus2", "2": "plus2", "plus2": "plus2", "p2": "plus2",
+    "arrow": "arrow", "a": "arrow",
+    "fork": "fork", "f": "fork",
+    "knife": "knife", "k": "knife",
+}
+
+LEGEND = (
+    "Legend: [##] face-down slab  [  ] empty floor  [ch] face-up cheese  (  ) open hole  "
+    "{  } table (cat on top, mice under)  K = cat (K* on a cheese)  m1..m4 = mice"
+)
+
+HELP = (
+    "Commands at any prompt: u = undo, t = tracker, b = board, h = help, q = quit (the game is saved).\n"
+    "Throws: type the number shown, or r to throw here. Tiles: cheese, crockery (x), +1, +2, arrow,\n"
+    "fork, knife, or r to draw one from what is left. Moves: the piece and the square, e.g. '1 0,2'\n"
+    "(mouse 1 to row 0, column 2) or 'cat 1,4'; the piece may be left out when only one can go there;\n"
+    "r picks a random legal move (for a solo test)."
+)
+
+
+def render_board(state: ChopChopState) -> list[str]:
+    """The board as text: one line per row, with column and row numbers."""
+    geo = state.geo
+    board = geo.board
+    rows, cols = board.grid or (0, 0)
+    lines = ["     " + "".join(f"{c:^4}" for c in range(cols))]
+    for r in range(rows):
+        cells = []
+        for c in range(cols):
+            sq = f"{r},{c}"
+            if sq not in board.squares:
+                cells.append("    ")
+                continue
+            top = f"top:{sq}"
+            mouse = next((m for m, at in state.mice.items() if at == sq), None)
+            if top in board.squares or sq in geo.under_table:
+                inner = "K " if state.cat == top else (f"m{mouse[6:]}" if mouse else "  ")
+                cells.append("{" + inner + "}")
+                continue
+            if state.cat == sq:
+                inner = "K*" if sq in state.face_up_cheese else "K "
+            elif mouse:
+                inner = f"m{mouse[6:]}"
+            elif sq in state.face_down:
+                inner = "##"
+            elif sq in state.face_up_cheese:
+                inner = "ch"
+            else:
+                inner = "  "
+            cells.append(f"({inner})" if sq in geo.holes else f"[{inner}]")
+        lines.append(f"  {r}  " + "".join(cells))
+    return lines
+
+
+def destinations_text(state: ChopChopState) -> list[str]:
+    lines = []
+    for piece in state.game.pieces:
+        dests = state.legal_destinations(piece)
+        if dests:
+            where = " ".join(d + ("*" if d in state.face_down else "") for d in sorted(dests))
+            lines.append(f"  {piece_label(piece)} (at {state.position(piece)}): {where}")
+    if any("*" in line for line in lines):
+        lines.append("  (* = a face-down slab: it will be turned)")
+    return lines
+
+
+class ChopChopTerminal:
+    def __init__(self, session: Session, console: Console, rng: random.Random) -> None:
+        self.session = session
+        self.con = console
+        self.rng = rng
+
+    @property
+    def state(self) -> ChopChopState:
+        s = self.session.state
+        assert isinstance(s, ChopChopState)
+        return s
+
+    def name(self, player: str | None) -> str:
+        return self.session.seats.get(player or "", player or "")
+
+    def show_board(self) -> None:
+        for line in render_board(self.state):
+            self.con.say(line)
+        self.con.say(LEGEND)
+
+    def show_tracker(self) -> None:
+        for line in tracker(self.state).lines():
+            self.con.say(line)
+
+    def apply(self, action: Action, source: str = "keyboard") -> bool:
+        try:
+            effects = self.session.apply(action, source)
+        except IllegalAction as exc:
+            self.con.say(f"Not allowed: {exc}.")
+            return False
+        for line in self.session.narrate(effects):
+            self.con.say(f"  * {line}")
+        return True
+
+    def draw(self) -> Action:
+        """A chance outcome drawn with its probability (a throw, or a tile from what is left)."""
+        outs = self.state.chance_outcomes()
+        return self.rng.choices([a for a, _ in outs], [float(p) for _, p in outs])[0]
+
+    def command(self, text: str) -> str | None:
+        """Handle a common command; returns 'quit', 'done' (handled) or None (not a command)."""
+        word = text.strip().lower()
+        if word in ("q", "quit", "exit"):
+            return "quit"
+        if word in ("u", "undo"):
+            turn = self.session.undo(source="keyboard")
+            self.con.say("Nothing to undo." if turn is None else f"Undone: {turn.action}.")
+            return "done"
+        if word in ("t", "tracker"):
+            self.show_tracker()
+            return "done"
+        if word in ("b", "board"):
+            self.show_board()
+            return "done"
+        if word in ("r", "random") and self.state.to_move() not in (None, CHANCE):
+            self.apply(self.rng.choice(self.state.legal_actions()), "random")
+            return "done"
+        if word in ("h", "help", "?"):
+            self.con.say(HELP)
+            return "done"
+        return None
+
+    def square(self, text: str) -> str:
+        """A typed square: '2,4' (or '2 4'); a table-top square when only the table top fits."""
+        t = text.strip().replace(" ", ",").replace(";", ",")
+        return t
+
+    def step(self) -> str | None:
+        """One prompt; returns 'quit' to stop."""
+        s = self.state
+        mover = s.to_move()
+        who = self.name(s.current_player())
+        if s.phase == "setup":
+            ans = self.con.ask(f"{who}: put the cat on a table-top square ({', '.join(sorted(s.geo.table_top))}): ")
+            res = self.command(ans)
+            if res:
+                return res
+            sq = self.square(ans)
+            if not sq.startswith("top:") and f"top:{sq}" in s.geo.table_top:
+                sq = f"top:{sq}"
+            self.apply(PlaceCat(sq))
+            return None
+        if mover == CHANCE and s.phase == "roll":
+            die = "cat die 1-3" if s.side == CAT else "mouse die 1-4"
+            ans = self.con.ask(f"{who} throws ({die}): type the roll or r: ")
+            res = self.command(ans)
+            if res:
+                return res
+            if ans.strip().lower() in ("r", ""):
+                self.apply(self.draw(), "random")
+            elif ans.strip().isdigit():
+                self.apply(Roll(int(ans.strip())))
+            else:
+                self.con.say("Type the number on the die, or r to throw here (h for help).")
+                return None
+            if self.state.phase in ("move", "bonus"):
+                self.con.say(f"Legal moves with {self.state.roll}:")
+                for line in destinations_text(self.state):
+                    self.con.say(line)
+            return None
+        if mover == CHANCE and s.phase == "reveal":
+            where = s.position(s.piece or "")
+            ans = self.con.ask(f"What tile is under the slab at {where}? (cheese/x/+1/+2/arrow/fork/knife, r): ")
+            res = self.command(ans)
+            if res:
+                return res
+            word = ans.strip().lower()
+            if word == "r":
+                self.apply(self.draw(), "random")
+            elif word in TILE_WORDS:
+                self.apply(Reveal(TILE_WORDS[word]))
+            else:
+                self.con.say(f"Unknown tile {ans.strip()!r}; tiles: {', '.join(tile_label(t) for t in TILE_TYPES)}.")
+                return None
+            self.show_tracker()
+            return None
+        if s.phase in ("move", "bonus"):
+            if s.phase == "bonus":
+                self.con.say(f"{piece_label(s.piece or '').capitalize()} moves {s.steps} more:")
+                for line in destinations_text(s):
+                    self.con.say(line)
+            ans = self.con.ask(f"{who}: which piece where? (e.g. '1 0,2', 'cat 1,4'): ")
+            res = self.command(ans)
+            if res:
+                return res
+            action = self.parse_move(ans)
+            if action is not None:
+                self.apply(action)
+            return None
+        if s.phase == "arrow":
+            targets = s.arrow_targets()
+            self.con.say(f"Arrow: {piece_label(s.piece or '')} may go to {len(targets)} squares: {' '.join(targets)}")
+            ans = self.con.ask(f"{who}: to which square? ")
+            res = self.command(ans)
+            if res:
+                return res
+            sq = self.square(ans)
+            if s.piece == CAT and f"top:{sq}" in s.arrow_targets() and sq not in targets:
+                sq = f"top:{sq}"
+            self.apply(Teleport(sq))
+            return None
+        if s.phase == "fork":
+            ans = self.con.ask(f"{who}: spear which cheese? ({' '.join(s.fork_targets())}): ")
+            res = self.command(ans)
+            if res:
+                return res
+            self.apply(Spear(self.square(ans)))
+            return None
+        return "quit"
+
+    def parse_move(self, text: str) -> Action | None:
+        s = self.state
+        piece: str | None = None
+        rest = text.strip()
+        parts = rest.split(maxsplit=1)
+        first = parts[0].lower() if parts else ""
+        if len(parts) == 2 and first in ("cat", "c", "k"):
+            piece, rest = CAT, parts[1]
+        elif len(parts) == 2 and first.lstrip("mouse:") in ("1", "2", "3", "4"):
+            piece, rest = f"mouse:{first[-1]}", parts[1]
+        sq = self.square(rest.strip())
+        moves = [a for a in s.legal_actions() if isinstance(a, Move)]
+        if not sq:
+            self.con.say("Say where to, e.g. '1 0,2' (mouse 1 to row 0, column 2).")
+            return None
+        if not any(m.to == sq for m in moves) and any(m.to == f"top:{sq}" for m in moves):
+            sq = f"top:{sq}"
+        fits = [m for m in moves if m.to == sq and (piece is None or m.piece == piece)]
+        if not fits:
+            if piece is None:
+                self.con.say(f"No piece can end on {sq} with this roll (legal moves below).")
+            else:
+                self.con.say(f"{piece_label(piece).capitalize()} cannot end on {sq} with this roll (legal moves below).")
+            for line in destinations_text(s):
+                self.con.say(line)
+            return None
+        pieces = sorted({m.piece for m in fits})
+        if len(pieces) > 1:
+            self.con.say(f"Several pieces can go to {sq}: {', '.join(piece_label(p) for p in pieces)}; "
+                         "say which, e.g. '2 " + sq + "'.")
+            return None
+        if len(fits) == 1:
+            return fits[0]
+        vias = [m.via for m in fits]
+        ans = self.con.ask(f"Step onto {sq} from which square? ({' or '.join(vias)}): ")
+        via = self.square(ans)
+        if via not in vias:
+            self.con.say(f"{via!r} is not one of {', '.join(vias)}.")
+            return None
+        return Move(fits[0].piece, sq, via)
+
+    def run(self) -> int:
+        self.con.say(f"Chop! Chop! — game #{self.session.game_id}. "
+                     + ", ".join(f"{role}: {name}" for role, name in self.session.seats.items()))
+        self.con.say(HELP)
+        last_turn_key: tuple[str, str | None] | None = None
+        while not self.state.is_over():
+            s = self.state
+            key = (s.side, s.current_player())
+            if s.phase == "roll" and key != last_turn_key:
+                self.con.say("")
+                self.show_board()
+                self.show_tracker()
+                last_turn_key = key
+            if self.step() == "quit":
+                self.con.say(f"Game #{self.session.game_id} saved; 'companion play chopchop' resumes it.")
+                return 0
+        self.show_board()
+        self.show_tracker()
+        out = self.state.outcome() or {}
+        self.con.say(f"Game over: {out.get('reason', '')}.")
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion play chopchop",
+        description="Play Chop! Chop! with the companion in the terminal: it tracks the hidden tiles.",
+    )
+    parser.add_argument("--mice-players", type=int, default=1, choices=[1, 2, 3, 4],
+                        help="how many mice players take the mice turns in rotation (default 1)")
+    parser.add_argument("--board", default="chopchop", help="board name or board file (default chopchop)")
+    add_common_play_arguments(parser)
+    return parser
+
+
+def play(argv: Sequence[str], inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    args = build_parser().parse_args(list(argv))
+    con = Console(inp, out)
+    with open_store(args.db) as store:
+        session = start_or_resume(
+            store, "chopchop", None, {"mice_players": args.mice_players, "board": args.board}, args.new, con.out
+        )
+        return ChopChopTerminal(session, con, random.Random(args.seed)).run()

@@ -1,0 +1,89 @@
+"""The terminal game: `companion play chopchop`, driven through play() with text in and out."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from companion.cli import main as cli_main
+from companion.games.chopchop import ChopChopState
+from companion.games.chopchop_tracker import tracker
+from companion.session import Session
+from companion.store import Store
+from companion.terminal.chopchop import play, render_board
+
+
+def run(db: Path, lines: list[str], *extra: str) -> str:
+    out = io.StringIO()
+    code = play(["--db", str(db), *extra], inp=io.StringIO("".join(line + "\n" for line in lines)), out=out)
+    assert code == 0
+    return out.getvalue()
+
+
+def stored(db: Path) -> ChopChopState:
+    with Store.open(db) as store:
+        session = Session.resume(store, "chopchop")
+        assert session is not None
+        state = session.state
+    assert isinstance(state, ChopChopState)
+    return state
+
+
+def test_a_whole_solo_game_with_r_ends(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    text = run(db, ["r"] * 5000, "--new", "--seed", "11", "--mice-players", "2")
+    assert "Game over:" in text and "Traceback" not in text
+    with Store.open(db) as store:
+        assert store.unfinished_games("chopchop") == []
+        assert len(store.finished_games("chopchop", 5)) == 1
+
+
+def test_bad_input_is_explained_and_asked_again(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    text = run(db, ["9,9", "2,4", "banana", "7", "1", "5 0,2", "1 5,5", "0,2", "spoon", "x", "q"], "--new")
+    assert "Not allowed: the cat starts on a table-top square, not 9,9." in text
+    assert "Type the number on the die" in text
+    assert "Not allowed: the mouse die has no 7" in text
+    assert "Mouse 1 cannot end on 5,5 with this roll" in text
+    assert "Unknown tile 'spoon'" in text
+    assert "mouse 1 turns the slab at 0,2: broken crockery".capitalize() in text
+    assert "Traceback" not in text
+    s = stored(db)
+    assert s.mice["mouse:1"] == "0,2" and s.cat == "top:2,4" and s.side == "cat"
+
+
+def test_undo_across_a_reveal_and_resume(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    text = run(db, ["2,4", "1", "1 0,2", "cheese", "u", "q"], "--new")
+    assert "Mouse 1 takes the cheese at 0,2 (mice hold 1)" in text
+    assert "Undone: Reveal(tile='cheese')." in text
+    s = stored(db)
+    assert s.phase == "reveal" and tracker(s).cheese_held == 0 and "0,2" in s.face_down
+    text = run(db, ["knife", "t", "q"])
+    assert "Resuming game #1" in text and "the mice miss their next turn" in text
+    assert stored(db).skip["mice"]
+
+
+def test_asks_which_way_in_when_it_matters(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    # roll 2: mouse 1 from 0,3 to the slab at 1,2 via 0,2 or via 1,3
+    text = run(db, ["2,4", "2", "1 1,2", "9,9", "1 1,2", "1,3", "+1", "q"], "--new")
+    assert "Step onto 1,2 from which square? (0,2 or 1,3)" in text
+    assert "'9,9' is not one of 0,2, 1,3." in text
+    s = stored(db)
+    assert s.phase == "bonus" and s.just_left == "1,3"
+    assert "1,3" not in s.legal_destinations("mouse:1")
+
+
+def test_board_text_shows_pieces_slabs_table_and_holes() -> None:
+    from companion.games.chopchop import ChopChop, PlaceCat
+
+    s = ChopChop().new_state()
+    s.apply(PlaceCat("top:3,4"))
+    rows = render_board(s)
+    assert rows[1].split()[1:] == ["[##][##][##](m1)[##][##][##][##]"]
+    assert "{K }" in rows[4] and "(m4)" in rows[4]
+
+
+def test_cli_dispatch_help() -> None:
+    assert cli_main(["play", "chopchop", "--help"]) == 0
