@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from companion.boards import BoardError
+
+# Small matrix work in the readers is faster single-threaded than through a BLAS thread pool.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 def _fail(msg: str) -> int:

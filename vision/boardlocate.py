@@ -32,8 +32,9 @@ class BoardNotFound(VisionError):
 
 @dataclass(frozen=True)
 class LocateConfig:
-    detect_scale: float = 1.0
-    """Detect on the image resized by this factor (corners are refined at full size)."""
+    detect_scale: float = 0.5
+    """Detect on the image resized by this factor first (corners refined at full size); when
+    not every marker is found there, detect again at full size."""
     ransac_px: float = 4.0
     max_error_px: float = 3.0
     """Reprojection error (px, RMS) above which the pose is not trusted."""
@@ -105,7 +106,7 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
     cfg = config or LocateConfig()
     gray = as_gray(image)
     det = _detector(board.aruco)
-    if cfg.detect_scale != 1.0:
+    if cfg.detect_scale != 1.0 and min(gray.shape) * cfg.detect_scale >= 240:
         small = cv2.resize(gray, None, fx=cfg.detect_scale, fy=cfg.detect_scale,
                            interpolation=cv2.INTER_AREA)
         corners, ids, _ = det.detectMarkers(small)
@@ -115,6 +116,9 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
             cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
             corners = [pts[4 * i:4 * i + 4].reshape(1, 4, 2) for i in range(len(corners))]
+        n_ok = 0 if ids is None else len(set(int(i) for i in ids.ravel()) & {m.id for m in board.markers})
+        if n_ok < len(board.markers):
+            corners, ids, _ = det.detectMarkers(gray)
     else:
         corners, ids, _ = det.detectMarkers(gray)
     wanted = {m.id for m in board.markers}

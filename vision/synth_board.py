@@ -106,7 +106,7 @@ def random_position(board: Board, rng: np.random.Generator, reference: bool = Fa
                                 replace=False):
                 pos[str(s)] = "cheese"
         for h in holes:
-            if h not in pos and (reference or rng.random() < 0.7):
+            if h not in pos:
                 pos[h] = "hole"
         cat_spots = [s for s in tops + floor if s not in pos] or tops
         pos[str(rng.choice(cat_spots))] = "cat"

@@ -1,0 +1,471 @@
+"""What stands where: per-square contents of a located board, with a confidence.
+
+    reader = BoardReader(board)              # precomputes the empty board's look
+    reader.learn(image, {"cat-start": "cat", "mouse-start": "mouse"})   # a known position
+    reading = reader.read(image)             # BoardReading: found, pose, squares
+    reading.squares == {square id: (token or None, confidence)}
+
+    read_board(image, board, model=None) -> BoardReading   (one-shot; built-in piece looks)
+
+How: the board is warped to a top-down view at ``px_per_mm`` from the marker homography. Each
+spot (square; squares with the same polygon, like Chop! Chop!'s table top over the floor, are
+one spot) is compared with the empty printed board rendered from the board file, after a
+photometric normalisation: a smooth per-channel gain fitted on the white paper margin around
+the playing area. A spot is occupied when its structure (normalised cross-correlation with the
+empty print, insensitive to light level) or its colour (chromaticity, insensitive to shade)
+differs enough from the print. An occupied spot's token is the nearest piece look: looks are
+learned from known positions (the start position, or any confirmed one) and fall back to
+built-in guesses per game. A Qubism cube's arrow direction comes from the shape of the dark
+arrow on its top (the head is the wide end). Tokens are the engines' ``board_view`` tokens
+(mice are read as ``"mouse"``: the camera cannot tell mice apart; ``comparable()`` maps engine
+views to what the camera can see).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.boards import Board
+from vision.boardlocate import BoardPose, BoardTracker, LocateConfig, locate_board
+from vision.errors import InvalidImageError, VisionError
+from vision.printing import render_board
+
+P = 16  # patch side, pixels
+INNER = slice(4, 12)  # central half of a patch
+_g = np.exp(-0.5 * ((np.arange(P) - (P - 1) / 2) / 4.5) ** 2)
+WINDOW = (np.outer(_g, _g) / np.outer(_g, _g).sum()).astype(np.float32)
+"""Weights of the structure comparison: the middle of a spot counts most (pieces on
+neighbouring squares lean into the edges)."""
+
+DEFAULT_LOOKS: dict[str, dict[str, tuple[int, int, int]]] = {
+    # built-in guesses (BGR) used until looks are learned from a known position
+    "katenmuis": {"cat": (40, 40, 190), "mouse": (45, 45, 45)},
+    "chopchop": {"slab": (170, 120, 70), "cheese": (60, 205, 240), "hole": (50, 70, 95),
+                 "cat": (40, 110, 220), "mouse": (150, 150, 150)},
+    "kilkenny": {"cat:red": (40, 40, 200), "cat:blue": (190, 100, 30), "cat:green": (50, 160, 40),
+                 "cat:yellow": (30, 210, 235)},
+    "qubism": {"pawn:white": (225, 228, 230), "pawn:black": (40, 40, 45), "cube": (150, 200, 225)},
+}
+
+
+class PieceError(VisionError):
+    """Pieces cannot be read (the board was not found, or a known position does not fit)."""
+
+
+def appearance(token: str) -> str:
+    """The look class of a token: every cube looks alike (arrow read apart), mice alike."""
+    base = token.split(":", 1)[0]
+    if base in ("cube", "mouse"):
+        return base
+    return token
+
+
+def _spot_groups(board: Board) -> list[list[str]]:
+    by_poly: dict[tuple[tuple[float, float], ...], list[str]] = {}
+    for sid, sq in board.squares.items():
+        key = tuple((round(x, 2), round(y, 2)) for x, y in sq.polygon)
+        by_poly.setdefault(key, []).append(sid)
+    return list(by_poly.values())
+
+
+def _square_for(ids: list[str], token: str | None) -> str:
+    """Which square id of a spot a token stands on (a cat on the table top, mice under it)."""
+    if len(ids) == 1 or token is None:
+        return ids[0]
+    tops = [i for i in ids if i.startswith("top:")]
+    floor = [i for i in ids if not i.startswith("top:")]
+    if token.split(":")[0] == "cat" and tops:
+        return tops[0]
+    return floor[0] if floor else ids[0]
+
+
+def comparable(board: Board, view: dict[str, str]) -> dict[str, str]:
+    """An engine's board_view as the camera can see it: spot key -> look class (+ arrow)."""
+    spot_of = {sid: ids[0] for ids in _spot_groups(board) for sid in ids}
+    out: dict[str, str] = {}
+    for sid, token in view.items():
+        if sid not in spot_of:
+            continue
+        base = token.split(":", 1)[0]
+        out[spot_of[sid]] = token if base == "cube" else appearance(token)
+    return out
+
+
+@dataclass
+class PieceConfig:
+    px_per_mm: float = 2.0
+    min_confidence: float = 0.6
+    ncc_scale: float = 0.6
+    """1 - NCC with the empty print at which a spot counts as occupied."""
+    chroma_scale: float = 0.1
+    """Chromaticity change (L1) at which a spot counts as occupied."""
+    dark_scale: float = 1.0
+    """Drop of log brightness at which a spot counts as occupied on darkness alone."""
+    light_scale: float = 0.35
+    spread_scale: float = 0.15
+    """Rise of the spread of grey levels in the middle of a spot (shading, edges of a piece)."""
+    """Rise of log brightness at which a spot counts as occupied on brightness alone."""
+    locate: LocateConfig = field(default_factory=LocateConfig)
+
+
+@dataclass
+class PieceModel:
+    """Learned piece looks: look class -> list of feature vectors."""
+
+    game: str = ""
+    looks: dict[str, list[list[float]]] = field(default_factory=dict)
+
+    def add(self, cls: str, feat: np.ndarray) -> None:
+        self.looks.setdefault(cls, []).append([float(v) for v in feat])
+
+    def prototypes(self) -> tuple[list[str], np.ndarray]:
+        """Every learned example as (class names, [N, 4] features); nearest example wins."""
+        names, feats = [], []
+        for cls, rows in self.looks.items():
+            for row in rows:
+                names.append(cls)
+                feats.append(row)
+        return names, np.asarray(feats, np.float64).reshape(len(names), 4)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks}), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> PieceModel:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            return cls(str(data.get("game", "")), {str(k): list(v) for k, v in data["looks"].items()})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise PieceError(f"cannot load piece model {path}: {exc}") from None
+
+    @classmethod
+    def defaults(cls, game: str) -> PieceModel:
+        model = cls(game)
+        for name, bgr in DEFAULT_LOOKS.get(game, {}).items():
+            rgb = np.asarray(bgr, np.float64)[None, None, :] / 255.0
+            model.add(name, _look_features(np.broadcast_to(rgb, (1, 8, 8, 3)))[0])
+        return model
+
+
+def _smooth(stack: np.ndarray) -> np.ndarray:
+    """[N, h, w] -> the same, blurred by a 1-2-1 kernel on both axes (for a robust NCC)."""
+    p = np.pad(stack, ((0, 0), (1, 1), (1, 1)), mode="edge")
+    v = 0.25 * p[:, :-2, :] + 0.5 * p[:, 1:-1, :] + 0.25 * p[:, 2:, :]
+    return 0.25 * v[:, :, :-2] + 0.5 * v[:, :, 1:-1] + 0.25 * v[:, :, 2:]
+
+
+_yy, _xx = np.mgrid[0:P, 0:P].astype(np.float64) / (P - 1) - 0.5
+_PLANE = np.column_stack([np.ones(P * P), _xx.ravel(), _yy.ravel()])
+_SW = np.sqrt(WINDOW.ravel().astype(np.float64))
+_PLANE_PINV = np.linalg.pinv(_PLANE * _SW[:, None]) * _SW[None, :]
+
+
+def _detrend(stack: np.ndarray) -> np.ndarray:
+    """Remove the best (window-weighted) plane from each patch: smooth shading goes, edges stay."""
+    flat = stack.reshape(stack.shape[0], -1).astype(np.float64)
+    coef = flat @ _PLANE_PINV.T
+    return (flat - coef @ _PLANE.T).reshape(stack.shape).astype(np.float32)
+
+
+def _look_features(inner: np.ndarray) -> np.ndarray:
+    """[N, h, w, 3] normalised inner patches -> [N, 4]: chroma b, chroma g, log brightness, spread."""
+    mean = inner.reshape(inner.shape[0], -1, 3).mean(axis=1)
+    tot = mean.sum(axis=1, keepdims=True) + 1e-4
+    chroma = mean / tot
+    bright = tot[:, 0] / 3
+    gray = inner.mean(axis=3).reshape(inner.shape[0], -1)
+    spread = gray.std(axis=1) / (bright + 0.05)
+    return np.column_stack([chroma[:, 0], chroma[:, 1], np.log(bright + 0.02), spread])
+
+
+LOOK_SCALE = np.array([0.035, 0.035, 0.45, 0.25])
+
+
+@dataclass
+class BoardReading:
+    found: bool
+    pose: BoardPose
+    squares: dict[str, tuple[str | None, float]] = field(default_factory=dict)
+    """square id -> (token or None for empty, confidence); unobservable squares are absent."""
+    min_confidence: float = 0.6
+
+    def occupied(self, min_confidence: float | None = None) -> dict[str, str]:
+        """The confident, occupied squares: like an engine's board_view()."""
+        m = self.min_confidence if min_confidence is None else min_confidence
+        return {s: t for s, (t, c) in self.squares.items() if t is not None and c >= m}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "found": self.found,
+            "board": self.pose.summary(),
+            "squares": {s: {"token": t, "confidence": round(c, 3)} for s, (t, c) in self.squares.items()},
+        }
+
+
+class BoardReader:
+    """Reads one board, frame after frame; learns piece looks from known positions."""
+
+    def __init__(self, board: Board, model: PieceModel | None = None,
+                 config: PieceConfig | None = None) -> None:
+        self.board = board
+        self.config = cfg = config or PieceConfig()
+        self.model = model if model is not None else PieceModel(board.game)
+        self._defaults = PieceModel.defaults(board.game)
+        self.tracker = BoardTracker(board, cfg.locate)
+        s = cfg.px_per_mm
+        self.size = (int(round(board.width_mm * s)), int(round(board.height_mm * s)))
+        hi = render_board(board, s * 2, markers=True)
+        empty = cv2.resize(hi, self.size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+        self.empty = empty
+        self.groups = _spot_groups(board)
+        self.observable = [g[0] for g in self.groups]
+        # Chop! Chop!'s holes always hold a mouse or an opened hole slab: never read as empty.
+        holes = set(board.region("holes")) if board.game == "chopchop" else set()
+        self._never_empty = np.array([bool(holes & set(g)) for g in self.groups], bool)
+        self.boxes: list[tuple[int, int, int, int]] = []
+        for ids in self.groups:
+            poly = np.asarray(board.squares[ids[0]].polygon) * s
+            x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
+            x0, y0 = max(x0, 0), max(y0, 0)
+            x1, y1 = min(x1, self.size[0]), min(y1, self.size[1])
+            self.boxes.append((int(x0), int(y0), int(max(x1, x0 + 2)), int(max(y1, y0 + 2))))
+        self.empty_patches = self._patches(empty)
+        eg = _smooth(self.empty_patches.mean(axis=3))
+        self._eg0 = _detrend(eg)
+        self._eg_norm = np.sqrt((WINDOW * self._eg0 ** 2).sum(axis=(1, 2))) + 1e-6
+        self._e_struct = self._eg_norm
+        self.empty_looks = _look_features(self.empty_patches[:, INNER, INNER])
+        # White paper outside every square and marker: the photometric reference.
+        ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
+        block = np.zeros_like(ref)
+        for sq in board.squares.values():
+            cv2.fillPoly(block, [np.int32(np.asarray(sq.polygon) * s).reshape(-1, 1, 2)], 1)
+        for m in board.markers:
+            x, y = int(m.x_mm * s), int(m.y_mm * s)
+            side = int(m.size_mm * s)
+            block[max(y - 4, 0):y + side + 4, max(x - 4, 0):x + side + 4] = 1
+        block = cv2.dilate(block, np.ones((int(3 * s) | 1, int(3 * s) | 1), np.uint8))
+        ys, xs = np.nonzero(ref & (1 - block))
+        if len(xs) > 4000:
+            pick = np.random.default_rng(0).choice(len(xs), 4000, replace=False)
+            ys, xs = ys[pick], xs[pick]
+        self._ref_xy = (ys, xs)
+        self._ref_basis = self._basis(xs.astype(np.float64), ys.astype(np.float64))
+        centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in self.boxes])
+        self._spot_basis = self._basis(centres[:, 0], centres[:, 1])
+
+    # -- geometry and photometry --------------------------------------------------------------
+
+    def _basis(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u = x / self.size[0] - 0.5
+        v = y / self.size[1] - 0.5
+        return np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+
+    def _patches(self, img: np.ndarray) -> np.ndarray:
+        out = np.empty((len(self.boxes), P, P, 3), np.float32)
+        for i, (x0, y0, x1, y1) in enumerate(self.boxes):
+            out[i] = cv2.resize(img[y0:y1, x0:x1], (P, P), interpolation=cv2.INTER_AREA)
+        return out
+
+    def warp(self, image: np.ndarray, pose: BoardPose) -> np.ndarray:
+        s = self.config.px_per_mm
+        assert pose.homography is not None
+        m = pose.homography @ np.diag([1 / s, 1 / s, 1.0])
+        return cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def _gain(self, warped: np.ndarray) -> np.ndarray:
+        """Per-spot, per-channel gain of the light (fitted on the paper margin)."""
+        ys, xs = self._ref_xy
+        if len(xs) < 30:
+            g = np.median(warped.reshape(-1, 3), axis=0) + 1e-3
+            return np.broadcast_to(g, (len(self.boxes), 3)).copy()
+        vals = warped[ys, xs].astype(np.float64)
+        basis = self._ref_basis
+        keep = np.ones(len(xs), bool)
+        coef = np.zeros((basis.shape[1], 3))
+        for _ in range(3):
+            coef, *_ = np.linalg.lstsq(basis[keep], vals[keep], rcond=None)
+            pred = basis @ coef
+            ratio = (vals / np.maximum(pred, 1e-3)).mean(axis=1)
+            keep = (ratio > 0.85) & (ratio < 1.2)
+            if keep.sum() < 30:
+                keep = np.ones(len(xs), bool)
+                break
+        return np.maximum(self._spot_basis @ coef, 0.05).astype(np.float32)
+
+    # -- features -------------------------------------------------------------------------------
+
+    def features(self, image: np.ndarray, pose: BoardPose) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(occupancy score per spot, look features per spot, normalised patches)."""
+        warped = self.warp(image, pose).astype(np.float32) / 255
+        gain = self._gain(warped)
+        patches = self._patches(warped) / gain[:, None, None, :]
+        self._last_warped = warped
+        self._last_gain = gain
+        wg0 = _detrend(_smooth(patches.mean(axis=3)))
+        ncc = (WINDOW * wg0 * self._eg0).sum(axis=(1, 2)) / (
+            np.sqrt((WINDOW * wg0 ** 2).sum(axis=(1, 2))) * self._eg_norm + 1e-6)
+        looks = _look_features(patches[:, INNER, INNER])
+        cfg = self.config
+        d_chroma = np.abs(looks[:, :2] - self.empty_looks[:, :2]).sum(axis=1)
+        d_bright = looks[:, 2] - self.empty_looks[:, 2]
+        struct_score = np.where(self._e_struct >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
+        bright_score = np.maximum(-d_bright / cfg.dark_scale, d_bright / cfg.light_scale)
+        spread_score = np.maximum(looks[:, 3] - self.empty_looks[:, 3], 0) / cfg.spread_scale
+        self.last_scores = np.column_stack([struct_score, d_chroma / cfg.chroma_scale, bright_score,
+                                            spread_score])
+        self.last_scores[self._never_empty] = np.maximum(self.last_scores[self._never_empty], 9.0)
+        score = self.last_scores.max(axis=1)
+        return score, looks, patches
+
+    def _wide_patch(self, warped: np.ndarray, i: int) -> np.ndarray:
+        """The spot grown by 40 % each side (a cube's top leans away from the camera)."""
+        x0, y0, x1, y1 = self.boxes[i]
+        gx, gy = int((x1 - x0) * 0.4), int((y1 - y0) * 0.4)
+        h, w = warped.shape[:2]
+        crop = warped[max(y0 - gy, 0):min(y1 + gy, h), max(x0 - gx, 0):min(x1 + gx, w)]
+        return crop / self._last_gain[i][None, None, :]
+
+    # -- learning and reading ------------------------------------------------------------------
+
+    def learn(self, image: np.ndarray, known: dict[str, str], pose: BoardPose | None = None) -> int:
+        """Learn piece looks from a known position (square -> token). Returns looks learned."""
+        if pose is None:
+            pose = self.tracker.update(_check(image))
+        if not pose.found:
+            raise PieceError("cannot learn: the board was not found in this image")
+        _, looks, _ = self.features(image, pose)
+        spot_index = {sid: i for i, ids in enumerate(self.groups) for sid in ids}
+        n = 0
+        for sid, token in known.items():
+            if sid in spot_index:
+                self.model.add(appearance(token), looks[spot_index[sid]])
+                n += 1
+        return n
+
+    def _classes(self) -> tuple[list[str], np.ndarray]:
+        names, protos = self.model.prototypes()
+        dn, dp = self._defaults.prototypes()
+        extra = [i for i, n in enumerate(dn) if n not in set(names)]
+        if extra:
+            names = names + [dn[i] for i in extra]
+            protos = np.vstack([protos.reshape(-1, 4), dp[extra]]) if len(protos) else dp[extra]
+        return names, protos
+
+    def read(self, image: np.ndarray, track: bool = True) -> BoardReading:
+        img = _check(image)
+        pose = self.tracker.update(img) if track else locate_board(img, self.board, self.config.locate)
+        cfg = self.config
+        if not pose.found:
+            return BoardReading(False, pose, {}, cfg.min_confidence)
+        score, looks, patches = self.features(img, pose)
+        warped_n = self._last_warped
+        names, protos = self._classes()
+        out: dict[str, tuple[str | None, float]] = {}
+        for i, ids in enumerate(self.groups):
+            occ_conf = float(1 / (1 + math.exp(-4 * (score[i] - 1))))
+            if score[i] < 1 or not names:
+                token: str | None = None
+                conf = 1 - occ_conf
+            else:
+                d_all = np.sqrt((((protos - looks[i]) / LOOK_SCALE) ** 2).sum(axis=1))
+                per_cls: dict[str, float] = {}
+                for n_, dv in zip(names, d_all):
+                    per_cls[n_] = min(per_cls.get(n_, 1e9), float(dv))
+                ranked = sorted(per_cls, key=lambda k: per_cls[k])
+                best = ranked[0]
+                d = np.array([per_cls[k] for k in ranked])
+                order = np.arange(len(ranked))
+                second = float(d[1]) if len(d) > 1 else float(d[0]) + 6
+                margin = (second - float(d[0])) / (second + 1e-6)
+                conf = occ_conf * min(1.0, 0.4 + margin) * (1.0 if d[order[0]] < 6 else 0.6)
+                token = best
+                if best == "cube":
+                    arrow, aconf = arrow_direction(self._wide_patch(warped_n, i))
+                    token = f"cube:{arrow}" if arrow else "cube:?"
+                    conf *= aconf
+            for sid in ids:
+                pass
+            if token is None:
+                for sid in ids:
+                    out[sid] = (None, conf)
+            else:
+                chosen = _square_for(ids, token)
+                for sid in ids:
+                    out[sid] = (token, conf) if sid == chosen else (None, conf)
+        return BoardReading(True, pose, out, cfg.min_confidence)
+
+    def read_spots(self, reading: BoardReading) -> dict[str, str]:
+        """A reading as spot key -> token (for comparing with ``comparable``)."""
+        out: dict[str, str] = {}
+        for ids in self.groups:
+            for sid in ids:
+                tok = reading.squares.get(sid, (None, 0.0))[0]
+                if tok is not None:
+                    out[ids[0]] = tok
+        return out
+
+
+def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
+    """N/E/S/W of the dark arrow on a cube top in a normalised top-down patch, with confidence.
+
+    The arrow is the dark blob; its head is the end where the blob is widest across its axis.
+    """
+    big = cv2.resize(patch, (48, 48), interpolation=cv2.INTER_AREA)
+    gray = big.mean(axis=2)
+    hi = float(np.percentile(gray, 90))
+    mask = (gray < min(0.3, 0.35 * hi)).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+    if n <= 1:
+        return None, 0.0
+    # the biggest dark blob not touching the crop's border much, nearest the middle
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    dist = np.hypot(cents[1:, 0] - 24, cents[1:, 1] - 24)
+    k = 1 + int(np.argmax(area / (1 + dist / 12)))
+    ys, xs = np.nonzero(labels == k)
+    if len(xs) < 12:
+        return None, 0.0
+    x = xs - xs.mean()
+    y = ys - ys.mean()
+    cov = np.cov(np.vstack([x, y]))
+    evals, evecs = np.linalg.eigh(cov)
+    axis = evecs[:, 1]
+    along = x * axis[0] + y * axis[1]
+    across = -x * axis[1] + y * axis[0]
+    pos, neg = along > 0, along < 0
+    wpos = float(np.abs(across[pos]).mean()) if pos.any() else 0.0
+    wneg = float(np.abs(across[neg]).mean()) if neg.any() else 0.0
+    head = axis if wpos > wneg else -axis
+    angle = math.degrees(math.atan2(head[1], head[0]))  # image: x right, y down
+    dirs = {"E": 0.0, "S": 90.0, "W": 180.0, "N": -90.0}
+    best = min(dirs, key=lambda d: abs((angle - dirs[d] + 180) % 360 - 180))
+    off = abs((angle - dirs[best] + 180) % 360 - 180)
+    elong = 1 - evals[0] / (evals[1] + 1e-6)
+    asym = abs(wpos - wneg) / (wpos + wneg + 1e-6)
+    conf = float(np.clip(1 - off / 45, 0, 1) * np.clip(elong * 2, 0, 1) * np.clip(asym * 6, 0.3, 1))
+    return best, max(conf, 0.05)
+
+
+def _check(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise InvalidImageError("expected an 8-bit BGR image (H x W x 3)")
+    return image
+
+
+_READERS: dict[str, BoardReader] = {}
+
+
+def read_board(image: np.ndarray, board: Board, model: PieceModel | None = None,
+               config: PieceConfig | None = None) -> BoardReading:
+    """One-shot reading of ``image`` (no tracking between calls)."""
+    reader = BoardReader(board, model=model, config=config)
+    return reader.read(image, track=False)
