@@ -19,6 +19,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 from companion import games
 from companion.boards import BoardError, load_board
@@ -165,17 +166,15 @@ class GameScreen(Screen):
         for line in lines:
             self.narration.insert(0, line)
         del self.narration[MAX_NARRATION:]
-        box = self.ids.get("narration")
-        if box is None:
+        label = self.ids.get("narration")
+        if label is None:
             return
-        box.clear_widgets()
+        parts = []
         for i, line in enumerate(self.narration[:30]):
-            box.add_widget(TextLabel(
-                text=line, font_size=theme.FONT if i == 0 else theme.FONT_SMALL,
-                color=theme.TEXT if i == 0 else theme.MUTED, size_hint_y=None, height=30,
-            ))
-        for child in box.children:
-            child.bind(texture_size=lambda w, s: setattr(w, "height", max(28, s[1] + 4)))
+            colour = "f2f4f8" if i == 0 else "a8b0c2"
+            size = theme.FONT if i == 0 else theme.FONT_SMALL
+            parts.append(f"[color={colour}][size={size}]{escape_markup(line)}[/size][/color]")
+        label.text = "\n".join(parts)
 
     # -- drawing ----------------------------------------------------------------------------
 

@@ -18,6 +18,27 @@ from ui.widgets.common import BigButton, TextLabel
 class HistoryScreen(Screen):
     detail_title = StringProperty("")
 
+    def on_kv_post(self, base_widget: Any) -> None:
+        from kivy.uix.label import Label
+        from kivy.uix.scrollview import ScrollView
+
+        from ui.widgets.plot import ChipsPlot
+
+        self.plot = ChipsPlot()
+        self.replay = Label(font_size=theme.FONT_SMALL, color=theme.TEXT, size_hint_y=None, halign="left")
+        self.replay.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
+                         texture_size=lambda w, v: setattr(w, "height", v[1]))
+        self.replay_view = ScrollView(do_scroll_x=False)
+        self.replay_view.add_widget(self.replay)
+        self.ids["plot"] = self.plot
+        self.ids["replay"] = self.replay
+        self._show(self.plot)
+
+    def _show(self, widget: Any) -> None:
+        box = self.ids.detail
+        box.clear_widgets()
+        box.add_widget(widget)
+
     @property
     def app(self) -> Any:
         return App.get_running_app()
@@ -39,7 +60,7 @@ class HistoryScreen(Screen):
             when = datetime.fromtimestamp(g.finished or g.created).strftime("%d %b %H:%M")
             b = BigButton(
                 text=f"{titles.get(g.game, g.game)} · {when}\n{' v '.join(g.seats.values())} · {won} won",
-                size_hint_y=None, height=68, font_size=theme.FONT_SMALL, halign="left",
+                size_hint_y=None, height=72, font_size=theme.FONT_SMALL, halign="left", bold=False,
             )
             b.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 20, None)))
             b.bind(on_release=lambda _b, gid=g.id: self.show_game(gid))
@@ -53,9 +74,9 @@ class HistoryScreen(Screen):
         for turn in data["turns"]:
             lines.extend(turn["narration"] or [])
         self.detail_title = f"Game #{game_id}: {data['title']}"
-        self.ids.replay.text = "\n".join(lines[-200:]) or "(no moves)"
-        self.ids.detail.current = "replay"
+        self.replay.text = "\n".join(lines[-200:]) or "(no moves)"
+        self._show(self.replay_view)
 
     def show_plot(self) -> None:
         self.detail_title = "Chips won over time (Kat en Muis)"
-        self.ids.detail.current = "plot"
+        self._show(self.plot)

@@ -22,9 +22,9 @@ class Toast(Label):
         kwargs.setdefault("color", theme.TEXT)
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
-        kwargs.setdefault("size_hint", (0.9, None))
-        kwargs.setdefault("height", 64)
-        kwargs.setdefault("pos_hint", {"center_x": 0.5, "y": 0.03})
+        kwargs.setdefault("size_hint", (0.8, None))
+        kwargs.setdefault("height", 56)
+        kwargs.setdefault("pos_hint", {"center_x": 0.5, "y": 0.02})
         super().__init__(**kwargs)
         self.opacity = 0
         self._event: Any = None

@@ -1,0 +1,62 @@
+"""Offscreen Kivy for the UI tests: one window per test process (session fixture), a fresh
+app with its own database per test, and helpers to pump frames, tap widgets and save
+screenshots to artifacts/screens/."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENS = ROOT / "artifacts" / "screens"
+
+
+@pytest.fixture(scope="session")
+def window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    os.environ.setdefault("KIVY_HOME", str(tmp_path_factory.mktemp("kivy-home")))
+    from ui.app import configure
+
+    configure((800, 480))
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    EventLoop.ensure_window()
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    yield Window
+
+
+@pytest.fixture
+def make_app(window: Any, tmp_path: Path) -> Iterator[Any]:
+    from companion.store import Store
+    from ui.application import CompanionApp
+
+    made: list[tuple[Any, Any, Any]] = []
+
+    def make(demo: bool = True, db: Path | None = None, size: tuple[int, int] = (800, 480)) -> Any:
+        window.size = size
+        store = Store.open(db or tmp_path / "ui.db")
+        app = CompanionApp(store=store, force_demo=demo)
+        root = app.build()
+        window.add_widget(root)
+        made.append((app, root, store))
+        from tests.ui.helpers import pump
+
+        pump(2)
+        return app
+
+    yield make
+    for app, root, store in made:
+        window.remove_widget(root)
+        app.dispatch("on_stop")  # also lets kv's `app` proxy forget this app
+        store.close()
+    window.size = (800, 480)

@@ -1,0 +1,104 @@
+"""Every screen rendered offscreen at 800x480 (the game screens also at 1280x720), saved to
+artifacts/screens/, checked for its key widgets, touch targets >= 48 px and key text >= 20 px."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.ui.helpers import screenshot, small_text, small_touch_targets, tap, texts
+
+
+def _check(app: Any, name: str) -> list[str]:
+    screen = app.sm.current_screen
+    assert small_touch_targets(screen) == []
+    assert small_text(screen) == []
+    screenshot(app.root, name)
+    return texts(screen)
+
+
+def _play(app: Any, key: str, throws: int = 6) -> None:
+    from companion.games.base import CHANCE
+    from ui import actions
+
+    app.start_game(key, {}, {})
+    screen = app.game_screen
+    for _ in range(throws):
+        state = app.session.state
+        if state.is_over():
+            break
+        if actions.chance_kind(state) == "dice":
+            screen.picker.roll()
+        elif state.to_move() == CHANCE:
+            label = actions.tile_outcomes(state)[0][0]
+            screen.enter_tile(label)
+        else:
+            app.apply(state.legal_actions()[0])
+
+
+def test_home(make_app: Any) -> None:
+    app = make_app()
+    app.go("home")
+    shown = _check(app, "home_800x480")
+    assert "Start new game" in shown and "Kat en Muis" in shown
+    assert "Demo mode" in shown
+    interp = app.screen("home").ids.interpretations.text
+    assert "K5" in interp  # the active interpretations are shown
+
+
+def test_home_remembers_names_and_offers_resume(make_app: Any) -> None:
+    app = make_app()
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    app.go("home")
+    home = app.screen("home")
+    home.select_game("katenmuis")
+    assert home.name_inputs["cat"].text == "Anna"
+    assert "Anna" in home.resume_text
+    tap(home.ids.resume)
+    assert app.sm.current == "katenmuis"
+
+
+@pytest.mark.parametrize("key", ["katenmuis", "kilkenny", "qubism"])
+def test_game_screen(make_app: Any, key: str) -> None:
+    app = make_app()
+    _play(app, key)
+    screen = app.game_screen
+    shown = _check(app, f"{key}_800x480")
+    assert screen.banner and screen.banner in shown
+    assert "Undo" in shown and "Home" in shown
+    assert screen.ids.board.tokens == app.session.state.board_view()
+    assert screen.narration  # effects narrated
+
+
+@pytest.mark.parametrize("key", ["katenmuis", "kilkenny", "qubism"])
+def test_game_screen_1280x720(make_app: Any, key: str) -> None:
+    app = make_app(size=(1280, 720))
+    _play(app, key)
+    shown = _check(app, f"{key}_1280x720")
+    assert app.game_screen.banner in shown
+
+
+def test_history_with_a_finished_game(make_app: Any) -> None:
+    app = make_app()
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    screen = app.game_screen
+    while not app.session.is_over():
+        screen.picker.roll()
+    app.go("history")
+    shown = _check(app, "history_800x480")
+    assert any("Anna" in t for t in shown)
+    hist = app.screen("history")
+    assert set(hist.ids.plot.series) == {"Anna", "Ben"}
+    hist.show_game(app.session.game_id)
+    assert "wins" in hist.ids.replay.text
+    _check(app, "history_replay_800x480")
+
+
+def test_illegal_square_touch_is_a_toast(make_app: Any) -> None:
+    app = make_app()
+    app.start_game("kilkenny", {}, {})
+    screen = app.game_screen
+    screen.picker.roll()
+    screen.on_square("0,0")  # no cat there
+    assert app.toaster.history[-1] == "No legal move there."
