@@ -9,7 +9,7 @@ with a readable message.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -123,14 +123,27 @@ def tile_outcomes(state: State) -> list[tuple[str, Action, Fraction]]:
     return [(k, a, p) for k, (a, p) in seen.items()]
 
 
-def squares_of(action: Action, squares: Iterable[str]) -> list[str]:
-    """Square ids an action names, in field order (from, to, ...)."""
+IGNORED_FIELDS = frozenset({"via"})
+"""Fields that refine a move without being where it starts or ends (Chop! Chop!'s path)."""
+
+
+def squares_of(action: Action, squares: Iterable[str], pieces: Mapping[str, str] | None = None) -> list[str]:
+    """Square ids an action names, in field order (from, to, ...).
+
+    ``pieces`` maps a piece token (``"mouse:1"``) to the square it stands on, so an action
+    naming its piece (``Move(piece, to)``) starts where that piece stands.
+    """
     known = set(squares)
+    where = pieces or {}
     out: list[str] = []
     for f in dataclasses.fields(action):
+        if f.name in IGNORED_FIELDS:
+            continue
         v: Any = getattr(action, f.name)
         if isinstance(v, str) and v in known:
             out.append(v)
+        elif isinstance(v, str) and v in where:
+            out.append(where[v])
         elif isinstance(v, tuple):
             for x in v:
                 if isinstance(x, str) and x in known:
@@ -138,23 +151,32 @@ def squares_of(action: Action, squares: Iterable[str]) -> list[str]:
     return out
 
 
-def moves_from(actions: Sequence[Action], squares: Iterable[str]) -> dict[str, list[Action]]:
+def piece_squares(board_view: Mapping[str, str]) -> dict[str, str]:
+    """piece token -> square, from ``state.board_view()`` (square -> token)."""
+    return {token: square for square, token in board_view.items()}
+
+
+def moves_from(
+    actions: Sequence[Action], squares: Iterable[str], pieces: Mapping[str, str] | None = None
+) -> dict[str, list[Action]]:
     """Legal actions grouped by their first square (the piece to move or the square to fill)."""
     sq = list(squares)
     out: dict[str, list[Action]] = {}
     for a in actions:
-        named = squares_of(a, sq)
+        named = squares_of(a, sq, pieces)
         if named:
             out.setdefault(named[0], []).append(a)
     return out
 
 
-def targets(actions: Sequence[Action], squares: Iterable[str]) -> dict[str, list[Action]]:
+def targets(
+    actions: Sequence[Action], squares: Iterable[str], pieces: Mapping[str, str] | None = None
+) -> dict[str, list[Action]]:
     """Legal actions grouped by their last square (where the piece ends)."""
     sq = list(squares)
     out: dict[str, list[Action]] = {}
     for a in actions:
-        named = squares_of(a, sq)
+        named = squares_of(a, sq, pieces)
         if named:
             out.setdefault(named[-1], []).append(a)
     return out
@@ -174,18 +196,25 @@ def describe_action(action: Action) -> str:
         return "throws " + " + ".join(str(v) for v in ints)
     name = type(action).__name__
     words = "".join(" " + c.lower() if c.isupper() else c for c in name).strip()
-    parts = [str(getattr(action, f.name)) for f in dataclasses.fields(action)]
+    parts = []
+    for f in dataclasses.fields(action):
+        v = getattr(action, f.name)
+        if v in ("", None):
+            continue
+        parts.append(f"{f.name} {v}" if f.name in IGNORED_FIELDS or isinstance(v, int) else str(v))
     return f"{words} {' '.join(parts)}".strip()
 
 
-def touch_hints(legal: Sequence[Action], squares: Iterable[str], limit: int = 8) -> list[str]:
+def touch_hints(
+    legal: Sequence[Action], squares: Iterable[str], limit: int = 8, pieces: Mapping[str, str] | None = None
+) -> list[str]:
     """Squares to light before anything is selected: where a move can start (the pieces that
     can move, the squares a pawn can step to). A kind of action offered on more than ``limit``
     squares (e.g. a cube placement on any empty square) is not lit, so the hints stay readable."""
     sq = list(squares)
     by_type: dict[str, set[str]] = {}
     for a in legal:
-        named = squares_of(a, sq)
+        named = squares_of(a, sq, pieces)
         if named:
             by_type.setdefault(type(a).__name__, set()).add(named[0])
     out: set[str] = set()

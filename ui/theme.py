@@ -57,7 +57,7 @@ PLAYER_COLOURS: dict[str, Colour] = {
     "east": hex_colour("#f5d90a"),
     "first": hex_colour("#e5484d"),
     "second": hex_colour("#3e7bfa"),
-    "slab": hex_colour("#8d7b68"),
+    "slab": hex_colour("#a48b6c"),
     "cheese": hex_colour("#ffd23f"),
     "hole": hex_colour("#3b2f2f"),
     "cube": hex_colour("#c9d1e0"),
@@ -68,7 +68,7 @@ FALLBACK = [hex_colour(c) for c in ("#e5484d", "#3e7bfa", "#30a46c", "#f5d90a", 
 
 def piece_colour(token: str, index: int = 0) -> Colour:
     """A colour for a board_view token ("cat", "mouse:2", "cat:red", "pawn:first", ...)."""
-    parts = token.split(":")
+    parts = ["mouse" if p.startswith("mice") else p for p in token.split(":")]
     for part in reversed(parts):
         if part in PLAYER_COLOURS:
             return PLAYER_COLOURS[part]

@@ -1,13 +1,120 @@
-"""Chop! Chop!: the hidden-tile tracker beside the board (filled in when the engine lands)."""
+"""Chop! Chop!: the board with the hidden-tile tracker beside it.
+
+The tracker (``companion.games.chopchop_tracker.tracker``): face-down / revealed / empty per
+square (drawn on the board: slabs, tile marks on turned squares, opened holes), the count left
+of each tile type and its chance on the next slab, cheese held, opened holes, caught mice, and
+missed or double turns. When a slab is turned the tile picker asks which tile it showed,
+pre-selected from the camera's proposal when there is one.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.games.base import State
+from ui import theme
 from ui.screens.boardgame import BoardGameScreen
+from ui.widgets.common import TextLabel
+
+TILE_SHORT = {
+    "cheese": "Ch", "crockery": "Cr", "plus1": "+1", "plus2": "+2", "arrow": "Ar", "fork": "Fo", "knife": "Kn",
+}
+TILE_NAME = {"plus1": "+1", "plus2": "+2", "crockery": "crockery"}
+EMPTY = theme.hex_colour("#d8c8a8")
+HOLE = theme.hex_colour("#8a7152")
+HOLE_OPEN = theme.hex_colour("#4a3b2c")
+
+
+class TrackerPanel(BoxLayout):
+    cheese = StringProperty("")
+    holes = StringProperty("")
+    caught = StringProperty("")
+    notes = StringProperty("")
+    warning = StringProperty("")
+
+
+def tracker_of(state: Any) -> Any:
+    try:
+        from companion.games.chopchop_tracker import tracker
+    except ImportError:
+        return None
+    return tracker(state)
 
 
 class ChopChopScreen(BoardGameScreen):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("narration_height", 56)
         super().__init__(**kwargs)
+
+    def build_panel(self, panel: Any) -> None:
+        self.side = TrackerPanel()
+        self.captures = {}
+        panel.add_widget(self.side)
+        self.tracker: Any = None
+
+    def on_session_changed(self) -> None:
+        self.captures = {}
+
+    def on_effects(self, effects: list[Any]) -> None:
+        pass
+
+    def tile_prompt(self, state: State) -> str:
+        s: Any = state
+        piece = getattr(s, "piece", None) or "the piece"
+        where = s.position(piece) if piece and hasattr(s, "position") else None
+        who = "Cat" if piece == "cat" else piece.replace("mouse:", "Mouse ")
+        return f"{who}{f' on {where}' if where else ''}: which tile?"
+
+    def refresh_board(self, state: State) -> None:
+        super().refresh_board(state)
+        view = self.ids.get("board")
+        tr = tracker_of(state)
+        self.tracker = tr
+        if view is None or tr is None:
+            return
+        tints, marks = {}, {}
+        for sq, st in tr.squares.items():
+            if st.status == "empty" and st.revealed is not None:
+                tints[sq] = EMPTY
+            elif st.status == "hole":
+                tints[sq] = HOLE
+            elif st.status == "hole-open":
+                tints[sq] = HOLE_OPEN
+            if st.revealed and st.status != "face-down":
+                marks[sq] = TILE_SHORT.get(st.revealed, st.revealed[:2])
+        view.tints = tints
+        view.marks = marks
+
+    def refresh_panel(self, state: State) -> None:
+        tr = self.tracker if self.tracker is not None else tracker_of(state)
+        side = self.side
+        if tr is None:
+            side.notes = "The tile tracker is not available."
+            return
+        side.cheese = f"{tr.cheese_held}/{tr.cheese_to_win}"
+        side.holes = f"{len(tr.holes_opened)}/{len(tr.holes_opened) + len(tr.holes_closed)}"
+        side.caught = str(len(tr.mice_caught))
+        grid = side.ids.tiles
+        grid.clear_widgets()
+        for t, count in tr.counts.items():
+            left = "?" if count.remaining is None else str(count.remaining)
+            p = tr.chance.get(t) if tr.chance else None
+            pct = "" if not tr.chance else (" ?" if p is None else f" {float(p) * 100:.0f}%")
+            lab = TextLabel(text=f"{TILE_NAME.get(t, t)}: {left}{pct}", font_size=theme.FONT_SMALL,
+                            size_hint_y=None, height=26)
+            lab.tile = t
+            grid.add_widget(lab)
+        grid.add_widget(TextLabel(text=f"face down: {tr.face_down}", font_size=theme.FONT_SMALL,
+                                  color=theme.MUTED, size_hint_y=None, height=26))
+        notes = []
+        for s in tr.misses_next_turn:
+            notes.append("cat misses next turn" if s == "cat" else "mice miss next turn")
+        if tr.double_turn:
+            notes.append("cat plays twice" if tr.double_turn == "cat" else "mice play twice")
+        if tr.face_up_cheese:
+            notes.append(f"face-up cheese: {len(tr.face_up_cheese)}")
+        side.notes = " · ".join(notes)
+        side.warning = tr.contradiction or ""

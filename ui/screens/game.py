@@ -246,11 +246,21 @@ class GameScreen(Screen):
             return []
         legal = state.legal_actions()
         sq = self.board.squares
+        pieces = self.pieces()
         if self.selected:
             return sorted(
-                {actions.squares_of(a, sq)[-1] for a in self.actions_from(self.selected) if actions.squares_of(a, sq)}
+                {
+                    actions.squares_of(a, sq, pieces)[-1]
+                    for a in self.actions_from(self.selected)
+                    if actions.squares_of(a, sq, pieces)
+                }
             )
-        return actions.touch_hints(legal, sq)
+        return actions.touch_hints(legal, sq, pieces=pieces)
+
+    def pieces(self) -> dict[str, str]:
+        state = self.state
+        bv = getattr(state, "board_view", None)
+        return actions.piece_squares(bv()) if callable(bv) else {}
 
     def refresh_panel(self, state: State) -> None:
         """Subclasses draw their side panel here."""
@@ -292,7 +302,7 @@ class GameScreen(Screen):
         state = self.state
         if state is None or self.board is None:
             return []
-        return actions.moves_from(state.legal_actions(), self.board.squares).get(square, [])
+        return actions.moves_from(state.legal_actions(), self.board.squares, self.pieces()).get(square, [])
 
     def on_square(self, square: str) -> None:
         state = self.state
@@ -304,8 +314,11 @@ class GameScreen(Screen):
             self.app.toast("Throw first: " + self.prompt, "info")
             return
         sq = self.board.squares
+        pieces = self.pieces()
         if self.selected:
-            chosen = [a for a in self.actions_from(self.selected) if actions.squares_of(a, sq)[-1] == square]
+            chosen = [
+                a for a in self.actions_from(self.selected) if actions.squares_of(a, sq, pieces)[-1] == square
+            ]
             if chosen:
                 self.choose(chosen)
                 return
@@ -315,7 +328,7 @@ class GameScreen(Screen):
                 return
         starts = self.actions_from(square)
         if starts:
-            singles = [a for a in starts if len(actions.squares_of(a, sq)) == 1]
+            singles = [a for a in starts if len(actions.squares_of(a, sq, pieces)) == 1]
             if singles and len(singles) == len(starts):
                 self.choose(singles)
                 return

@@ -21,6 +21,8 @@ from ui import theme
 KIND_FILL = {
     "hole": theme.hex_colour("#6d5840"),
     "table": theme.hex_colour("#c9a77c"),
+    "table_top": theme.hex_colour("#c9a77c", 0.92),
+    "start": theme.hex_colour("#e6d3ae"),
     "mouse": theme.hex_colour("#e9d2a8"),
     "pot": theme.hex_colour("#f7c873"),
 }
@@ -83,14 +85,35 @@ class BoardView(Widget):
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
-    def square_at(self, x: float, y: float) -> str | None:
+    def squares_at(self, x: float, y: float) -> list[str]:
         if self.board is None:
+            return []
+        return [
+            sid for sid, sq in self.board.squares.items() if _inside(x, y, [self.to_px(*p) for p in sq.polygon])
+        ]
+
+    def square_at(self, x: float, y: float) -> str | None:
+        """The square touched; where squares overlap (a table top over the floor under it),
+        a lit one first, then one with a piece, then the one drawn on top."""
+        hits = self.squares_at(x, y)
+        if not hits:
             return None
+        for pool in (self.highlights, [self.selected], list(self.tokens)):
+            for sid in reversed(hits):
+                if sid in pool:
+                    return sid
+        return hits[-1]
+
+    def _overlaps(self) -> dict[str, int]:
+        """square id -> its index among squares sharing the same polygon (0 = alone/first)."""
+        groups: dict[tuple[tuple[float, float], ...], list[str]] = {}
         for sid, sq in self.board.squares.items():
-            pts = [self.to_px(*p) for p in sq.polygon]
-            if _inside(x, y, pts):
-                return sid
-        return None
+            groups.setdefault(tuple(sorted(sq.polygon)), []).append(sid)
+        out: dict[str, int] = {}
+        for ids in groups.values():
+            for i, sid in enumerate(ids):
+                out[sid] = i + 1 if len(ids) > 1 else 0
+        return out
 
     def square_centre(self, sid: str) -> tuple[float, float]:
         cx, cy = self.board.squares[sid].centre
@@ -138,18 +161,22 @@ class BoardView(Widget):
                     tex = self._tex(mark, size, theme.hex_colour("#3b2f2f"), bold=True)
                     Color(1, 1, 1, 1)
                     Rectangle(texture=tex, pos=(x + w - tex.size[0] - 2, y + 1), size=tex.size)
+            overlaps = self._overlaps()
             for i, (sid, token) in enumerate(sorted(self.tokens.items())):
                 if sid in b.squares:
-                    self._draw_token(sid, str(token), i)
+                    self._draw_token(sid, str(token), i, overlaps.get(sid, 0))
             if self.selected and self.selected in b.squares:
                 x, y, w, h = self.square_rect(self.selected)
                 Color(*theme.SELECTED)
                 Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=3)
 
-    def _draw_token(self, sid: str, token: str, index: int) -> None:
+    def _draw_token(self, sid: str, token: str, index: int, layer: int = 0) -> None:
         x, y, w, h = self.square_rect(sid)
         cx, cy = x + w / 2, y + h / 2
         r = min(w, h) * 0.42
+        if layer:  # two squares in one place (table top / under the table): split the cell
+            r = min(w, h) * 0.27
+            cx, cy = (x + w * 0.3, y + h * 0.7) if layer == 2 else (x + w * 0.7, y + h * 0.3)
         kind = token.split(":")[0]
         colour = theme.piece_colour(token, index)
         if kind == "cube":

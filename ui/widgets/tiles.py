@@ -46,8 +46,8 @@ class TilePicker(BoxLayout):
         self.proposal = proposal if any(o[0] == proposal for o in options) else ""
         for label, p in options:
             text = f"{pretty_tile(label)}\n{float(p) * 100:.0f}%"
-            b = BigToggle(text=text, group="tile-picker", size_hint_y=None, height=64, halign="center",
-                          font_size=theme.FONT, state="down" if label == self.proposal else "normal")
+            b = BigToggle(text=text, group="tile-picker", size_hint_y=None, height=54, halign="center",
+                          font_size=theme.FONT_SMALL, state="down" if label == self.proposal else "normal")
             b.tile = label
             b.bind(on_release=lambda btn, lab=label: self._pressed(lab))
             self.grid.add_widget(b)

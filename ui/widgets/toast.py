@@ -53,6 +53,5 @@ class Toast(Label):
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.opacity and self.collide_point(*touch.pos):
-            self.hide()
-            return True
+            self.hide()  # and let the touch through: a message never blocks play
         return False

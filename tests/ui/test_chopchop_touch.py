@@ -1,0 +1,118 @@
+"""Chop! Chop! by touch: place the cat, roll, move pieces by touching the board, turn slabs
+through the tile picker, and check the tracker on screen after every reveal."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.ui.helpers import pump, screenshot, small_touch_targets, tap, tap_at, wait_for
+
+
+def _tap_square(screen: Any, square: str) -> None:
+    pump()
+    view = screen.ids.board
+    x, y = view.square_centre(square)
+    # a square shared with another (table top over the floor) is touched on its own half
+    layer = view._overlaps().get(square, 0)
+    if layer:
+        bx, by, w, h = view.square_rect(square)
+        x, y = (bx + w * 0.3, by + h * 0.7) if layer == 2 else (bx + w * 0.7, by + h * 0.3)
+    tap_at(*view.to_window(x, y))
+
+
+def _check_tracker(app: Any) -> None:
+    from companion.games.chopchop_tracker import tracker
+
+    tr = tracker(app.session.state)
+    screen = app.screen("chopchop")
+    assert screen.side.cheese == f"{tr.cheese_held}/{tr.cheese_to_win}"
+    assert screen.side.caught == str(len(tr.mice_caught))
+    shown = {lab.tile: lab.text for lab in screen.side.ids.tiles.children if hasattr(lab, "tile")}
+    for t, count in tr.counts.items():
+        left = "?" if count.remaining is None else str(count.remaining)
+        assert f": {left}" in shown[t], (t, shown[t])
+    view = screen.ids.board
+    for sq, st in tr.squares.items():
+        if st.status == "face-down":
+            assert view.tokens.get(sq) == "slab" or sq in app.session.state.board_view()
+        if st.revealed and st.status != "face-down":
+            assert sq in view.marks
+
+
+def test_slabs_through_the_tile_picker(make_app: Any) -> None:
+    from companion.games.base import CHANCE
+    from ui import actions
+
+    app = make_app()
+    app.start_game("chopchop", {}, {})
+    screen = app.screen("chopchop")
+    rng = random.Random(3)
+    reveals = 0
+    for _step in range(200):
+        state = app.session.state
+        if state.is_over() or reveals >= 6:
+            break
+        before = len(app.session.turns)
+        kind = actions.chance_kind(state)
+        if kind == "dice":
+            picker = screen.picker
+            value = rng.choice(list(picker.faces))
+            tap(picker.rows[0][picker.faces.index(value)])
+        elif kind == "tile":
+            options = [(label, p) for label, _a, p in actions.tile_outcomes(state) if p > 0]
+            label = rng.choice(options)[0]
+            tap(screen.tile_picker.buttons[label])
+            reveals += 1
+            assert len(app.session.turns) == before + 1
+            _check_tracker(app)
+            if reveals == 2:
+                assert small_touch_targets(app.sm.current_screen) == []
+            continue
+        elif state.to_move() not in (None, CHANCE):
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            pieces = screen.pieces()
+            named = actions.squares_of(action, screen.board.squares, pieces)
+            _tap_square(screen, named[0])
+            if len(named) > 1 and app.session.turns and len(app.session.turns) == before:
+                _tap_square(screen, named[-1])
+            pump()
+            from ui.screens.game import ChoiceView
+
+            views = [w for w in app.root.get_root_window().children if isinstance(w, ChoiceView)]
+            if views:
+                tap(views[0].buttons[0])
+                window = app.root.get_root_window()
+                assert wait_for(lambda: not any(isinstance(w, ChoiceView) for w in window.children))
+        assert len(app.session.turns) == before + 1, f"no action applied for {state.to_move()} {kind}"
+    assert reveals >= 3
+    screenshot(app.root, "chopchop_800x480")
+
+
+def test_camera_proposal_preselects_the_tile(make_app: Any) -> None:
+    from ui import actions
+
+    app = make_app()
+    app.start_game("chopchop", {}, {})
+    screen = app.screen("chopchop")
+    # play until a slab is turned
+    for _ in range(300):
+        state = app.session.state
+        kind = actions.chance_kind(state)
+        if kind == "tile":
+            break
+        if kind == "dice":
+            screen.picker.roll()
+        else:
+            legal = state.legal_actions()
+            slab = [a for a in legal if getattr(a, "to", None) in state.face_down]
+            app.apply((slab or legal)[0])
+    assert actions.chance_kind(app.session.state) == "tile"
+    screen.propose_tile("knife", 0.91)
+    pump()
+    assert screen.tile_picker.buttons["knife"].state == "down"
+    screenshot(app.root, "chopchop_tile_picker_800x480")
+    tap(screen.tile_picker.confirm)
+    assert type(app.session.turns[-1].action).__name__ == "Reveal"
+    assert app.session.turns[-1].action.tile == "knife"
