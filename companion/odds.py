@@ -36,7 +36,7 @@ from companion.games.katenmuis import (
     resolve_throw,
 )
 
-__all__ = ["OddsTable", "Odds", "table", "odds_for_state", "N_POSITIONS"]
+__all__ = ["OddsTable", "Odds", "table", "odds_for_state", "cat_win_probability", "N_POSITIONS"]
 
 N_SQ = HOME  # squares 0..65 are live; 66 ends the game
 N_POSITIONS = N_SQ * N_SQ * 2 * 2
@@ -280,3 +280,8 @@ def odds_for_state(state: KatEnMuisState) -> Odds:
         state.skip["mouse"],
         pots=state.pots(),
     )
+
+
+def cat_win_probability(state: KatEnMuisState) -> float:
+    """Cat's chance of winning from a live game state (1.0 or 0.0 once over)."""
+    return odds_for_state(state).cat_wins

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion.games.katenmuis import KatEnMuis, KatEnMuisState, Throw
-from companion.odds import N_POSITIONS, odds_for_state, table
+from companion.odds import N_POSITIONS, cat_win_probability, odds_for_state, table
 
 
 def make(game: KatEnMuis, cat: int, mouse: int, turn: str, cat_skip: bool, mouse_skip: bool) -> KatEnMuisState:
@@ -139,3 +139,15 @@ def test_monte_carlo_from_a_mid_game_position_agrees() -> None:
     assert abs(p_mc - exact.cat_wins) < 3 * sigma
     assert abs(gain_mc - exact.cat_chips) < 3 * gain_se
     assert 0.05 < exact.cat_wins < 0.6  # a real mid-game position, not a foregone one
+
+
+def test_cat_win_probability_of_a_live_state() -> None:
+    state = KatEnMuis().new_state()
+    assert cat_win_probability(state) == table().cat_wins(0, 0, "cat")
+    state.apply(Throw((2, 3)))  # Cat on 5: loses her next turn
+    assert cat_win_probability(state) == table().cat_wins(5, 0, "mouse", cat_skips=True)
+    state.square["cat"] = 61
+    state.turn = "cat"
+    state.skip["cat"] = False
+    state.apply(Throw((2, 3)))
+    assert cat_win_probability(state) == 1.0
