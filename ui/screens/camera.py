@@ -1,11 +1,324 @@
-"""Camera: live preview (placeholder until filled)."""
+"""Camera: live preview with the detected dice and the board's squares drawn over it, the
+confidence of each reading, board calibration and counter-colour learning.
+
+The preview runs only while this screen shows. Frames are read and analysed (vision.dice,
+vision.boardlocate) on a worker thread; results reach the screen through the bridge. A reading
+is offered as a throw only when every die is read with at least the confidence threshold
+(Settings); otherwise the screen asks the player to check the dice or enter the throw by touch.
+
+In demo mode the feed is the bundled synthetic sample (ui/assets/demo_feed, made by
+scripts/make_demo_feed.py).
+"""
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
+from kivy.app import App
+from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics.texture import Texture
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from ui import theme
+
+DEMO_FEED = Path(__file__).resolve().parents[1] / "assets" / "demo_feed"
+
+
+class CameraView(Widget):
+    """An image with boxes and polygons in image pixels drawn over it, letterboxed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.texture: Any = None
+        self.image_size = (0, 0)
+        self.boxes: list[tuple[tuple[float, float, float, float], str, Any]] = []
+        self.polygons: list[list[tuple[float, float]]] = []
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def set_frame(self, frame: Any) -> None:
+        h, w = frame.shape[:2]
+        if self.texture is None or self.image_size != (w, h):
+            self.texture = Texture.create(size=(w, h), colorfmt="bgr")
+            self.texture.flip_vertical()
+            self.image_size = (w, h)
+        self.texture.blit_buffer(frame.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+
+    def _map(self) -> tuple[float, float, float, float]:
+        w, h = self.image_size
+        s = min(self.width / max(w, 1), self.height / max(h, 1))
+        ox = self.x + (self.width - w * s) / 2
+        oy = self.y + (self.height - h * s) / 2
+        return s, ox, oy, h
+
+    def to_widget(self, x: float, y: float) -> tuple[float, float]:
+        s, ox, oy, h = self._map()
+        return (ox + x * s, oy + (h - y) * s)
+
+    def redraw(self, *_: Any) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        self.canvas.clear()
+        if self.texture is None:
+            return
+        s, ox, oy, h = self._map()
+        w = self.image_size[0]
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=self.texture, pos=(ox, oy), size=(w * s, h * s))
+            Color(*theme.INFO)
+            for poly in self.polygons:
+                pts = [c for p in poly + poly[:1] for c in self.to_widget(*p)]
+                Line(points=pts, width=1.0)
+            for (x1, y1, x2, y2), text, colour in self.boxes:
+                a = self.to_widget(x1, y2)
+                b = self.to_widget(x2, y1)
+                Color(*colour)
+                Line(rectangle=(a[0], a[1], b[0] - a[0], b[1] - a[1]), width=2.5)
+                lab = CoreLabel(text=text, font_size=theme.FONT, bold=True, color=colour)
+                lab.refresh()
+                Color(0, 0, 0, 0.6)
+                Rectangle(pos=(a[0], b[1] + 2), size=(lab.texture.width + 8, lab.texture.height))
+                Color(1, 1, 1, 1)
+                Rectangle(texture=lab.texture, pos=(a[0] + 4, b[1] + 2), size=lab.texture.size)
 
 
 class CameraScreen(Screen):
-    pass
+    source_text = StringProperty("")
+    board_text = StringProperty("")
+    reading_text = StringProperty("")
+    advice = StringProperty("")
+    use_text = StringProperty("")
+    can_use = BooleanProperty(False)
+    readings = ListProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._consumed = threading.Event()
+        self._source: Any = None
+        self._values: tuple[int, ...] = ()
+        self.calibrating = False
+        self.frames_shown = 0
+        self.demo_fps = 3.0
+        self._last_values: tuple[Any, ...] = ()
+        self._same = 0
+        self.stable_frames = 3
+        """A reading is offered only after it held this many frames in a row (dice at rest)."""
+        super().__init__(**kwargs)
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.view = self.ids.view
+
+    # -- the feed ---------------------------------------------------------------------------
+
+    def choose_source(self) -> tuple[Any, str]:
+        """(a frame source, what it is) or (None, why there is none)."""
+        try:
+            from vision import camera
+        except ImportError as exc:
+            return None, f"The camera module is not available ({exc})."
+        app = self.app
+        choice = app.prefs.get("ui.camera")
+        if choice == "none":
+            return None, "The camera is switched off in Settings."
+        if choice == "demo" or (choice == "auto" and (app.demo or not app.hardware.camera.found)):
+            if not DEMO_FEED.is_dir():
+                return None, "No camera found and the demo feed is missing."
+            return (camera.ImageFolderSource(DEMO_FEED, fps=self.demo_fps, loop=True, realtime=True),
+                    "Demo feed (synthetic)")
+        if choice == "picamera2":
+            return camera.open_camera("pi"), "Pi camera"
+        dev = choice if choice.startswith("/dev/video") else (app.hardware.camera.detail.split(",")[0])
+        try:
+            index = int(dev.replace("/dev/video", ""))
+        except ValueError:
+            return None, f"No camera at {dev!r}."
+        return camera.open_camera(index), f"USB camera {dev}"
+
+    def on_enter(self, *args: Any) -> None:
+        self.start()
+
+    def on_leave(self, *args: Any) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        source, what = self.choose_source()
+        self.source_text = what
+        if source is None:
+            self.ids.placeholder.text = what
+            self.ids.placeholder.opacity = 1
+            return
+        self.ids.placeholder.opacity = 0
+        self._source = source
+        self._stop.clear()
+        self._consumed.set()
+        self._off = self.app.bridge.on("camera_frame", self.on_frame)
+        self._off_state = self.app.bridge.on("camera_state", self.on_camera_state)
+        source.on_state = self.app.bridge.callback("camera_state")
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._consumed.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(timeout=3)
+        if self._source is not None:
+            try:
+                self._source.close()
+            except Exception:
+                pass
+            self._source = None
+        for name in ("_off", "_off_state"):
+            off = getattr(self, name, None)
+            if off is not None:
+                off()
+                setattr(self, name, None)
+
+    def _board(self) -> Any:
+        screen = self.app.game_screen if self.app is not None else None
+        board = getattr(screen, "board", None)
+        if board is None:
+            from companion.boards import load_board
+
+            board = load_board("katenmuis")
+        return board
+
+    def _run(self) -> None:
+        """Worker thread: read frames, analyse them, hand the results to the UI thread."""
+        try:
+            from vision.boardlocate import BoardTracker
+            from vision.dice import read_dice
+        except ImportError:
+            read_dice = None  # type: ignore[assignment]
+            BoardTracker = None  # type: ignore[assignment,misc]
+        board = self._board()
+        tracker = BoardTracker(board) if BoardTracker is not None else None
+        post = self.app.bridge.callback("camera_frame")
+        try:
+            for _t, frame in self._source:
+                if self._stop.is_set():
+                    break
+                dice = []
+                pose = None
+                if tracker is not None:
+                    try:
+                        pose = tracker.update(frame)
+                    except Exception:
+                        pose = None
+                if read_dice is not None:
+                    try:
+                        dice = read_dice(frame)
+                    except Exception:
+                        dice = []
+                polygons = []
+                if pose is not None and getattr(pose, "found", False):
+                    dice = [d for d in dice if not _on_marker(d.box, pose)]
+                    for sq in board.squares.values():
+                        polygons.append([tuple(p) for p in pose.to_pixels(list(sq.polygon))])
+                self._consumed.wait(timeout=2.0)
+                if self._stop.is_set():
+                    break
+                self._consumed.clear()
+                post(frame, dice, pose, polygons)
+        except Exception as exc:  # a lost camera reports its state; anything else is shown
+            self.app.bridge.post("camera_state", "failed", str(exc))
+
+    # -- on the UI thread -------------------------------------------------------------------
+
+    def on_camera_state(self, state: str, detail: str = "") -> None:
+        self.source_text = f"{self.source_text.split(' · ')[0]} · {state}{': ' + detail if detail else ''}"
+
+    def on_frame(self, frame: Any, dice: list[Any], pose: Any, polygons: list[Any]) -> None:
+        self._consumed.set()
+        self.frames_shown += 1
+        threshold = float(self.app.prefs.get("ui.min_confidence"))
+        self.view.set_frame(frame)
+        boxes = []
+        readings = []
+        for d in dice:
+            sure = d.value is not None and d.confidence >= threshold
+            colour = theme.GOOD if sure else theme.BAD
+            label = f"{d.value if d.value is not None else '?'} {d.confidence * 100:.0f}%"
+            boxes.append((d.box, label, colour))
+            readings.append(label)
+        self.view.boxes = boxes
+        self.view.polygons = polygons if self.calibrating or pose is not None else []
+        self.view.redraw()
+        self.readings = readings
+        if pose is not None and getattr(pose, "found", False):
+            self.board_text = (
+                f"Board found: {len(pose.used)} markers, {pose.error_px:.1f} px, "
+                f"confidence {pose.confidence * 100:.0f}%"
+            )
+        else:
+            self.board_text = "Board not in view" if self.calibrating else ""
+        values = tuple(sorted((d.value or 0) for d in dice))
+        self._same = self._same + 1 if values == self._last_values else 1
+        self._last_values = values
+        unsure = [d for d in dice if d.value is None or d.confidence < threshold]
+        self.reading_text = "Dice: " + (", ".join(readings) if readings else "none seen")
+        want = self._dice_wanted()
+        if not dice:
+            self.can_use, self.advice = False, ""
+        elif unsure:
+            self.can_use = False
+            self.advice = "Not sure of every die: check them, or enter the throw by touch."
+        elif want and len(dice) != want:
+            self.can_use = False
+            self.advice = f"{len(dice)} dice seen, the game needs {want}: enter the throw by touch."
+        elif self._same < self.stable_frames:
+            self.can_use = False
+            self.advice = "Waiting for the dice to settle..."
+        else:
+            self._values = tuple(int(v) for v in values if v is not None)
+            self.can_use = bool(want)
+            self.use_text = "Use " + " + ".join(map(str, self._values))
+            self.advice = "" if want else "No throw is due now."
+
+    def _dice_wanted(self) -> int:
+        from ui import actions
+
+        session = self.app.session
+        if session is None or actions.chance_kind(session.state) != "dice":
+            return 0
+        return actions.dice_spec(session.state)[0]
+
+    def use_reading(self) -> None:
+        screen = self.app.game_screen
+        if screen is None or not self.can_use:
+            return
+        self.app.go("game")
+        screen.enter_throw(self._values, "camera")
+
+    def calibrate(self) -> None:
+        self.calibrating = True
+        self.board_text = "Looking for the board's corner markers..."
+
+    def learn_colours(self) -> None:
+        self.app.toast(
+            "Counter-colour learning: put every counter on its start square and use "
+            "'companion board learn' (not yet available from the touchscreen).", "info")
+
+
+def _on_marker(box: Any, pose: Any) -> bool:
+    """A 'die' found on one of the board's printed markers (they look like dice faces)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    for quad in getattr(pose, "corners", {}).values():
+        xs = [p[0] for p in quad.reshape(-1, 2)]
+        ys = [p[1] for p in quad.reshape(-1, 2)]
+        pad = 0.25 * (max(xs) - min(xs))
+        if min(xs) - pad <= cx <= max(xs) + pad and min(ys) - pad <= cy <= max(ys) + pad:
+            return True
+    return False

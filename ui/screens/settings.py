@@ -1,12 +1,166 @@
-"""Settings (placeholder until filled)."""
+"""Settings: camera choice, the serial die's port with a live test, the GPIO panel's pins with
+a live test, the camera confidence threshold, and the rules interpretations of each game.
+
+Everything is saved in the store's settings table (``ui.*`` keys, see ui.prefs). A saved value
+that is not valid falls back to its default, and the note saying so is shown here.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+
+from companion import games
+from ui import theme
+from ui.hardware import module_available
+from ui.prefs import GPIO_DEFAULTS
+from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
+
+CAMERA_CHOICES = [("auto", "Auto"), ("demo", "Demo feed"), ("picamera2", "Pi camera"), ("none", "Off")]
 
 
 class SettingsScreen(Screen):
+    die_status = StringProperty("Not connected")
+    die_last = StringProperty("")
+    gpio_status = StringProperty("")
+    notes = StringProperty("")
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.camera_buttons: dict[str, BigToggle] = {}
+        self.pin_labels: dict[str, KeyLabel] = {}
+        self.build()
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.build()
+
+    def build(self) -> None:
+        app = self.app
+        if app is None:
+            return
+        self.notes = "\n".join(app.prefs.notes)
+        self.ids.port.text = app.prefs.get("ui.serial_port")
+        ports = app.hardware.serial.detail
+        self.ids.ports_found.text = f"Found: {ports}"
+        # camera
+        box = self.ids.cameras
+        box.clear_widgets()
+        self.camera_buttons = {}
+        current = app.prefs.get("ui.camera")
+        choices = list(CAMERA_CHOICES)
+        for dev in app.hardware.camera.detail.split(", "):
+            if dev.startswith("/dev/video"):
+                choices.insert(2, (dev, dev.replace("/dev/", "")))
+        for value, text in choices:
+            b = BigToggle(text=text, group="camera", allow_no_selection=False,
+                          state="down" if value == current else "normal", font_size=theme.FONT_SMALL)
+            b.bind(on_release=lambda _b, v=value: self.set_camera(v))
+            box.add_widget(b)
+            self.camera_buttons[value] = b
+        self.ids.confidence.text = f"{float(app.prefs.get('ui.min_confidence')) * 100:.0f}%"
+        # GPIO pins
+        pins = self.ids.pins
+        pins.clear_widgets()
+        self.pin_labels = {}
+        gpio = app.prefs.get("ui.gpio")
+        for name in GPIO_DEFAULTS:
+            row = BoxLayout(size_hint_y=None, height=52, spacing=6)
+            row.add_widget(TextLabel(text=name.replace("_", " "), size_hint_x=0.4))
+            minus = BigButton(text="-", size_hint_x=None, width=56)
+            lab = KeyLabel(text=f"GPIO {gpio[name]}", font_size=theme.FONT)
+            plus = BigButton(text="+", size_hint_x=None, width=56)
+            minus.bind(on_release=lambda _b, n=name: self.step_pin(n, -1))
+            plus.bind(on_release=lambda _b, n=name: self.step_pin(n, +1))
+            for w in (minus, lab, plus):
+                row.add_widget(w)
+            pins.add_widget(row)
+            self.pin_labels[name] = lab
+        ok, why = module_available("hardware.panel")
+        if not ok:
+            self.gpio_status = f"GPIO panel: not available ({why})."
+        # rules
+        rules = self.ids.rules
+        rules.clear_widgets()
+        for key, title in games.titles().items():
+            try:
+                lines = games.get(key).interpretations()
+            except (ImportError, ValueError) as exc:
+                lines = [f"not available: {exc}"]
+            rules.add_widget(KeyLabel(text=title, font_size=theme.FONT, size_hint_y=None, height=32,
+                                      halign="left", text_size=(700, 32)))
+            text = TextLabel(text="\n".join(f"• {ln}" for ln in lines), font_size=theme.FONT_SMALL,
+                             color=theme.MUTED, size_hint_y=None)
+            text.bind(texture_size=lambda w, s: setattr(w, "height", s[1] + 6))
+            rules.add_widget(text)
+
+    # -- serial die -------------------------------------------------------------------------
+
+    def test_serial(self) -> None:
+        port = self.ids.port.text.strip()
+        try:
+            self.app.prefs.set("ui.serial_port", port)
+        except ValueError as exc:
+            self.app.toast(str(exc), "bad")
+            return
+        self.die_status = f"Connecting to {port or 'any USB serial port'}..."
+        if not self.app.connect_serial(port or None):
+            self.die_status = "The serial die module is not available."
+            return
+        self._off = getattr(self, "_off", None) or self.app.bridge.on("die", self._seen_throw)
+
+    def _seen_throw(self, throw: Any, *_: Any) -> None:
+        values = tuple(getattr(throw, "dice", throw))
+        self.die_last = "Last throw: " + " + ".join(map(str, values))
+
     def on_die_state(self, state: Any) -> None:
-        pass
+        describe = getattr(state, "describe", None)
+        self.die_status = describe() if callable(describe) else str(state)
+
+    # -- camera -----------------------------------------------------------------------------
+
+    def set_camera(self, value: str) -> None:
+        self.app.prefs.set("ui.camera", value)
+        self.app.toast(f"Camera: {value}", "good")
+
+    def step_confidence(self, delta: float) -> None:
+        value = round(min(1.0, max(0.5, float(self.app.prefs.get("ui.min_confidence")) + delta)), 2)
+        self.app.prefs.set("ui.min_confidence", value)
+        self.ids.confidence.text = f"{value * 100:.0f}%"
+
+    # -- GPIO -------------------------------------------------------------------------------
+
+    def step_pin(self, name: str, delta: int) -> None:
+        gpio = dict(self.app.prefs.get("ui.gpio"))
+        used = {v for k, v in gpio.items() if k != name}
+        pin = gpio[name]
+        for _ in range(28):
+            pin = (pin + delta) % 28
+            if pin not in used and pin >= 2:
+                break
+        gpio[name] = pin
+        self.app.prefs.set("ui.gpio", gpio)
+        self.pin_labels[name].text = f"GPIO {pin}"
+
+    def test_gpio(self) -> None:
+        ok, why = module_available("hardware.panel")
+        if not ok:
+            self.gpio_status = f"GPIO panel: not available ({why})."
+            return
+        try:
+            from hardware import panel
+
+            tester = getattr(panel, "self_test", None)
+            if tester is None:
+                self.gpio_status = "GPIO panel: this version has no live test."
+                return
+            result = tester(self.app.prefs.get("ui.gpio"))
+            self.gpio_status = f"GPIO panel: {result}"
+        except Exception as exc:
+            self.gpio_status = f"GPIO panel: {type(exc).__name__}: {exc}"

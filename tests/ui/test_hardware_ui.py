@@ -1,0 +1,85 @@
+"""The app with its inputs: a throw from a pseudo-terminal serial die shows on screen, the
+camera screen plays the demo feed and offers a confident reading, settings persist and a
+corrupt one falls back with a visible note."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.ui.helpers import screenshot, small_text, small_touch_targets, tap, wait_for
+
+
+def test_throw_from_pty_serial_die_shows_on_screen(make_app: Any) -> None:
+    from hardware.virtualdie import VirtualDie
+
+    app = make_app()
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    with VirtualDie("katenmuis") as die:
+        app.go("settings")
+        settings = app.screen("settings")
+        settings.ids.port.text = die.port
+        tap(settings.ids.serial_test)
+        assert wait_for(lambda: "connected" in settings.die_status, timeout=10), settings.die_status
+        assert app.prefs.get("ui.serial_port") == die.port  # saved
+        die.roll((3, 5))
+        assert wait_for(lambda: len(app.session.turns) == 1, timeout=10)
+        assert settings.die_last == "Last throw: 3 + 5"
+        screenshot(app.root, "settings_800x480")
+        assert small_touch_targets(app.sm.current_screen) == []
+        assert small_text(app.sm.current_screen) == []
+        app.go("game")
+        screen = app.screen("katenmuis")
+        assert app.session.turns[0].source == "serial"
+        assert screen.last_dice == [3, 5]
+        assert "Anna throws 3 and 5." in screen.narration
+        assert app.session.state.square["cat"] == 8
+        # a throw the rules refuse (the game is over, or not a throw) becomes a toast, not a crash
+        die.send("ROLL 9 9")
+        wait_for(lambda: False, timeout=0.5)
+        assert len(app.session.turns) == 1
+        app.shutdown()
+
+
+def test_corrupt_setting_falls_back_with_a_note(make_app: Any, tmp_path: Any) -> None:
+    from companion.store import Store
+
+    db = tmp_path / "corrupt.db"
+    with Store.open(db) as store:
+        store.set_setting("ui.gpio", "seventeen")
+        store.set_setting("ui.min_confidence", 0.7)
+    app = make_app(db=db)
+    assert app.prefs.get("ui.gpio")["roll"] == 17  # the default
+    assert app.prefs.get("ui.min_confidence") == 0.7  # valid values are kept
+    app.go("settings")
+    assert "GPIO pins" in app.screen("settings").notes
+    wait_for(lambda: bool(app.toaster.history), timeout=2)
+    assert any("not valid" in t for t in app.toaster.history)
+    screenshot(app.root, "settings_corrupt_note_800x480", keep_toast=True)
+
+
+def test_camera_demo_feed_reading_is_used_as_a_throw(make_app: Any) -> None:
+    app = make_app(demo=True)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    cam = app.screen("camera")
+    cam.demo_fps = 25.0
+    app.go("camera")
+    try:
+        assert wait_for(lambda: cam.frames_shown > 0, timeout=10), cam.source_text
+        assert "Demo feed" in cam.source_text
+        assert wait_for(lambda: bool(cam.view.polygons), timeout=10)  # the board's squares drawn
+        screenshot(app.root, "camera_board_800x480")
+        assert wait_for(lambda: cam.can_use, timeout=20), cam.advice
+        assert small_touch_targets(app.sm.current_screen) == []
+        screenshot(app.root, "camera_dice_800x480")
+        import json
+
+        from ui.screens.camera import DEMO_FEED
+
+        labels = json.loads((DEMO_FEED / "labels.json").read_text())
+        at_rest = sorted(labels[-1]["values"])
+        tap(cam.ids.use)
+        assert app.session.turns and app.session.turns[-1].source == "camera"
+        assert sorted(app.session.turns[-1].action.dice) == at_rest
+        assert app.sm.current == "katenmuis"
+    finally:
+        cam.stop()
