@@ -144,7 +144,7 @@ class Session:
         return self.turns[-1] if self.turns else None
 
     def narrate(self, effects: tuple[Effect, ...] | list[Effect]) -> list[str]:
-        return [e.describe(self.record.seats) for e in effects]
+        return self.game.narrate(list(effects), self.record.seats)
 
     # -- listeners --------------------------------------------------------------------------
 

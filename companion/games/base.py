@@ -193,6 +193,10 @@ class Game(ABC):
     def settings(self) -> dict[str, JSON]:
         """The settings this game was made with, JSON-able; ``make(key, settings)`` rebuilds it."""
 
+    def narrate(self, effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
+        """Plain-words sentences for what one action did; games may join effects into sentences."""
+        return [e.describe(names) for e in effects]
+
     def interpretations(self) -> list[str]:
         """Sentences for the rules screen: which interpretation of each open point is active."""
         return []

@@ -510,6 +510,9 @@ class KatEnMuis(Game):
     def settings(self) -> dict[str, Any]:
         return {"shortcut_from": self.shortcut_from, "bank": self.bank, "stake": self.stake}
 
+    def narrate(self, effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
+        return narrate(effects, names)
+
     def interpretations(self) -> list[str]:
         reach = (
             "a double k goes straight to 11k from square 11(k-1) up (double 1 from the start)"

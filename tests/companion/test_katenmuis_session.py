@@ -52,6 +52,9 @@ def test_session_export_has_narration_and_finish_records_chips(tmp_path: Path) -
         session.apply(Throw(d))
     data = session.export()
     assert data["turns"][0]["player"] == "cat"
-    assert data["turns"][0]["narration"][0] == "Anna throws double 1"
+    assert data["turns"][0]["narration"] == [
+        "Anna throws double 1.",
+        "Double 1 takes Anna straight to 11: Bram pays her 2 chips.",
+    ]
     assert session.state.bank == {"cat": 25, "mouse": 25}
     store.close()
