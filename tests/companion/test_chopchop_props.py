@@ -218,17 +218,20 @@ def make_golden() -> dict[str, object]:
         assert isinstance(s, ChopChopState)
         events = []
         kinds: set[str] = set()
+        midway: dict[str, object] = {}
         while not s.is_over():
             a = keen_action(s, rng)
             for e in s.apply(a):
                 kinds.add(type(e).__name__)
             events.append(a.to_json())
+            if len(events) == 60:
+                midway = tracker(s).to_json()
         out = s.outcome()
         wanted = {"Captured", "LosesNextTurn", "TurnSkipped", "ThrowsAgain", "CatOnCheese", "ExtraSteps",
                   "FreeMove", "NoMove", "HoleOpened", "CheeseTaken"}
         if out and out["side"] == "mice" and wanted <= kinds and len(events) < 400:
-            return {"settings": settings_, "seed": seed, "events": events, "tracker": tracker(s).to_json(),
-                    "outcome": out}
+            return {"settings": settings_, "seed": seed, "events": events, "tracker_after_60": midway,
+                    "tracker": tracker(s).to_json(), "outcome": out}
     raise AssertionError("no suitable golden game")
 
 
@@ -239,8 +242,12 @@ def test_golden_playthrough_events_in_final_tracker_out(tmp_path: Path) -> None:
     data = json.loads(GOLDEN.read_text())
     with Store.open(tmp_path / "g.db") as store:
         session = Session.start(store, "chopchop", settings=data["settings"])
-        for ev in data["events"]:
+        for i, ev in enumerate(data["events"], 1):
             session.apply(ev, source="golden")
+            if i == 60:
+                mid = session.state
+                assert isinstance(mid, ChopChopState)
+                assert tracker(mid).to_json() == data["tracker_after_60"]
         state = session.state
         assert isinstance(state, ChopChopState)
         assert tracker(state).to_json() == data["tracker"]
