@@ -71,7 +71,6 @@ def configure(size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False, ki
     Config.set("graphics", "fullscreen", "auto" if (fullscreen or kiosk) else "0")
     Config.set("graphics", "show_cursor", "0" if kiosk else "1")
     Config.set("kivy", "exit_on_escape", "0" if kiosk else "1")
-    Config.set("kivy", "window_icon", str(Path(__file__).parent / "assets" / "icon.png"))
     # right-click must not leave red multitouch dots on a desktop
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
 

@@ -55,6 +55,7 @@ class PlayerLedger(BoxLayout):
 class KatEnMuisPanel(BoxLayout):
     odds = StringProperty("")
     transfer = StringProperty("")
+    legend = StringProperty("")
 
 
 class KatEnMuisScreen(GameScreen):
@@ -91,7 +92,9 @@ class KatEnMuisScreen(GameScreen):
         player = state.current_player()
         if player is None:
             view.highlights = []
+            self.ledger.legend = ""
             return
+        self.ledger.legend = f"Green: where {self.player_name(player)} can land"
         game: Any = state.game
         start = getattr(state, "square")[player]
         stops = set()
