@@ -18,7 +18,8 @@ A turn, as actions (player actions, and CHANCE outcomes a camera/die/touch repor
    follow the remaining composition (see *Contradictions*); then the tile acts (C5):
    ``plus1``/``plus2`` → another :class:`Move` of that piece; ``arrow`` → :class:`Teleport`;
    ``fork`` (a mouse, with a face-up cheese the cat is not on) → :class:`Spear`; cheese,
-   crockery, knife act at once.
+   crockery, knife act at once. After an arrow, "the square just left" (for a +1/+2 found
+   next) is the square the piece jumped from.
 
 **Paths.** Only one part of a path can matter to the rules: the square the piece stepped onto
 its destination from (``via``), because after a +1/+2 the piece may not step straight back onto
@@ -940,6 +941,8 @@ class ChopChopState(State):
         if idx >= 0 and start == self.geo.holes[idx] and start not in self.opened:
             self.opened.add(start)  # C4
             effects.append(HoleOpened(start, piece))
+            if self.mice_have_won():  # C8 "at once": before any slab under it is turned
+                return effects + self._win(MICE, f"{self.cheese_held} cheese, every hole opened and a mouse at home")
         return effects + self._land(piece, action.to)
 
     def _land(self, piece: str, square: str) -> list[Effect]:

@@ -578,6 +578,15 @@ def test_C8_mice_win_at_once_on_the_tenth_cheese() -> None:
     assert kinds(effects)[-1] == "Won" and s.outcome()["side"] == "mice"  # type: ignore[index]
 
 
+def test_C8_mice_win_at_once_when_the_last_hole_opens() -> None:
+    # mouse 2 is home in hole 0,3; mouse 3 leaves its hole (the last one closed) onto a slab
+    mice = {M1: "1,1", M2: "0,3", M4: "3,1"}
+    s = rolled(position(cat="1,6", mice=mice, held=10), 1)
+    s.opened.add("0,3")
+    effects = s.apply(Move(M3, "5,5"))
+    assert kinds(effects) == ["Moved", "HoleOpened", "Won"] and "5,5" in s.face_down
+
+
 def test_C8_no_mice_win_while_a_hole_is_unopened_or_nobody_home() -> None:
     s = rolled(position(cat="5,0", mice={M1: "1,1", M2: "2,6", M4: "3,1"}, held=9), 1)
     s.apply(Move(M1, "1,2"))
@@ -658,3 +667,20 @@ def test_tracker_reports_squares_and_reveals() -> None:
     assert t.reveals[-1] == ("1,2", "crockery", M1)
     assert t.holes_opened == ("0,3",) and t.holes_closed == ("2,7", "5,4", "3,0")
     assert any("Slabs face down: 36" in line for line in t.lines())
+
+
+@pytest.mark.parametrize("setting,side,winner", [("cat", "cat", "cat"), ("draw", "draw", None)])
+def test_out_of_cheese_dead_end_ends_the_game(setting: str, side: str, winner: str | None) -> None:
+    game = ChopChop(out_of_cheese=setting)
+    everything_but_one = [sq for sq in game.geometry.slabs if sq != "1,2"]
+    s = position(mice={M1: "1,1"}, game=game)
+    for sq in everything_but_one:  # counts need not add up for this rule
+        s.face_down.discard(sq)
+    s.cheese_held = 9
+    rolled(s, 1)
+    s.apply(Move(M1, "1,2"))
+    effects = s.apply(Reveal("crockery"))
+    assert isinstance(effects[-1], Won) and "no slab left" in effects[-1].reason
+    out = s.outcome()
+    assert out is not None and out["side"] == side and out["winner"] == winner
+    assert any("dead end" in line for line in game.interpretations())
