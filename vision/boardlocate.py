@@ -35,8 +35,8 @@ class LocateConfig:
     detect_scale: float = 0.5
     """Detect on the image resized by this factor first (corners refined at full size); when
     not every marker is found there, detect again at full size."""
-    ransac_px: float = 4.0
-    max_error_px: float = 3.0
+    ransac_px: float = 8.0
+    max_error_px: float = 4.0
     """Reprojection error (px, RMS) above which the pose is not trusted."""
     moved_px: float = 6.0
     """A visible marker this far from where the kept pose puts it means the board moved."""
@@ -165,7 +165,7 @@ def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | N
         h, mask = cv2.findHomography(src, dst, cv2.RANSAC, cfg.ransac_px)
         if h is None:
             return BoardPose(found=False, markers=tuple(ids), corners=seen)
-        inl = mask.ravel().reshape(-1, 4).all(axis=1)
+        inl = mask.ravel().reshape(-1, 4).sum(axis=1) >= 3
         used = [i for i, ok in zip(ids, inl) if ok] or ids
         if len(used) < len(ids):
             s2, d2 = _correspondences(board, seen, used)
