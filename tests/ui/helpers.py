@@ -56,7 +56,14 @@ def screenshot(root: Widget, name: str, keep_toast: bool = False) -> Path:
     pump(2)
     SCREENS.mkdir(parents=True, exist_ok=True)
     path = SCREENS / f"{name}.png"
-    root.export_to_png(str(path))
+    window = root.get_root_window()
+    if window is not None and any(type(w).__name__.endswith("View") for w in window.children):
+        # a modal view is open over the screen: capture the whole window
+        path.unlink(missing_ok=True)
+        made = window.screenshot(name=str(SCREENS / f"{name}.png"))  # Kivy adds 0001
+        Path(made).rename(path)
+    else:
+        root.export_to_png(str(path))
     return path
 
 

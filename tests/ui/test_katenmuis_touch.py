@@ -67,3 +67,30 @@ def test_impossible_throw_is_a_toast_not_a_crash(make_app: Any) -> None:
     screen.enter_throw((7, 1))
     assert app.toaster.history and "not possible" in app.toaster.history[-1]
     assert app.session.turns == []
+
+
+def test_K1_roll_off_by_touch_decides_the_roles(make_app: Any) -> None:
+    from ui.screens.home import RollOffView
+
+    app = make_app()
+    home = app.screen("home")
+    tap(home.game_buttons["katenmuis"])
+    home.name_inputs["cat"].text = "Anna"
+    home.name_inputs["mouse"].text = "Ben"
+    tap(home.role_buttons["rolloff"])
+    assert home.roles_mode == "rolloff"
+    tap(home.ids.start)
+    pump(3)
+    views = [w for w in app.root.get_root_window().children if isinstance(w, RollOffView)]
+    assert views, "the roll-off opens"
+    view = views[0]
+    screenshot(app.root, "home_rolloff_800x480")
+    p = view.picker
+    # Anna throws 2 + 2, Ben 2 + 2: a tie, throw again; then Anna 1 + 1, Ben 6 + 5: Ben is Cat
+    for a, b in ((2, 2), (2, 2), (1, 1), (6, 5)):
+        tap(p.rows[0][p.faces.index(a)])
+        tap(p.rows[1][p.faces.index(b)])
+    pump(5)
+    assert app.session is not None
+    assert app.session.seats == {"cat": "Ben", "mouse": "Anna"}
+    assert app.sm.current == "katenmuis"

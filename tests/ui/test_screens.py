@@ -102,3 +102,25 @@ def test_illegal_square_touch_is_a_toast(make_app: Any) -> None:
     screen.picker.roll()
     screen.on_square("0,0")  # no cat there
     assert app.toaster.history[-1] == "No legal move there."
+
+
+def test_qubism_cube_arrow_picker_after_a_slide(make_app: Any) -> None:
+    from companion.games.base import CHANCE
+
+    app = make_app()
+    app.start_game("qubism", {}, {})
+    screen = app.game_screen
+    state = app.session.state
+    place = next(a for a in state.legal_actions() if type(a).__name__ == "PlaceCube" and a.arrow == "E")
+    app.apply(place)  # white places a cube
+    app.apply(next(a for a in app.session.state.legal_actions() if type(a).__name__ == "PawnMove"))
+    slides = [a for a in app.session.state.legal_actions() if type(a).__name__ == "SlideCube"]
+    assert slides
+    app.apply(slides[0])
+    assert app.session.state.to_move() == CHANCE
+    assert screen.input_mode == "tile"
+    assert set(screen.tile_picker.buttons) == {"N", "E", "S", "W"}
+    _check(app, "qubism_arrow_picker_800x480")
+    tap(screen.tile_picker.buttons["S"])
+    assert type(app.session.turns[-1].action).__name__ == "Tip"
+    assert "cube:S" in app.session.state.board_view().values()

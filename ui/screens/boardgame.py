@@ -49,7 +49,7 @@ class BoardGameScreen(GameScreen):
         self.side.last = "; ".join(caught)
 
     def tile_prompt(self, state: State) -> str:
-        return "The cube tipped over: touch its new top arrow."
+        return "Which arrow is on top now?"
 
     def refresh_panel(self, state: State) -> None:
         if self.session is None:

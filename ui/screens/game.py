@@ -361,7 +361,7 @@ class ChoiceView(ModalView):
     """Several legal actions fit the touch: pick one."""
 
     def __init__(self, screen: GameScreen, candidates: list[Action]) -> None:
-        super().__init__(size_hint=(0.7, 0.8), background_color=(0, 0, 0, 0.7))
+        super().__init__(size_hint=(0.7, 0.8), background="", background_color=theme.PANEL, overlay_color=(0, 0, 0, 0.75))
         self.screen = screen
         from kivy.uix.scrollview import ScrollView
 

@@ -44,6 +44,7 @@ class HomeScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         self.name_inputs: dict[str, TextInput] = {}
         self.game_buttons: dict[str, BigToggle] = {}
+        self.role_buttons: dict[str, BigToggle] = {}
         super().__init__(**kwargs)
 
     @property
@@ -113,6 +114,7 @@ class HomeScreen(Screen):
                               state="down" if self.roles_mode == mode else "normal")
                 t.bind(on_release=lambda b, m=mode: setattr(self, "roles_mode", m))
                 row.add_widget(t)
+                self.role_buttons[mode] = t
             box.add_widget(row)
         self.ids.start.disabled = False
 
@@ -224,7 +226,7 @@ class RollOffView(ModalView):
     """K1: each player throws both dice; the higher total is Cat; a tie throws again."""
 
     def __init__(self, home: HomeScreen, seats: dict[str, str]) -> None:
-        super().__init__(size_hint=(0.8, 0.85), auto_dismiss=False, background_color=(0, 0, 0, 0.7))
+        super().__init__(size_hint=(0.8, 0.85), auto_dismiss=False, background="", background_color=theme.PANEL, overlay_color=(0, 0, 0, 0.75))
         from companion.games.katenmuis import RollOff
 
         self.home = home

@@ -125,9 +125,12 @@ class DicePicker(BoxLayout):
 
     def _resize(self, *_: object) -> None:
         side = self.face_side()
+        n = max(1, len(self.faces))
+        pad = max(0.0, (self.width - n * side - 4 * (n - 1)) / 2)
         for row in self.rows:
             if row:
                 row[0].parent.height = side
+                row[0].parent.padding = [pad, 0, 0, 0]
             for b in row:
                 b.size = (side, side)
 

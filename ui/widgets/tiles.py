@@ -14,7 +14,7 @@ from kivy.uix.gridlayout import GridLayout
 from ui import theme
 from ui.widgets.common import BigButton, BigToggle
 
-PRETTY = {"plus1": "+1", "plus2": "+2", "N": "↑ N", "S": "↓ S", "E": "→ E", "W": "← W"}
+PRETTY = {"plus1": "+1", "plus2": "+2", "N": "N (up)", "S": "S (down)", "E": "E (right)", "W": "W (left)"}
 
 
 def pretty_tile(label: str) -> str:
