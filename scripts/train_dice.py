@@ -234,8 +234,28 @@ def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> No
     export(model, torch.zeros(1, 3, 320, 320), out / "dice_det.onnx")
 
 
-def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
+def mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
+    """Crops at the trained detector's own proposals: false ones as 'not a die' (hard
+    negatives: holes, dots, knobs...), true ones with their label (the detector's box jitter)."""
+    from vision.cli import boxes_match
+    from vision.dice import DiceConfig, detect
+
+    cfg = DiceConfig(det_model=out / "dice_det.onnx", det_threshold=0.2)
+    res = []
+    for img, dice in data:
+        for box, _score in detect(img, cfg):
+            hit = [d for d in dice if boxes_match(list(box), d["box"])]
+            res.append((crop_for_classifier(img, box), int(hit[0]["value"]) if hit else 0))
+    return res
+
+
+def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
+              extra: list[tuple[np.ndarray, int]] | None = None) -> None:
     xs, ys = [], []
+    for c, y in extra or []:
+        for k in range(2):
+            xs.append(c if k == 0 else np.ascontiguousarray(np.rot90(c, int(rng.integers(1, 4)))))
+            ys.append(y)
     for img, dice in data:
         for c, y in cls_samples(img, dice, rng, n_neg=max(3, len(dice))):
             xs.append(c)
@@ -286,6 +306,7 @@ def main() -> None:
     ap.add_argument("--det-iters", type=int, default=3000)
     ap.add_argument("--cls-iters", type=int, default=2500)
     ap.add_argument("--only", choices=["det", "cls"], default=None)
+    ap.add_argument("--mine", action="store_true", help="add the detector's proposals to the classifier's data")
     ap.add_argument("--out", default=str(ROOT / "vision" / "models"))
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
@@ -299,10 +320,14 @@ def main() -> None:
     print(f"data: {len(real)} real train images, {len(synth)} synthetic, {time.time() - t:.0f}s", flush=True)
     # real images are few: repeat them so they are ~40% of what the models see
     data = real * max(1, int(0.66 * len(synth) / max(1, len(real)))) + synth
-    if a.only in (None, "cls"):
-        train_cls(real * 3 + synth, a.cls_iters, out, rng)
     if a.only in (None, "det"):
         train_det(data, a.det_iters, out, rng)
+    if a.only in (None, "cls"):
+        extra = None
+        if a.mine or a.only is None:
+            extra = mine(real + synth, out)
+            print("mined", len(extra), "proposals,", sum(1 for _, y in extra if y == 0), "false", flush=True)
+        train_cls(real * 3 + synth, a.cls_iters, out, rng, extra)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,120 @@
+"""The dice reader on real dice-dev photos, rendered scenes, bad input and the config."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import synth_dice
+from vision.cli import boxes_match, score_image
+from vision.dice import DiceConfig, DieReading, RegionOfInterest, read_dice
+from vision.errors import InvalidImageError, VisionError
+
+
+@pytest.mark.parametrize("bad", [None, np.zeros((0, 0, 3), np.uint8), np.zeros((5, 5, 3), np.uint8),
+                                 np.zeros((40, 40, 7), np.uint8), "image.jpg"])
+def test_invalid_image_raises_vision_error(bad: object) -> None:
+    with pytest.raises(VisionError):
+        read_dice(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidImageError):
+        read_dice(bad)  # type: ignore[arg-type]
+
+
+def test_grey_and_float_images_are_accepted() -> None:
+    img = np.full((120, 160), 200, np.uint8)
+    assert read_dice(img) == []
+    assert read_dice(np.full((120, 160, 3), 0.5, np.float32)) == []
+
+
+def test_empty_table_has_no_dice() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        bg = np.clip(synth_dice.random_background(rng, 480, 640), 0, 255).astype(np.uint8)
+        assert [d for d in read_dice(bg) if d.value is not None] == []
+
+
+def _score(entries: list[tuple[np.ndarray, list[dict]]]) -> dict[str, int]:
+    tot: dict[str, int] = {}
+    for img, labels in entries:
+        for k, v in score_image(labels, read_dice(img)).items():
+            tot[k] = tot.get(k, 0) + v
+    return tot
+
+
+def test_real_dice_dev_photos(dice_dev) -> None:
+    root, entries = dice_dev
+    picks = entries[::7][:7]
+    tot = _score([(cv2.imread(str(root / e["file"])), e["dice"]) for e in picks])
+    assert tot["right"] >= 0.97 * tot["labels"], tot
+    assert tot["right_preds"] == tot["preds"], tot  # no wrong values
+
+
+def test_rendered_scenes_are_read() -> None:
+    rng = np.random.default_rng(1234)
+    p = synth_dice.SceneParams(die_px=(34, 70), tilt_deg=(0, 30), blur_sigma=(0, 0.5),
+                               noise_sigma=(0, 3), n_dice=(1, 8))
+    entries = []
+    for _ in range(8):
+        img, lab = synth_dice.render_scene(rng, p)
+        entries.append((img, lab["dice"]))
+    tot = _score(entries)
+    assert tot["right"] >= 0.85 * tot["labels"], tot
+    assert tot["right_preds"] >= 0.95 * tot["preds"], tot
+
+
+def test_readings_have_the_documented_shape(dice_dev) -> None:
+    root, entries = dice_dev
+    img = cv2.imread(str(root / entries[0]["file"]))
+    out = read_dice(img)
+    assert out
+    for d in out:
+        assert isinstance(d, DieReading)
+        assert d.value is None or 1 <= d.value <= 6
+        assert 0.0 <= d.confidence <= 1.0
+        x1, y1, x2, y2 = d.box
+        assert 0 <= x1 < x2 <= img.shape[1] and 0 <= y1 < y2 <= img.shape[0]
+        assert isinstance(d.colour, str) and d.colour
+
+
+def test_ask_rather_than_guess(dice_dev) -> None:
+    """Below the confidence needed, dice come back with value None, never a made-up value."""
+    root, entries = dice_dev
+    img = cv2.imread(str(root / entries[0]["file"]))
+    strict = read_dice(img, DiceConfig(min_value_prob=1.01))
+    assert strict and all(d.value is None for d in strict)
+    assert len(strict) == len(read_dice(img))
+
+
+def test_region_of_interest(dice_dev) -> None:
+    root, entries = dice_dev
+    e = max(entries, key=lambda e: len(e["dice"]))
+    img = cv2.imread(str(root / e["file"]))
+    h, w = img.shape[:2]
+    all_ = read_dice(img)
+    left = RegionOfInterest(rect=(0, 0, w / 2, h))
+    inside = read_dice(img, DiceConfig(roi=left))
+    outside = read_dice(img, DiceConfig(roi=RegionOfInterest(rect=(0, 0, w / 2, h), mode="exclude")))
+    assert len(inside) + len(outside) == len(all_)
+    assert all((d.box[0] + d.box[2]) / 2 <= w / 2 for d in inside)
+    poly = RegionOfInterest(polygon=((0, 0), (w / 2, 0), (w / 2, h), (0, h)))
+    assert len(read_dice(img, DiceConfig(roi=poly))) == len(inside)
+
+
+def test_colour_names() -> None:
+    name = synth_dice.colour_name
+    assert name(np.float32([30, 30, 220])) == "red"
+    assert name(np.float32([220, 60, 30])) == "blue"
+    assert name(np.float32([240, 240, 240])) == "white"
+    assert name(np.float32([20, 20, 20])) == "black"
+    assert name(np.float32([40, 200, 40])) == "green"
+    assert name(np.float32([30, 220, 230])) == "yellow"
+
+
+def test_match_rule_and_scoring() -> None:
+    assert boxes_match([0, 0, 10, 10], [3, 3, 13, 13])
+    assert not boxes_match([0, 0, 10, 10], [20, 20, 30, 30])
+    labels = [{"value": 3, "box": [0, 0, 10, 10]}, {"value": 5, "box": [50, 50, 60, 60]}]
+    preds = [DieReading(3, (1, 1, 11, 11), 0.99, "red"), DieReading(None, (50, 50, 60, 60), 0.8, "red")]
+    s = score_image(labels, preds)
+    assert (s["found"], s["right"], s["preds"], s["right_preds"], s["fully_right"]) == (2, 1, 1, 1, 0)
