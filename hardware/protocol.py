@@ -154,7 +154,7 @@ class Rejected(Message):
     reason: str = ""
 
 
-_NUM = r"[0-9]{1,3}"
+_NUM = r"(?:0|[1-9][0-9]{0,2})"  # no leading zeros: "01" is not a die value
 _VALUES = re.compile(rf"^({_NUM})(?:\s*[,\s]\s*({_NUM}))*$")
 _SPLIT = re.compile(r"\s*[,\s]\s*")
 _ROLL = re.compile(r"^roll(?:\s+(.*))?$", re.IGNORECASE | re.DOTALL)

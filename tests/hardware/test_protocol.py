@@ -123,3 +123,9 @@ def test_valid_throws_in_any_chunking_all_arrive(throws: list[tuple[int, int]], 
     msgs = decode_all(chunks, KATENMUIS)
     assert [m.dice for m in msgs if isinstance(m, Throw)] == throws
     assert len(msgs) == len(throws)
+
+
+def test_leading_zeros_are_not_die_values() -> None:
+    assert isinstance(parse_line(b"1 01", KATENMUIS), Rejected)
+    assert isinstance(parse_line(b"ROLL 03 5", KATENMUIS), Rejected)
+    assert isinstance(parse_line(b'{"dice": [03, 5]}', KATENMUIS), Rejected)
