@@ -80,6 +80,9 @@ class CompanionApp(App):
         self.sm: ScreenManager | None = None
         self.toaster: Toast | None = None
         self.serial_die: Any = None
+        self.panel: Any = None
+        self.pin_factory: Any = None
+        """gpiozero pin factory for the panel (None: the Pi's pins; tests use MockFactory)."""
         self._unsubscribe: Any = None
         self.bridge.on("die", self.on_die_throw)
         self.bridge.on("die_state", self.on_die_state)
@@ -125,6 +128,12 @@ class CompanionApp(App):
         self.shutdown()
 
     def shutdown(self) -> None:
+        panel, self.panel = self.panel, None
+        if panel is not None:
+            try:
+                panel.close()
+            except Exception:
+                pass
         die, self.serial_die = self.serial_die, None
         if die is not None:
             try:
@@ -216,6 +225,8 @@ class CompanionApp(App):
         if screen is not None:
             screen.on_session_event(event)
         self._update_expected()
+        if event.kind != "finished":
+            self._panel_turn(event.effects)
 
     # -- hardware ---------------------------------------------------------------------------
 
@@ -226,10 +237,54 @@ class CompanionApp(App):
         return " · ".join(parts)
 
     def start_hardware(self) -> None:
-        """Start the serial die reader if a port was found (never in demo mode)."""
-        if self.demo or not self.hardware.serial.found:
+        """Start the serial die reader and the GPIO panel where found (never in demo mode)."""
+        if self.demo:
             return
-        self.connect_serial(self.prefs.get("ui.serial_port") or None)
+        if self.hardware.serial.found:
+            self.connect_serial(self.prefs.get("ui.serial_port") or None)
+        if self.hardware.gpio.found:
+            self.connect_panel()
+
+    def connect_panel(self) -> Any:
+        """(Re)open the GPIO panel with the saved pins; its buttons go through the bridge."""
+        try:
+            import warnings
+
+            from hardware.panel import Panel, PanelPins
+        except ImportError as exc:
+            self.toast(f"The GPIO panel is not available: {exc}", "bad")
+            return None
+        if self.panel is not None:
+            self.panel.close()
+            self.panel = None
+        g = self.prefs.get("ui.gpio")
+        try:
+            pins = PanelPins(roll=g["roll"], undo=g["undo"], menu=g["menu"], leds=tuple(g["leds"]),
+                             buzzer=g["buzzer"])
+        except ValueError as exc:
+            self.toast(f"GPIO pins: {exc}", "bad")
+            return None
+        post = self.bridge.post
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.panel = Panel(
+                pins, pin_factory=self.pin_factory,
+                on_roll=lambda: post("button", "roll"),
+                on_undo=lambda: post("button", "undo"),
+                on_menu=lambda: post("button", "menu"),
+            )
+        self._panel_turn()
+        return self.panel
+
+    def _panel_turn(self, effects: Any = ()) -> None:
+        panel = self.panel
+        if panel is None or self.session is None:
+            return
+        panel.set_players(list(self.session.game.players))
+        if effects:
+            panel.react(list(effects))
+        if not any(type(e).__name__ in ("Won", "LosesNextTurn", "TurnSkipped") for e in effects):
+            panel.show_turn(self.session.state.current_player())
 
     def connect_serial(self, port: str | None, factory: Any = None) -> bool:
         """(Re)start the serial die on ``port`` (``None``: auto); its callbacks go through the bridge."""
@@ -282,12 +337,15 @@ class CompanionApp(App):
             pass
 
     def on_button(self, name: str) -> None:
-        """A GPIO panel button (on the UI thread): roll, undo."""
+        """A GPIO panel button (on the UI thread): roll (the virtual die / confirm), undo
+        (held 2 s), menu (home and back)."""
         screen = self.game_screen
         if name == "undo":
             self.undo()
         elif name == "roll" and screen is not None:
             screen.roll()
+        elif name == "menu" and self.sm is not None:
+            self.go("home" if self.sm.current != "home" else "game")
 
     # -- messages ---------------------------------------------------------------------------
 

@@ -12,20 +12,27 @@ from typing import Any
 
 from companion.store import Store
 
-GPIO_DEFAULTS: dict[str, int] = {"roll": 17, "undo": 27, "led_turn": 22, "buzzer": 23}
+GPIO_DEFAULTS: dict[str, Any] = {"roll": 17, "undo": 27, "menu": 22, "buzzer": 26, "leds": [5, 6, 13, 19]}
+"""BCM pins of the button panel (hardware.panel.PanelPins' defaults)."""
+GPIO_SINGLE = ("roll", "undo", "menu", "buzzer")
 
 
 def _is_port(v: Any) -> bool:
     return isinstance(v, str) and len(v) < 200
 
 
+def _pin(p: Any) -> bool:
+    return isinstance(p, int) and not isinstance(p, bool) and 2 <= p <= 27
+
+
 def _is_gpio(v: Any) -> bool:
-    return (
-        isinstance(v, dict)
-        and set(v) == set(GPIO_DEFAULTS)
-        and all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in v.values())
-        and len(set(v.values())) == len(v)
-    )
+    if not (isinstance(v, dict) and set(v) == set(GPIO_DEFAULTS)):
+        return False
+    leds = v["leds"]
+    if not (isinstance(leds, list) and 1 <= len(leds) <= 4 and all(_pin(p) for p in leds)):
+        return False
+    pins = [v[k] for k in GPIO_SINGLE] + list(leds)
+    return all(_pin(p) for p in pins) and len(set(pins)) == len(pins)
 
 
 def _is_camera(v: Any) -> bool:
@@ -86,4 +93,6 @@ class Prefs:
 
 
 def _copy(v: Any) -> Any:
-    return dict(v) if isinstance(v, dict) else v
+    if isinstance(v, dict):
+        return {k: list(x) if isinstance(x, list) else x for k, x in v.items()}
+    return v

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.ui.helpers import screenshot, small_text, small_touch_targets, tap, wait_for
+from tests.ui.helpers import pump, screenshot, small_text, small_touch_targets, tap, wait_for
 
 
 def test_throw_from_pty_serial_die_shows_on_screen(make_app: Any) -> None:
@@ -83,3 +83,42 @@ def test_camera_demo_feed_reading_is_used_as_a_throw(make_app: Any) -> None:
         assert app.sm.current == "katenmuis"
     finally:
         cam.stop()
+
+
+def test_gpio_panel_live_test_and_buttons_on_mock_pins(make_app: Any) -> None:
+    import threading
+
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    app = make_app()
+    app.pin_factory = MockFactory(pin_class=MockPWMPin)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    app.go("settings")
+    settings = app.screen("settings")
+    button = settings.ids.gpio_test
+    scroll = button.parent
+    while type(scroll).__name__ != "ScrollView":
+        scroll = scroll.parent
+    pump(2)
+    scroll.scroll_to(button, animate=False)
+    tap(button)
+    assert wait_for(lambda: "LEDs lit" in settings.gpio_status, timeout=10), settings.gpio_status
+    assert "[5, 6, 13, 19]" in settings.gpio_status
+    screenshot(app.root, "settings_gpio_800x480")
+    assert small_touch_targets(app.sm.current_screen) == []
+    panel = app.panel
+    assert panel.available
+    app.go("game")
+    # the Roll button (BCM 17, to ground) throws the virtual die; its callback comes on a
+    # gpiozero thread and is applied on the UI thread
+    seen: list[str] = []
+    app.session.subscribe(lambda ev: seen.append(threading.current_thread().name))
+    pin = app.pin_factory.pin(17)
+    pin.drive_low()
+    pin.drive_high()
+    assert wait_for(lambda: len(app.session.turns) == 1, timeout=5)
+    assert seen == [threading.main_thread().name]
+    # the turn LED follows whose turn it is
+    player = app.session.state.current_player()
+    assert wait_for(lambda: panel.led_states()[app.session.game.players.index(player)], timeout=2)
+    app.shutdown()

@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from companion import games
 from ui import theme
 from ui.hardware import module_available
-from ui.prefs import GPIO_DEFAULTS
+from ui.prefs import GPIO_SINGLE
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
 
 CAMERA_CHOICES = [("auto", "Auto"), ("demo", "Demo feed"), ("picamera2", "Pi camera"), ("none", "Off")]
@@ -70,7 +70,7 @@ class SettingsScreen(Screen):
         pins.clear_widgets()
         self.pin_labels = {}
         gpio = app.prefs.get("ui.gpio")
-        for name in GPIO_DEFAULTS:
+        for name in GPIO_SINGLE:
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
             row.add_widget(TextLabel(text=name.replace("_", " "), size_hint_x=0.4))
             minus = BigButton(text="-", size_hint_x=None, width=56)
@@ -82,9 +82,13 @@ class SettingsScreen(Screen):
                 row.add_widget(w)
             pins.add_widget(row)
             self.pin_labels[name] = lab
+        pins.add_widget(TextLabel(text=f"turn LEDs: GPIO {', '.join(map(str, gpio['leds']))}",
+                                  color=theme.MUTED, font_size=theme.FONT_SMALL, size_hint_y=None, height=30))
         ok, why = module_available("hardware.panel")
         if not ok:
             self.gpio_status = f"GPIO panel: not available ({why})."
+        elif app.panel is not None:
+            self.gpio_status = "GPIO panel: " + ("ready" if app.panel.available else app.panel.reason)
         # rules
         rules = self.ids.rules
         rules.clear_widgets()
@@ -138,7 +142,7 @@ class SettingsScreen(Screen):
 
     def step_pin(self, name: str, delta: int) -> None:
         gpio = dict(self.app.prefs.get("ui.gpio"))
-        used = {v for k, v in gpio.items() if k != name}
+        used = {v for k, v in gpio.items() if k != name and k != "leds"} | set(gpio["leds"])
         pin = gpio[name]
         for _ in range(28):
             pin = (pin + delta) % 28
@@ -149,18 +153,26 @@ class SettingsScreen(Screen):
         self.pin_labels[name].text = f"GPIO {pin}"
 
     def test_gpio(self) -> None:
+        """Live test on a worker thread: each LED lights in turn, the buzzer beeps, and the
+        buttons held down are reported; the result comes back through the bridge."""
         ok, why = module_available("hardware.panel")
         if not ok:
             self.gpio_status = f"GPIO panel: not available ({why})."
             return
-        try:
-            from hardware import panel
+        panel = self.app.connect_panel()
+        if panel is None or not panel.available:
+            self.gpio_status = f"GPIO panel: not available ({getattr(panel, 'reason', 'no panel')})."
+            return
+        self.gpio_status = "GPIO panel: testing (watch the LEDs, listen for the beep)..."
+        self._off_gpio = getattr(self, "_off_gpio", None) or self.app.bridge.on("gpio_test", self._gpio_done)
+        report = self.app.bridge.callback("gpio_test")
+        import threading
 
-            tester = getattr(panel, "self_test", None)
-            if tester is None:
-                self.gpio_status = "GPIO panel: this version has no live test."
-                return
-            result = tester(self.app.prefs.get("ui.gpio"))
-            self.gpio_status = f"GPIO panel: {result}"
-        except Exception as exc:
-            self.gpio_status = f"GPIO panel: {type(exc).__name__}: {exc}"
+        threading.Thread(target=lambda: report(panel.live_test(step=0.1)), name="gpio-test", daemon=True).start()
+
+    def _gpio_done(self, result: dict[str, Any]) -> None:
+        held = [k for k, v in result.get("pressed", {}).items() if v]
+        self.gpio_status = (
+            f"GPIO panel: LEDs lit {result.get('leds_lit')}, beep {'ok' if result.get('beeped') else 'none'}"
+            + (f", held: {', '.join(held)}" if held else "")
+        )
