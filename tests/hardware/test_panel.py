@@ -45,7 +45,7 @@ def wait_until(pred: Any, timeout: float = 2.0) -> bool:
 def panel(factory: MockFactory) -> Iterator[tuple[Panel, dict[str, Calls]]]:
     calls = {"roll": Calls(), "undo": Calls(), "menu": Calls()}
     p = Panel(pin_factory=factory, on_roll=calls["roll"], on_undo=calls["undo"], on_menu=calls["menu"],
-              hold_time=0.3)
+              hold_time=0.5)
     assert p.available, p.reason
     p.set_players(["cat", "mouse"])
     yield p, calls
@@ -68,26 +68,29 @@ def test_roll_and_menu_presses(factory: MockFactory, panel: Any) -> None:
     assert calls["menu"].n == 1 and calls["roll"].n == 1 and calls["undo"].n == 0
 
 
-def test_contact_bounce_is_one_press(factory: MockFactory, panel: Any) -> None:
-    p, calls = panel
-    pin = factory.pin(PINS.roll)
-    for _ in range(5):  # a bouncing contact: five edges within a few milliseconds
-        pin.drive_low()
-        pin.drive_high()
-    assert calls["roll"].n == 1
-    time.sleep(0.08)  # past the 50 ms bounce time: a real second press
-    press(factory, PINS.roll)
-    assert calls["roll"].n == 2
+def test_contact_bounce_is_one_press(factory: MockFactory) -> None:
+    roll = Calls()
+    # a generous bounce time so a busy test machine cannot stretch the bounce past it
+    with Panel(pin_factory=factory, on_roll=roll, bounce_time=0.3) as p:
+        assert p.available
+        pin = factory.pin(PINS.roll)
+        for _ in range(5):  # a bouncing contact: five edges within a few milliseconds
+            pin.drive_low()
+            pin.drive_high()
+        assert roll.n == 1
+        time.sleep(0.35)  # past the bounce time: a real second press
+        press(factory, PINS.roll)
+        assert roll.n == 2
 
 
 def test_undo_fires_only_when_held(factory: MockFactory, panel: Any) -> None:
     p, calls = panel
-    press(factory, PINS.undo, hold=0.1)  # a tap is not an undo
-    time.sleep(0.4)
+    press(factory, PINS.undo, hold=0.05)  # a tap is not an undo (hold_time 0.5 s here)
+    time.sleep(0.6)
     assert calls["undo"].n == 0
     factory.pin(PINS.undo).drive_low()
     assert wait_until(lambda: calls["undo"].n == 1, 2.0)
-    time.sleep(0.5)
+    time.sleep(0.8)
     factory.pin(PINS.undo).drive_high()
     assert calls["undo"].n == 1  # once per hold, not repeated
     assert calls["roll"].n == 0
@@ -170,7 +173,8 @@ def test_pattern_timing_is_kept(factory: MockFactory, panel: Any) -> None:
     pin.clear_states()
     p.react([LosesNextTurn("mouse")])
     p.wait_buzzer()
-    pin.assert_states_and_times([(0.0, False), (0.0, True), (0.5, False)])
+    assert [st.state for st in pin.states] == [False, True, False]
+    assert 0.45 <= pin.states[2].timestamp < 0.9  # one long beep of 0.5 s (slack for a busy machine)
 
 
 def test_no_pattern_for_a_plain_move(factory: MockFactory, panel: Any) -> None:
