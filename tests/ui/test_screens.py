@@ -124,3 +124,27 @@ def test_qubism_cube_arrow_picker_after_a_slide(make_app: Any) -> None:
     tap(screen.tile_picker.buttons["S"])
     assert type(app.session.turns[-1].action).__name__ == "Tip"
     assert "cube:S" in app.session.state.board_view().values()
+
+
+def test_home_rules_steppers_player_rows_and_remembered_rules(make_app: Any) -> None:
+    app = make_app()
+    home = app.screen("home")
+    tap(home.game_buttons["chopchop"])
+    assert list(home.name_inputs) == ["cat", "mice1"]
+    home.step("mice_players", +1)
+    assert list(home.name_inputs) == ["cat", "mice1", "mice2"]  # a new name row
+    home.step("tiles", +1, "cheese")
+    assert home.settings["tiles"]["cheese"] == 11
+    assert home.settings["tiles"]["crockery"] == 7  # the total of 38 slabs is kept
+    assert home.ids["setting_tiles_cheese"].text == "11"
+    assert home.ids["setting_tiles_crockery"].text == "7"
+    home.step("mice_players", +10)  # 11 mice players: refused with the engine's message
+    assert home.settings["mice_players"] == 2
+    assert app.toaster.history
+    _check(app, "home_chopchop_800x480")
+    tap(home.ids.start)
+    assert app.session.game.settings()["tiles"]["cheese"] == 11
+    app.go("home")
+    home.select_game("katenmuis")
+    home.select_game("chopchop")
+    assert home.settings["mice_players"] == 2 and home.settings["tiles"]["cheese"] == 11  # remembered

@@ -76,6 +76,13 @@ class HomeScreen(Screen):
             self._show_unavailable(f"{games.titles()[key]} is not available yet ({exc}).")
             return
         self.settings = dict(game.settings())
+        saved = self.app.store.get_setting(f"ui.rules.{key}", None) if self.app else None
+        if isinstance(saved, dict):
+            try:  # the rules used last time for this game, if still valid
+                self.settings = dict(games.make(key, {**self.settings, **saved}).settings())
+                game = games.make(key, self.settings)
+            except (ValueError, TypeError):
+                pass
         self._build_players(game)
         self._build_settings(key)
         self.refresh()
@@ -134,57 +141,106 @@ class HomeScreen(Screen):
         values = choices.get(name)
         return list(values) if values else None
 
+    def _stepper(self, label: str, value: int, on_step: Any, id_key: str) -> BoxLayout:
+        row = BoxLayout(size_hint_y=None, height=52, spacing=6)
+        row.add_widget(TextLabel(text=label, size_hint_x=0.42))
+        minus = BigButton(text="-", size_hint_x=None, width=56)
+        num = KeyLabel(text=str(value), font_size=theme.FONT_BIG)
+        plus = BigButton(text="+", size_hint_x=None, width=56)
+        minus.bind(on_release=lambda b: on_step(-1))
+        plus.bind(on_release=lambda b: on_step(+1))
+        for w in (minus, num, plus):
+            row.add_widget(w)
+        self.ids[id_key] = num
+        return row
+
     def _build_settings(self, key: str) -> None:
         box = self.ids.rules
         box.clear_widgets()
         for name, value in self.settings.items():
+            choices = self._choices(key, name)
+            if isinstance(value, dict) and value and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value.values()
+            ):
+                for sub, v in value.items():
+                    box.add_widget(self._stepper(
+                        f"{pretty(name)}: {pretty(sub)}", v,
+                        lambda d, n=name, k=sub: self.step(n, d, k), f"setting_{name}_{sub}",
+                    ))
+                continue
+            if isinstance(value, int) and not isinstance(value, bool):
+                box.add_widget(self._stepper(pretty(name), value, lambda d, n=name: self.step(n, d), f"setting_{name}"))
+                continue
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
             row.add_widget(TextLabel(text=pretty(name), size_hint_x=0.42))
-            choices = self._choices(key, name)
             if isinstance(value, bool):
                 t = BigToggle(text="on" if value else "off", state="down" if value else "normal")
                 t.bind(on_release=lambda b, n=name: self.set_setting(n, b.state == "down"))
                 row.add_widget(t)
-            elif isinstance(value, int):
-                minus = BigButton(text="-", size_hint_x=None, width=56)
-                num = KeyLabel(text=str(value), font_size=theme.FONT_BIG)
-                plus = BigButton(text="+", size_hint_x=None, width=56)
-                minus.bind(on_release=lambda b, n=name: self.step(n, -1))
-                plus.bind(on_release=lambda b, n=name: self.step(n, +1))
-                row.add_widget(minus)
-                row.add_widget(num)
-                row.add_widget(plus)
-                self.ids[f"setting_{name}"] = num
             elif choices:
                 for c in choices:
                     t = BigToggle(text=pretty(str(c)), group=f"set-{name}", allow_no_selection=False,
                                   state="down" if c == value else "normal", font_size=theme.FONT_SMALL)
                     t.bind(on_release=lambda b, n=name, v=c: self.set_setting(n, v))
                     row.add_widget(t)
+            elif isinstance(value, list | tuple):
+                row.add_widget(TextLabel(text=", ".join(map(str, value)), color=theme.MUTED))
             else:
                 row.add_widget(TextLabel(text=str(value), color=theme.MUTED))
             box.add_widget(row)
         self._show_interpretations()
 
-    def step(self, name: str, delta: int) -> None:
-        value = int(self.settings.get(name, 0)) + delta
-        if value < 0:
+    def step(self, name: str, delta: int, sub: str | None = None) -> None:
+        if sub is None:
+            value: Any = int(self.settings.get(name, 0)) + delta
+            if value < 0:
+                return
+            label_key = f"setting_{name}"
+        else:
+            value = dict(self.settings[name])
+            value[sub] = int(value[sub]) + delta
+            if value[sub] < 0:
+                return
+            label_key = f"setting_{name}_{sub}"
+            # a composition with a fixed total (Chop! Chop!'s 38 slabs): the filler type
+            # ("crockery", else the largest other) gives or takes the difference
+            others = [k for k in value if k != sub]
+            filler = "crockery" if "crockery" in others else max(others, key=lambda k: value[k], default=None)
+            try:
+                games.make(self.game_key, {**self.settings, name: value})
+            except (ValueError, TypeError):
+                if filler is not None and value[filler] - delta >= 0:
+                    value[filler] -= delta
+        if not self.set_setting(name, value):
             return
-        self.set_setting(name, value)
-        lab = self.ids.get(f"setting_{name}")
-        if lab is not None:
-            lab.text = str(self.settings[name])
+        if sub is None:
+            lab = self.ids.get(label_key)
+            if lab is not None:
+                lab.text = str(self.settings[name])
+        else:
+            for k, v in self.settings[name].items():
+                lab = self.ids.get(f"setting_{name}_{k}")
+                if lab is not None:
+                    lab.text = str(v)
 
-    def set_setting(self, name: str, value: Any) -> None:
+    def set_setting(self, name: str, value: Any) -> bool:
         trial = dict(self.settings)
         trial[name] = value
         try:
-            games.make(self.game_key, trial)
+            game = games.make(self.game_key, trial)
         except (ValueError, TypeError) as exc:
             self.app.toast(str(exc), "bad")
-            return
+            return False
+        before = tuple(self.name_inputs)
         self.settings = trial
+        if tuple(game.players) != before:  # e.g. more mice players: new name rows
+            typed = self.seats()
+            self._build_players(game)
+            for role, text in typed.items():
+                if role in self.name_inputs and text:
+                    self.name_inputs[role].text = text
         self._show_interpretations()
+        return True
 
     def _show_interpretations(self) -> None:
         try:
@@ -216,7 +272,11 @@ class HomeScreen(Screen):
         if self.game_key == "katenmuis" and self.roles_mode == "rolloff":
             RollOffView(self, seats).open()
             return
+        self.remember_rules()
         self.app.start_game(self.game_key, seats, dict(self.settings))
+
+    def remember_rules(self) -> None:
+        self.app.store.set_setting(f"ui.rules.{self.game_key}", dict(self.settings))
 
     def resume(self) -> None:
         self.app.resume_game()
@@ -259,6 +319,7 @@ class RollOffView(ModalView):
             mouse = self.players[1 - self.rolloff.cat]
             self.dismiss()
             self.home.app.toast(f"{cat} is Cat and moves first; {mouse} is Mouse.", "good")
+            self.home.remember_rules()
             self.home.app.start_game("katenmuis", {"cat": cat, "mouse": mouse}, dict(self.home.settings))
         else:
             self._prompt()
