@@ -68,6 +68,13 @@ def test_camera_demo_feed_reading_is_used_as_a_throw(make_app: Any) -> None:
         assert "Demo feed" in cam.source_text
         assert wait_for(lambda: bool(cam.view.polygons), timeout=10)  # the board's squares drawn
         screenshot(app.root, "camera_board_800x480")
+        # counter-colour learning from the demo board frames (cat and mouse where its labels say)
+        tap(cam.ids.learn)
+        assert wait_for(lambda: cam.learned > 0 or "Could not" in cam.board_text, timeout=20), cam.board_text
+        assert cam.learned == 2, cam.board_text
+        from ui.screens.camera import model_path
+
+        assert model_path("katenmuis").exists()
         assert wait_for(lambda: cam.can_use, timeout=20), cam.advice
         assert small_touch_targets(app.sm.current_screen) == []
         screenshot(app.root, "camera_dice_800x480")

@@ -107,6 +107,8 @@ class CameraScreen(Screen):
         self._last_values: tuple[Any, ...] = ()
         self._same = 0
         self.stable_frames = 3
+        self._learn_known: dict[str, str] | None = None
+        self.learned = 0
         """A reading is offered only after it held this many frames in a row (dice at rest)."""
         super().__init__(**kwargs)
 
@@ -164,6 +166,7 @@ class CameraScreen(Screen):
         self._consumed.set()
         self._off = self.app.bridge.on("camera_frame", self.on_frame)
         self._off_state = self.app.bridge.on("camera_state", self.on_camera_state)
+        self._off_learn = self.app.bridge.on("camera_learned", self.on_learned)
         source.on_state = self.app.bridge.callback("camera_state")
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._thread.start()
@@ -180,7 +183,7 @@ class CameraScreen(Screen):
             except Exception:
                 pass
             self._source = None
-        for name in ("_off", "_off_state"):
+        for name in ("_off", "_off_state", "_off_learn"):
             off = getattr(self, name, None)
             if off is not None:
                 off()
@@ -223,6 +226,10 @@ class CameraScreen(Screen):
                     except Exception:
                         dice = []
                 polygons = []
+                known = self._learn_known
+                if known is not None and pose is not None and getattr(pose, "found", False):
+                    self._learn_known = None
+                    self._learn(board, frame, known, pose)
                 if pose is not None and getattr(pose, "found", False):
                     dice = [d for d in dice if not _on_marker(d.box, pose)]
                     for sq in board.squares.values():
@@ -307,9 +314,60 @@ class CameraScreen(Screen):
         self.board_text = "Looking for the board's corner markers..."
 
     def learn_colours(self) -> None:
-        self.app.toast(
-            "Counter-colour learning: put every counter on its start square and use "
-            "'companion board learn' (not yet available from the touchscreen).", "info")
+        """Learn the counters' looks from the next frame where the board is found, with the
+        pieces standing where the game says (the demo feed: where its labels say)."""
+        known = self.known_position()
+        if not known:
+            self.app.toast("Start or resume a game first: the counters must stand where the game shows them.",
+                           "info")
+            return
+        self._learn_known = known
+        self.board_text = "Learning the counters' colours: keep the board in view..."
+
+    def known_position(self) -> dict[str, str]:
+        if "Demo feed" in self.source_text:
+            import json
+
+            try:
+                labels = json.loads((DEMO_FEED / "labels.json").read_text())
+                return dict(next(x["squares"] for x in labels if x.get("kind") == "board"))
+            except (OSError, ValueError, StopIteration, KeyError):
+                return {}
+        session = self.app.session
+        bv = getattr(session.state, "board_view", None) if session is not None else None
+        return dict(bv()) if callable(bv) else {}
+
+    def _learn(self, board: Any, frame: Any, known: dict[str, str], pose: Any) -> None:
+        """Worker thread: teach the board reader these pieces' looks and save the model."""
+        post = self.app.bridge.callback("camera_learned")
+        try:
+            from vision.pieces import BoardReader, PieceModel
+
+            path = model_path(board.game)
+            model = PieceModel.load(path) if path.exists() else None
+            reader = BoardReader(board, model)
+            n = reader.learn(frame, known, pose)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            reader.model.save(path)
+            post(n, "")
+        except Exception as exc:
+            post(0, f"{type(exc).__name__}: {exc}")
+
+    def on_learned(self, n: int, error: str) -> None:
+        if error:
+            self.board_text = f"Could not learn the colours: {error}"
+            self.app.toast(self.board_text, "bad")
+            return
+        self.learned += n
+        self.board_text = f"Learned the look of {n} piece{'s' if n != 1 else ''}; saved."
+        self.app.toast(self.board_text, "good")
+
+
+def model_path(game: str) -> Path:
+    """Where learned piece looks are kept: beside the database."""
+    from companion.store import default_db_path
+
+    return default_db_path().parent / f"pieces-{game}.json"
 
 
 def _on_marker(box: Any, pose: Any) -> bool:
