@@ -3,7 +3,7 @@
     companion board print GAME -o FILE.pdf|.png [--paper A4|A3] [--markers-only]
     companion board read IMAGE --board GAME [--json] [--model MODEL.json]
     companion board eval DIR [--json]
-    companion board synth DIR --count N [--seed S] [--games g1,g2]
+    companion board synth DIR --count N [--seed S] [--games g1,g2] [--renderer main|alt]
     companion board calibrate --board GAME --image PHOTO --corners x,y x,y x,y x,y -o OUT.toml
     companion board calibrate --board katenmuis --image PHOTO --points-file PTS.txt -o OUT.toml
 
@@ -93,11 +93,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _cmd_synth(args: argparse.Namespace) -> int:
-    from vision.synth_board import write_dataset
-
     games = args.games.split(",") if args.games else None
-    n = write_dataset(Path(args.dir), args.count, seed=args.seed, games=games)
-    print(f"wrote {n} scenes and labels.json to {args.dir}")
+    if args.renderer == "alt":
+        from vision.synth_board_alt import write_alt_dataset as write
+    else:
+        from vision.synth_board import write_dataset as write
+    n = write(Path(args.dir), args.count, seed=args.seed, games=games)
+    print(f"wrote {n} scenes ({args.renderer} renderer) and labels.json to {args.dir}")
     return 0
 
 
@@ -152,6 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--count", type=int, default=40)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--games", default="", help="comma-separated games (default: all four)")
+    s.add_argument("--renderer", default="main", choices=["main", "alt"],
+                   help="main: vision.synth_board; alt: the independent vision.synth_board_alt")
     s.set_defaults(func=_cmd_synth)
 
     c = sub.add_parser("calibrate", help="map an original board's squares once (marker-equipped)",

@@ -608,7 +608,7 @@ def write_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None
 
 def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
     """Read every scene of a dataset; accuracy per square, board-found rate, median ms."""
-    from vision.pieces import BoardReader, comparable
+    from vision.pieces import BoardReader, PieceError, comparable
 
     cv2.setNumThreads(threads)
     root = Path(root)
@@ -623,13 +623,17 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
     total = found = hidden_n = hidden_found = 0
     sq_total = sq_right = sq_total_found = 0
     mistakes: list[dict[str, Any]] = []
+    learn_failed = 0
     for gname, members in groups.items():
         learners = [sc for sc in members if sc.get("learn")] or members[:1]
         board = board_for(str(members[0]["board"]))
         reader = BoardReader(board)
         for sc in learners:
             img = cv2.imread(str(root / sc["file"]), cv2.IMREAD_COLOR)
-            reader.learn(img, dict(sc["squares"]))
+            try:
+                reader.learn(img, dict(sc["squares"]))
+            except PieceError:
+                learn_failed += 1  # board not found there: the group is read with built-in looks
         readers[gname] = reader
         for sc in members:
             if sc in learners:
@@ -675,6 +679,7 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
         "per_game": {k: {"scenes": v["scenes"], "found_rate": v["found"] / max(1, v["scenes"]),
                          "square_accuracy": v["right"] / max(1, v["squares"])}
                      for k, v in per_game.items()},
+        "learn_failed": learn_failed,
         "mistakes": mistakes,
     }
     return report
