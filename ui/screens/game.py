@@ -138,7 +138,10 @@ class GameScreen(Screen):
             self.on_effects(list(event.effects))
         elif event.kind == "undone" and event.turn is not None:
             self._add_narration([f"Undone: {actions.describe_action(event.turn.action)}."])
-        elif event.kind == "finished":
+        view = self.ids.get("board")
+        if view is not None and event.kind in ("applied", "undone"):
+            view.zoom_out()  # the move is made: show the whole board again
+        if event.kind == "finished":
             outcome = event.state.outcome() or {}
             winner = outcome.get("winner")
             if winner is not None and self.session is not None:

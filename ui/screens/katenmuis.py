@@ -60,6 +60,7 @@ class KatEnMuisPanel(BoxLayout):
 
 class KatEnMuisScreen(GameScreen):
     def build_panel(self, panel: Any) -> None:
+        self.ids.board.min_touch = 0  # nothing to touch on the track: never zoom
         self.ledger = KatEnMuisPanel()
         panel.add_widget(self.ledger)
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, Triangle
-from kivy.properties import DictProperty, ListProperty, ObjectProperty, StringProperty
-from kivy.uix.widget import Widget
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.stencilview import StencilView
 
 from companion.boards import Board
 from ui import theme
@@ -36,7 +36,7 @@ def _texture(text: str, size: float, colour: tuple[float, float, float, float], 
     return lab.texture
 
 
-class BoardView(Widget):
+class BoardView(StencilView):
     board: Any = ObjectProperty(None, allownone=True)
     tokens = DictProperty({})
     highlights = ListProperty([])
@@ -45,6 +45,12 @@ class BoardView(Widget):
     """square id -> rgba fill (e.g. revealed / empty squares in Chop! Chop!)."""
     marks = DictProperty({})
     """square id -> short text drawn in the square's corner (e.g. a revealed tile)."""
+
+    zoom_rect: Any = ObjectProperty(None, allownone=True)
+    """(min x, min y, max x, max y) in mm to show instead of the whole board, or None."""
+    zoomed = BooleanProperty(False)
+    min_touch = 48
+    """Squares smaller than this on screen: the first touch zooms in around the finger."""
 
     __events__ = ("on_square",)
 
@@ -57,15 +63,60 @@ class BoardView(Widget):
         self.bind(
             pos=self.redraw, size=self.redraw, board=self.redraw, tokens=self.redraw,
             highlights=self.redraw, selected=self.redraw, tints=self.redraw, marks=self.redraw,
+            zoom_rect=self.redraw,
         )
 
     # -- geometry ----------------------------------------------------------------------------
 
-    def _fit(self) -> None:
+    def bounds(self) -> tuple[float, float, float, float]:
         b: Board = self.board
         xs = [p[0] for s in b.squares.values() for p in s.polygon]
         ys = [p[1] for s in b.squares.values() for p in s.polygon]
-        minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def cell_mm(self) -> float:
+        """A typical square's side in mm (the median of the squares' smaller sides)."""
+        sides = []
+        for sq in self.board.squares.values():
+            xs = [p[0] for p in sq.polygon]
+            ys = [p[1] for p in sq.polygon]
+            sides.append(min(max(xs) - min(xs), max(ys) - min(ys)))
+        sides.sort()
+        return sides[len(sides) // 2] if sides else 1.0
+
+    def square_px(self) -> float:
+        """A typical square's side on screen now, in pixels."""
+        if self.board is None or not self.board.squares:
+            return 0.0
+        self._fit()
+        return self.cell_mm() * self._scale
+
+    def needs_zoom(self) -> bool:
+        if self.board is None or self.zoom_rect is not None:
+            return False
+        return self.square_px() < self.min_touch
+
+    def zoom_at(self, x: float, y: float) -> None:
+        """Show a window of the board around pixel (x, y) with squares >= min_touch px."""
+        self._fit()
+        mx, my = self.to_mm(x, y)
+        scale = (self.min_touch + 8) / self.cell_mm()
+        w_mm, h_mm = self.width / scale, self.height / scale
+        bx0, by0, bx1, by1 = self.bounds()
+        x0 = min(max(mx - w_mm / 2, bx0), max(bx0, bx1 - w_mm))
+        y0 = min(max(my - h_mm / 2, by0), max(by0, by1 - h_mm))
+        self.zoom_rect = (x0, y0, x0 + w_mm, y0 + h_mm)
+        self.zoomed = True
+
+    def zoom_out(self) -> None:
+        self.zoom_rect = None
+        self.zoomed = False
+
+    def to_mm(self, x: float, y: float) -> tuple[float, float]:
+        return ((x - self._off[0]) / self._scale + self._min[0], (self._off[1] - y) / self._scale + self._min[1])
+
+    def _fit(self) -> None:
+        minx, miny, maxx, maxy = self.zoom_rect if self.zoom_rect is not None else self.bounds()
         bw, bh = max(maxx - minx, 1e-6), max(maxy - miny, 1e-6)
         self._scale = min(self.width / bw, self.height / bh) * 0.98
         ox = self.x + (self.width - bw * self._scale) / 2
@@ -222,9 +273,15 @@ class BoardView(Widget):
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
             return False
+        if self.needs_zoom():
+            self.zoom_at(*touch.pos)  # squares too small for a finger: look closer first
+            return True
         sid = self.square_at(*touch.pos)
         if sid is not None:
             self.dispatch("on_square", sid)
+            return True
+        if self.zoom_rect is not None:
+            self.zoom_out()
             return True
         return False
 
