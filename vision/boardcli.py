@@ -2,6 +2,7 @@
 
     companion board print GAME -o FILE.pdf|.png [--paper A4|A3] [--markers-only]
     companion board read IMAGE --board GAME [--json] [--model MODEL.json]
+    companion board learn IMAGE --board GAME -o MODEL.json [--position POS.json] [--model OLD.json]
     companion board eval DIR [--json]
     companion board synth DIR --count N [--seed S] [--games g1,g2] [--renderer main|alt]
     companion board calibrate --board GAME --image PHOTO --corners x,y x,y x,y x,y -o OUT.toml
@@ -74,6 +75,45 @@ def _cmd_read(args: argparse.Namespace) -> int:
     return 0
 
 
+def start_position(game: str) -> dict[str, str]:
+    """The game's start position as its engine sets it up (square -> board_view token)."""
+    from companion import games
+
+    return dict(games.make(game).new_state().board_view())
+
+
+def _cmd_learn(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.boarddefaults import board_for
+    from vision.pieces import BoardReader, PieceModel
+
+    board = board_for(args.board)
+    path = Path(args.image)
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if image is None:
+        return _fail(f"cannot read image {path} (missing, or not a picture OpenCV can decode)")
+    if args.position:
+        try:
+            known = {str(k): str(v) for k, v in json.loads(Path(args.position).read_text(encoding="utf-8")).items()}
+        except (OSError, ValueError, AttributeError) as exc:
+            return _fail(f"cannot read position {args.position}: {exc} (expected a JSON object square -> token)")
+    else:
+        known = start_position(board.game)
+    unknown = sorted(set(known) - set(board.squares))
+    if unknown:
+        return _fail(f"squares not on board {board.name}: {', '.join(unknown[:5])}")
+    model = PieceModel.load(args.model) if args.model else PieceModel(board.game)
+    reader = BoardReader(board, model=model)
+    n = reader.learn(image, known)
+    model.save(args.output)
+    looks = ", ".join(f"{k} x{len(v)}" for k, v in sorted(model.looks.items()))
+    extra = f", {len(model.arrows)} cube arrows" if model.arrows else ""
+    print(f"learned {n} piece looks from {path.name} ({looks}{extra}); saved {args.output} "
+          f"(use: companion board read PHOTO --board {args.board} --model {args.output})")
+    return 0
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
     from vision.synth_board import evaluate_dir
 
@@ -140,6 +180,18 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--model", metavar="MODEL.json",
                    help="piece colours learned earlier (default: built-in guesses)")
     r.set_defaults(func=_cmd_read)
+
+    lp = sub.add_parser("learn", help="learn the pieces' looks from a photo of a known position",
+                        description="Learn what the pieces look like from a photo of the start "
+                        "position (as the game's engine sets it up) or of a position given as JSON, "
+                        "and save them as a model for 'board read --model'.")
+    lp.add_argument("image", metavar="IMAGE")
+    lp.add_argument("--board", required=True, metavar="GAME", help="board name or .toml path")
+    lp.add_argument("-o", "--output", required=True, metavar="MODEL.json")
+    lp.add_argument("--position", metavar="POS.json",
+                    help='the position in the photo, {"square": "token"} (default: the start position)')
+    lp.add_argument("--model", metavar="OLD.json", help="add to the looks of an earlier model")
+    lp.set_defaults(func=_cmd_learn)
 
     e = sub.add_parser("eval", help="accuracy and speed over a labelled scene folder",
                        description="Per-square accuracy, board-found rate and median ms over DIR "

@@ -235,3 +235,55 @@ class BoardTracker:
             # but keep the old pose for when the markers come back.
             return BoardPose(found=False)
         return fresh
+
+
+@dataclass(frozen=True)
+class CameraGuess:
+    """The camera over the board, estimated from a homography (board mm -> pixels).
+
+    ``foot`` is the point of the board plane straight below the camera (mm, board frame) and
+    ``height`` its height over the board (mm). A point ``z`` mm above board point ``p`` is seen
+    where the ray through it meets the board: ``foot + (p - foot) * height / (height - z)``;
+    that is how far tall pieces lean in a top-down view.
+    """
+
+    focal_px: float
+    foot: tuple[float, float]
+    height: float
+
+    def plane_scale(self, z: float) -> float:
+        """Scale about ``foot`` that takes the plane ``z`` mm up to where it appears on the board."""
+        return self.height / max(self.height - z, 1e-3)
+
+
+def camera_from_homography(h: np.ndarray, image_size: tuple[int, int],
+                           prior_focal: float | None = None) -> CameraGuess:
+    """Estimate focal length (principal point at the image centre, square pixels) and the
+    camera's position from a board homography. A nearly square-on view does not determine the
+    focal length; then ``prior_focal`` (default: the image width, about a 53 degree field of
+    view) is used, which matters little there because pieces then lean little either way."""
+    w, hgt = image_size
+    f0 = float(prior_focal or w)
+    shift = np.array([[1.0, 0, -w / 2], [0, 1.0, -hgt / 2], [0, 0, 1.0]])
+    a = shift @ np.asarray(h, np.float64)
+    a1, a2 = a[:, 0], a[:, 1]
+    # unknown w = 1/f^2: orthogonal columns and equal norms of K^-1 H (two linear equations)
+    u = np.array([a1[0] * a2[0] + a1[1] * a2[1], a1[0] ** 2 + a1[1] ** 2 - a2[0] ** 2 - a2[1] ** 2])
+    v = np.array([a1[2] * a2[2], a1[2] ** 2 - a2[2] ** 2])
+    # a weak prior on w keeps the estimate sane when the view is square-on
+    w_prior = 1 / f0 ** 2
+    scale = float(np.abs(u).max()) * w_prior + float(np.abs(v).max()) + 1e-18
+    k = 0.02 * scale / w_prior  # prior weight, relative to the equations' size
+    wv = (-(u @ v) + k * k * w_prior) / (u @ u + k * k) if (u @ u + k * k) > 0 else w_prior
+    f = float(1 / np.sqrt(wv)) if wv > 0 else f0
+    f = float(np.clip(f, 0.5 * w, 2.5 * w))
+    kinv = np.array([[1 / f, 0, 0], [0, 1 / f, 0], [0, 0, 1.0]])
+    m = kinv @ a
+    lam_s = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    r1, r2, t = m[:, 0] * lam_s, m[:, 1] * lam_s, m[:, 2] * lam_s
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    r3 = np.cross(r1, r2)
+    rot = np.column_stack([r1, r2, r3])
+    centre = -rot.T @ t
+    return CameraGuess(f, (float(centre[0]), float(centre[1])), float(abs(centre[2])))

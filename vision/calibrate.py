@@ -5,7 +5,8 @@ original board's corners, takes one photo, and marks either
 
 - the four corners of the grid (top-left, top-right, bottom-right, bottom-left) for grid boards
   (Chop! Chop!, Kilkenny Cats, Qubism), or
-- the centre of every track square in order for the Kat en Muis track.
+- the centre of every track square in order for the Kat en Muis track (then, optionally, the
+  start spots in board-file order).
 
 The photo's markers give the homography pixels -> board millimetres, in the frame of the game's
 board file markers (ids, positions and size as printed by ``--markers-only``). The mapped
@@ -109,10 +110,13 @@ def calibrate_grid(board: Board, image: np.ndarray, corners_px: list[tuple[float
 def calibrate_track(board: Board, image: np.ndarray, centres_px: list[tuple[float, float]]
                     ) -> dict[str, Any]:
     """A track board (Kat en Muis) from the centres of its squares, in the board file's order."""
-    track = [sid for sid, sq in board.squares.items() if sq.kind != "start"] if any(
-        sq.kind == "start" for sq in board.squares.values()) else list(board.squares)
-    if len(centres_px) != len(track):
-        raise CalibrationError(f"tap all {len(track)} squares in order; got {len(centres_px)} points")
+    track = [sid for sid, sq in board.squares.items() if sq.kind != "start"]
+    starts = [sid for sid, sq in board.squares.items() if sq.kind == "start"]
+    if starts and len(centres_px) == len(track) + len(starts):
+        track = track + starts  # the start spots were tapped too, after the track
+    elif len(centres_px) != len(track):
+        more = f" (or {len(track) + len(starts)} with the start spots last)" if starts else ""
+        raise CalibrationError(f"tap all {len(track)} squares in order{more}; got {len(centres_px)} points")
     h, markers = _marker_frame(board, image)
     centres = _to_mm(h, np.asarray(centres_px))
     gaps = np.linalg.norm(np.diff(centres, axis=0), axis=1)

@@ -33,11 +33,14 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
-from vision.boardlocate import BoardPose, BoardTracker, LocateConfig, locate_board
+from vision.boardlocate import BoardPose, BoardTracker, LocateConfig, camera_from_homography, locate_board
 from vision.errors import InvalidImageError, VisionError
 from vision.printing import render_board
 
 P = 16  # patch side, pixels
+ARROW_SIDE = 32  # cube-top view side, pixels
+_TURNS = {"N": 0, "E": 1, "S": 2, "W": 3}
+"""Quarter turns (np.rot90, counter-clockwise) that make an arrow pointing this way point north."""
 INNER = slice(4, 12)  # central half of a patch
 _g = np.exp(-0.5 * ((np.arange(P) - (P - 1) / 2) / 4.5) ** 2)
 WINDOW = (np.outer(_g, _g) / np.outer(_g, _g).sum()).astype(np.float32)
@@ -112,6 +115,15 @@ class PieceConfig:
     spread_scale: float = 0.15
     """Rise of the spread of grey levels in the middle of a spot (shading, edges of a piece)."""
     """Rise of log brightness at which a spot counts as occupied on brightness alone."""
+    top_plane: dict[str, float] = field(default_factory=lambda: {"kilkenny": 0.45, "qubism": 0.4})
+    """Games whose pieces are all figures at least about half a square tall: a spot is also
+    read in the plane this many square sides above the board (found from the camera pose), so
+    a piece leaning over from a neighbour, which does not reach up there above this spot, is
+    not taken for a piece here; looks are read there too (no ground, no contact shadow)."""
+    top_weight: float = 2.0
+    """The top-plane score counts this much more (it only has to show that something is there)."""
+    cube_top: float = 0.8
+    """Height of a cube's top face in square sides (where the arrow is read)."""
     locate: LocateConfig = field(default_factory=LocateConfig)
 
 
@@ -121,6 +133,8 @@ class PieceModel:
 
     game: str = ""
     looks: dict[str, list[list[float]]] = field(default_factory=dict)
+    arrows: list[list[float]] = field(default_factory=list)
+    """Cube tops learned from known arrows, turned to point north (ARROW_SIDE^2 grey values)."""
 
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
@@ -135,13 +149,15 @@ class PieceModel:
         return names, np.asarray(feats, np.float64).reshape(len(names), 4)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks}), encoding="utf-8")
+        Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks, "arrows": self.arrows}),
+                              encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> PieceModel:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-            return cls(str(data.get("game", "")), {str(k): list(v) for k, v in data["looks"].items()})
+            return cls(str(data.get("game", "")), {str(k): list(v) for k, v in data["looks"].items()},
+                       [list(map(float, a)) for a in data.get("arrows", [])])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc}") from None
 
@@ -260,7 +276,10 @@ class BoardReader:
         self._ref_xy = (ys, xs)
         self._ref_basis = self._basis(xs.astype(np.float64), ys.astype(np.float64))
         centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in self.boxes])
+        self._spot_centres_px = centres
         self._spot_basis = self._basis(centres[:, 0], centres[:, 1])
+        sides = [min(np.ptp(np.asarray(board.squares[g[0]].polygon), axis=0)) for g in self.groups]
+        self.cell_mm = float(np.median(sides)) if sides else 20.0
 
     # -- geometry and photometry --------------------------------------------------------------
 
@@ -275,19 +294,22 @@ class BoardReader:
             out[i] = cv2.resize(img[y0:y1, x0:x1], (P, P), interpolation=cv2.INTER_AREA)
         return out
 
-    def warp(self, image: np.ndarray, pose: BoardPose) -> np.ndarray:
+    def warp(self, image: np.ndarray, pose: BoardPose, lift: np.ndarray | None = None) -> np.ndarray:
+        """Top-down view at px_per_mm; ``lift`` (3x3, board mm -> board mm) reads a raised plane."""
         s = self.config.px_per_mm
         assert pose.homography is not None
-        m = pose.homography @ np.diag([1 / s, 1 / s, 1.0])
+        m = pose.homography @ (lift if lift is not None else np.eye(3)) @ np.diag([1 / s, 1 / s, 1.0])
         return cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
 
     def _gain(self, warped: np.ndarray) -> np.ndarray:
-        """Per-spot, per-channel gain of the light (fitted on the paper margin)."""
+        """Coefficients of the smooth per-channel light (fitted on the paper margin), [6, 3]."""
         ys, xs = self._ref_xy
         if len(xs) < 30:
             g = np.median(warped.reshape(-1, 3), axis=0) + 1e-3
-            return np.broadcast_to(g, (len(self.boxes), 3)).copy()
+            coef = np.zeros((6, 3))
+            coef[0] = g
+            return coef
         vals = warped[ys, xs].astype(np.float64)
         basis = self._ref_basis
         keep = np.ones(len(xs), bool)
@@ -300,40 +322,84 @@ class BoardReader:
             if keep.sum() < 30:
                 keep = np.ones(len(xs), bool)
                 break
-        return np.maximum(self._spot_basis @ coef, 0.05).astype(np.float32)
+        return coef
 
     # -- features -------------------------------------------------------------------------------
+
+    def _scores(self, patches: np.ndarray, eg0: np.ndarray, eg_norm: np.ndarray,
+                empty_looks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Occupancy evidence [N, 4] (structure, chroma, brightness, spread) and looks [N, 4]."""
+        cfg = self.config
+        wg0 = _detrend(_smooth(patches.mean(axis=3)))
+        ncc = (WINDOW * wg0 * eg0).sum(axis=(1, 2)) / (
+            np.sqrt((WINDOW * wg0 ** 2).sum(axis=(1, 2))) * eg_norm + 1e-6)
+        looks = _look_features(patches[:, INNER, INNER])
+        d_chroma = np.abs(looks[:, :2] - empty_looks[:, :2]).sum(axis=1)
+        d_bright = looks[:, 2] - empty_looks[:, 2]
+        struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
+        bright_score = np.maximum(-d_bright / cfg.dark_scale, d_bright / cfg.light_scale)
+        spread_score = np.maximum(looks[:, 3] - empty_looks[:, 3], 0) / cfg.spread_scale
+        return np.column_stack([struct_score, d_chroma / cfg.chroma_scale, bright_score, spread_score]), looks
+
+    def _lift(self, pose: BoardPose, image_size: tuple[int, int], z_mm: float) -> np.ndarray:
+        """Board mm of the plane ``z_mm`` up -> the board mm where it is seen (scaling about
+        the point below the camera, estimated from the pose)."""
+        assert pose.homography is not None
+        cam = camera_from_homography(pose.homography, image_size)
+        k = cam.plane_scale(z_mm)
+        fx, fy = cam.foot
+        return np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
 
     def features(self, image: np.ndarray, pose: BoardPose) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(occupancy score per spot, look features per spot, normalised patches)."""
         warped = self.warp(image, pose).astype(np.float32) / 255
-        gain = self._gain(warped)
+        coef = self._gain(warped)
+        gain = np.maximum(self._spot_basis @ coef, 0.05).astype(np.float32)
         patches = self._patches(warped) / gain[:, None, None, :]
         self._last_warped = warped
         self._last_gain = gain
-        wg0 = _detrend(_smooth(patches.mean(axis=3)))
-        ncc = (WINDOW * wg0 * self._eg0).sum(axis=(1, 2)) / (
-            np.sqrt((WINDOW * wg0 ** 2).sum(axis=(1, 2))) * self._eg_norm + 1e-6)
-        looks = _look_features(patches[:, INNER, INNER])
-        cfg = self.config
-        d_chroma = np.abs(looks[:, :2] - self.empty_looks[:, :2]).sum(axis=1)
-        d_bright = looks[:, 2] - self.empty_looks[:, 2]
-        struct_score = np.where(self._e_struct >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
-        bright_score = np.maximum(-d_bright / cfg.dark_scale, d_bright / cfg.light_scale)
-        spread_score = np.maximum(looks[:, 3] - self.empty_looks[:, 3], 0) / cfg.spread_scale
-        self.last_scores = np.column_stack([struct_score, d_chroma / cfg.chroma_scale, bright_score,
-                                            spread_score])
+        self._last_coef = coef
+        self._last_image_size = (image.shape[1], image.shape[0])
+        scores, looks = self._scores(patches, self._eg0, self._eg_norm, self.empty_looks)
+        frac = self.config.top_plane.get(self.board.game)
+        if frac:
+            # the same spots read in a raised plane, against the empty print seen there
+            lift = self._lift(pose, self._last_image_size, frac * self.cell_mm)
+            top = self.warp(image, pose, lift).astype(np.float32) / 255
+            s = self.config.px_per_mm
+            lift_px = np.diag([s, s, 1.0]) @ lift @ np.diag([1 / s, 1 / s, 1.0])
+            e_top = cv2.warpAffine(self.empty, lift_px[:2], self.size,
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            ctr = (self._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]
+            tgain = np.maximum(self._basis(ctr[:, 0], ctr[:, 1]) @ coef, 0.05).astype(np.float32)
+            tpatches = self._patches(top) / tgain[:, None, None, :]
+            ep = self._patches(e_top)
+            eg0 = _detrend(_smooth(ep.mean(axis=3)))
+            eg_norm = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
+            tscores, tlooks = self._scores(tpatches, eg0, eg_norm, _look_features(ep[:, INNER, INNER]))
+            self.last_top_scores = tscores
+            # occupied only when something is there in both planes; look read up there
+            scores = np.minimum(scores, tscores.max(axis=1, keepdims=True) * self.config.top_weight)
+            looks = tlooks
+        self.last_scores = scores
         self.last_scores[self._never_empty] = np.maximum(self.last_scores[self._never_empty], 9.0)
         score = self.last_scores.max(axis=1)
         return score, looks, patches
 
-    def _wide_patch(self, warped: np.ndarray, i: int) -> np.ndarray:
-        """The spot grown by 40 % each side (a cube's top leans away from the camera)."""
+    def cube_top(self, image: np.ndarray, pose: BoardPose, i: int, side: int = ARROW_SIDE) -> np.ndarray:
+        """Grey top-down view of spot ``i`` in the plane of a cube's top face ([side, side])."""
+        cell = self.cell_mm
+        lift = self._lift(pose, (image.shape[1], image.shape[0]), self.config.cube_top * cell)
         x0, y0, x1, y1 = self.boxes[i]
-        gx, gy = int((x1 - x0) * 0.4), int((y1 - y0) * 0.4)
-        h, w = warped.shape[:2]
-        crop = warped[max(y0 - gy, 0):min(y1 + gy, h), max(x0 - gx, 0):min(x1 + gx, w)]
-        return crop / self._last_gain[i][None, None, :]
+        s = self.config.px_per_mm
+        cx, cy = (x0 + x1) / 2 / s, (y0 + y1) / 2 / s
+        span = cell * 1.0
+        to_mm = np.array([[span / side, 0, cx - span / 2], [0, span / side, cy - span / 2], [0, 0, 1.0]])
+        assert pose.homography is not None
+        m = pose.homography @ lift @ to_mm
+        crop = cv2.warpPerspective(image, m, (side, side), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return crop.astype(np.float32).mean(axis=2) / 255
 
     # -- learning and reading ------------------------------------------------------------------
 
@@ -350,6 +416,10 @@ class BoardReader:
             if sid in spot_index:
                 self.model.add(appearance(token), looks[spot_index[sid]])
                 n += 1
+                parts = token.split(":")
+                if parts[0] == "cube" and len(parts) == 2 and parts[1] in _TURNS:
+                    glyph = _glyph_map(self.cube_top(image, pose, spot_index[sid]))
+                    self.model.arrows.append([float(v) for v in np.rot90(glyph, _TURNS[parts[1]]).ravel()])
         return n
 
     def _classes(self) -> tuple[list[str], np.ndarray]:
@@ -368,7 +438,6 @@ class BoardReader:
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)
         score, looks, patches = self.features(img, pose)
-        warped_n = self._last_warped
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}
         for i, ids in enumerate(self.groups):
@@ -390,11 +459,9 @@ class BoardReader:
                 conf = occ_conf * min(1.0, 0.4 + margin) * (1.0 if d[order[0]] < 6 else 0.6)
                 token = best
                 if best == "cube":
-                    arrow, aconf = arrow_direction(self._wide_patch(warped_n, i))
+                    arrow, aconf = self._arrow(img, pose, i)
                     token = f"cube:{arrow}" if arrow else "cube:?"
                     conf *= aconf
-            for sid in ids:
-                pass
             if token is None:
                 for sid in ids:
                     out[sid] = (None, conf)
@@ -403,6 +470,13 @@ class BoardReader:
                 for sid in ids:
                     out[sid] = (token, conf) if sid == chosen else (None, conf)
         return BoardReading(True, pose, out, cfg.min_confidence)
+
+    def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
+        """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape."""
+        top = self.cube_top(image, pose, i)
+        if self.model.arrows:
+            return arrow_from_templates(top, self.model.arrows)
+        return arrow_direction(np.repeat(top[..., None], 3, axis=2))
 
     def read_spots(self, reading: BoardReading) -> dict[str, str]:
         """A reading as spot key -> token (for comparing with ``comparable``)."""
@@ -413,6 +487,35 @@ class BoardReader:
                 if tok is not None:
                     out[ids[0]] = tok
         return out
+
+
+def _glyph_map(top: np.ndarray) -> np.ndarray:
+    """A cube top's marking, independent of light and of dark-on-light or light-on-dark:
+    the grey levels minus their median, scaled to unit length, lightly blurred."""
+    g = cv2.GaussianBlur(top.astype(np.float32), (0, 0), 1.0)
+    g = g - float(np.median(g))
+    return g / (float(np.sqrt((g * g).sum())) + 1e-6)
+
+
+def arrow_from_templates(top: np.ndarray, arrows: list[list[float]]) -> tuple[str | None, float]:
+    """N/E/S/W of a cube top (grey, square) by matching learned north-pointing tops.
+
+    Each learned top's middle is searched over the (turned) top within a few pixels, since
+    the top face is seldom exactly where the estimated camera puts it; best match wins."""
+    side = top.shape[0]
+    g = _glyph_map(cv2.resize(top, (ARROW_SIDE, ARROW_SIDE)) if side != ARROW_SIDE else top)
+    m = ARROW_SIDE // 8
+    temps = np.asarray(arrows, np.float32).reshape(-1, ARROW_SIDE, ARROW_SIDE)[:, m:-m, m:-m]
+    corr: dict[str, float] = {}
+    for d, k in _TURNS.items():
+        turned = np.ascontiguousarray(np.rot90(g, k)).astype(np.float32)
+        corr[d] = max(float(cv2.matchTemplate(turned, np.ascontiguousarray(t), cv2.TM_CCOEFF_NORMED).max())
+                      for t in temps)
+    ranked = sorted(corr, key=lambda d: -corr[d])
+    best, second = corr[ranked[0]], corr[ranked[1]]
+    if best <= 0.1:
+        return None, 0.0
+    return ranked[0], float(np.clip((best - second) * 4, 0.05, 1.0))
 
 
 def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:

@@ -665,7 +665,7 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
                 if got == want:
                     sq_right += 1
                     g["right"] += 1
-                elif len(mistakes) < 200:
+                elif len(mistakes) < 5000:
                     mistakes.append({"file": sc["file"], "square": sid, "want": want, "got": got})
     report: dict[str, Any] = {
         "scenes": total,
