@@ -124,6 +124,7 @@ class PieceConfig:
     """The top-plane score counts this much more (it only has to show that something is there)."""
     cube_top: float = 0.8
     """Height of a cube's top face in square sides (where the arrow is read)."""
+    combine: str = "l2"
     locate: LocateConfig = field(default_factory=LocateConfig)
 
 
@@ -146,7 +147,7 @@ class PieceModel:
             for row in rows:
                 names.append(cls)
                 feats.append(row)
-        return names, np.asarray(feats, np.float64).reshape(len(names), 4)
+        return names, np.asarray(feats, np.float64).reshape(len(names), NFEAT)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks, "arrows": self.arrows}),
@@ -202,6 +203,8 @@ def _look_features(inner: np.ndarray) -> np.ndarray:
 
 
 LOOK_SCALE = np.array([0.035, 0.035, 0.45, 0.25])
+NFEAT = 4
+"""Look features: chroma b, chroma g, log brightness, spread."""
 
 
 @dataclass
@@ -259,6 +262,7 @@ class BoardReader:
         self._eg_norm = np.sqrt((WINDOW * self._eg0 ** 2).sum(axis=(1, 2))) + 1e-6
         self._e_struct = self._eg_norm
         self.empty_looks = _look_features(self.empty_patches[:, INNER, INNER])
+        self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         # White paper outside every square and marker: the photometric reference.
         ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
         block = np.zeros_like(ref)
@@ -360,7 +364,9 @@ class BoardReader:
         self._last_gain = gain
         self._last_coef = coef
         self._last_image_size = (image.shape[1], image.shape[0])
-        scores, looks = self._scores(patches, self._eg0, self._eg_norm, self.empty_looks)
+        empty, eg0_b, egn_b, elooks_b = self._empty_at(self._camera_px_per_mm(pose))
+        scores, looks = self._scores(patches, eg0_b, egn_b, elooks_b)
+        self.last_base_scores = scores
         frac = self.config.top_plane.get(self.board.game)
         if frac:
             # the same spots read in a raised plane, against the empty print seen there
@@ -368,8 +374,9 @@ class BoardReader:
             top = self.warp(image, pose, lift).astype(np.float32) / 255
             s = self.config.px_per_mm
             lift_px = np.diag([s, s, 1.0]) @ lift @ np.diag([1 / s, 1 / s, 1.0])
-            e_top = cv2.warpAffine(self.empty, lift_px[:2], self.size,
-                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            e_top = cv2.warpAffine(empty, lift_px[:2], self.size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
             ctr = (self._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]
             tgain = np.maximum(self._basis(ctr[:, 0], ctr[:, 1]) @ coef, 0.05).astype(np.float32)
             tpatches = self._patches(top) / tgain[:, None, None, :]
@@ -379,12 +386,44 @@ class BoardReader:
             tscores, tlooks = self._scores(tpatches, eg0, eg_norm, _look_features(ep[:, INNER, INNER]))
             self.last_top_scores = tscores
             # occupied only when something is there in both planes; look read up there
-            scores = np.minimum(scores, tscores.max(axis=1, keepdims=True) * self.config.top_weight)
+            top_any = np.sqrt((tscores ** 2).sum(axis=1, keepdims=True)) if self.config.combine == "l2" else tscores.max(axis=1, keepdims=True)
+            scores = np.minimum(scores, top_any * self.config.top_weight)
             looks = tlooks
         self.last_scores = scores
         self.last_scores[self._never_empty] = np.maximum(self.last_scores[self._never_empty], 9.0)
-        score = self.last_scores.max(axis=1)
+        score = np.sqrt((self.last_scores ** 2).sum(axis=1)) if self.config.combine == "l2" else self.last_scores.max(axis=1)
         return score, looks, patches
+
+    def _camera_px_per_mm(self, pose: BoardPose) -> float:
+        """How many camera pixels one board millimetre covers, around the middle of the board."""
+        assert pose.homography is not None
+        h = pose.homography
+        x, y = self.board.width_mm / 2, self.board.height_mm / 2
+        w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
+        u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
+        v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+        jac = np.array([[h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]],
+                        [h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]]]) / w
+        return float(np.sqrt(abs(np.linalg.det(jac))))
+
+    def _empty_at(self, cam_px_per_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The empty print as a camera this coarse sees it (sampled at its resolution), and its
+        patch references: a far-away board is compared with an equally blurred print."""
+        f = cam_px_per_mm / self.config.px_per_mm
+        if f >= 0.85:
+            return self.empty, self._eg0, self._eg_norm, self.empty_looks
+        key = round(max(f, 0.2), 1)
+        hit = self._empty_cache.get(key)
+        if hit is None:
+            small = cv2.resize(self.empty, (max(8, int(self.size[0] * key)), max(8, int(self.size[1] * key))),
+                               interpolation=cv2.INTER_AREA)
+            empty = cv2.resize(small, self.size, interpolation=cv2.INTER_LINEAR)
+            ep = self._patches(empty)
+            eg0 = _detrend(_smooth(ep.mean(axis=3)))
+            egn = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
+            hit = (empty, eg0, egn, _look_features(ep[:, INNER, INNER]))
+            self._empty_cache[key] = hit
+        return hit
 
     def cube_top(self, image: np.ndarray, pose: BoardPose, i: int, side: int = ARROW_SIDE) -> np.ndarray:
         """Grey top-down view of spot ``i`` in the plane of a cube's top face ([side, side])."""
@@ -428,7 +467,7 @@ class BoardReader:
         extra = [i for i, n in enumerate(dn) if n not in set(names)]
         if extra:
             names = names + [dn[i] for i in extra]
-            protos = np.vstack([protos.reshape(-1, 4), dp[extra]]) if len(protos) else dp[extra]
+            protos = np.vstack([protos.reshape(-1, NFEAT), dp[extra]]) if len(protos) else dp[extra]
         return names, protos
 
     def read(self, image: np.ndarray, track: bool = True) -> BoardReading:
