@@ -38,6 +38,10 @@ class LocateConfig:
     ransac_px: float = 8.0
     max_error_px: float = 4.0
     """Reprojection error (px, RMS) above which the pose is not trusted."""
+    upscale: float = 1.5
+    """When markers are missing and those found are small, detect again on the image enlarged
+    this much (small, blurred markers are found there)."""
+    small_marker_px: float = 40.0
     moved_px: float = 6.0
     """A visible marker this far from where the kept pose puts it means the board moved."""
 
@@ -127,6 +131,16 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
         for c, i in zip(corners, ids.ravel()):
             if int(i) in wanted and int(i) not in found:
                 found[int(i)] = np.asarray(c, np.float64).reshape(4, 2)
+    if len(found) < len(wanted) and cfg.upscale > 1:
+        sides = [float(np.linalg.norm(c[0] - c[2])) / np.sqrt(2) for c in found.values()]
+        if not sides or float(np.median(sides)) < cfg.small_marker_px:
+            # a far-away board: its markers are only a few pixels per cell; look closer
+            big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
+            corners2, ids2, _ = det.detectMarkers(big)
+            if ids2 is not None:
+                for c, i in zip(corners2, ids2.ravel()):
+                    if int(i) in wanted and int(i) not in found:
+                        found[int(i)] = np.asarray(c, np.float64).reshape(4, 2) / cfg.upscale
     return found
 
 
