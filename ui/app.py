@@ -71,6 +71,8 @@ def configure(size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False, ki
     Config.set("graphics", "fullscreen", "auto" if (fullscreen or kiosk) else "0")
     Config.set("graphics", "show_cursor", "0" if kiosk else "1")
     Config.set("kivy", "exit_on_escape", "0" if kiosk else "1")
+    # a touchscreen has no keyboard: in kiosk mode names are typed on Kivy's docked keyboard
+    Config.set("kivy", "keyboard_mode", "dock" if kiosk else "system")
     # right-click must not leave red multitouch dots on a desktop
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
 

@@ -54,6 +54,7 @@ def test_slabs_through_the_tile_picker(make_app: Any) -> None:
         if state.is_over() or reveals >= 6:
             break
         before = len(app.session.turns)
+        action = None
         kind = actions.chance_kind(state)
         if kind == "dice":
             picker = screen.picker
@@ -70,6 +71,7 @@ def test_slabs_through_the_tile_picker(make_app: Any) -> None:
                 assert small_touch_targets(app.sm.current_screen) == []
             continue
         elif state.to_move() not in (None, CHANCE):
+            action = None
             legal = state.legal_actions()
             action = rng.choice(legal)
             pieces = screen.pieces()
@@ -85,7 +87,10 @@ def test_slabs_through_the_tile_picker(make_app: Any) -> None:
                 tap(views[0].buttons[0])
                 window = app.root.get_root_window()
                 assert wait_for(lambda: not any(isinstance(w, ChoiceView) for w in window.children))
-        assert len(app.session.turns) == before + 1, f"no action applied for {state.to_move()} {kind}"
+        assert len(app.session.turns) == before + 1, (
+            f"no action applied for {state.to_move()} {kind}: {action if kind is None else ''} "
+            f"{screen.pieces()} sel={screen.selected!r} toasts={app.toaster.history[-2:]}"
+        )
     assert reveals >= 3
     screenshot(app.root, "chopchop_800x480")
 

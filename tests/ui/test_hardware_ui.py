@@ -57,7 +57,29 @@ def test_corrupt_setting_falls_back_with_a_note(make_app: Any, tmp_path: Any) ->
     screenshot(app.root, "settings_corrupt_note_800x480", keep_toast=True)
 
 
-def test_camera_demo_feed_reading_is_used_as_a_throw(make_app: Any) -> None:
+def _labelled_reader() -> Any:
+    """The demo feed's own labels as a dice reader (frames recognised by their pixels), so the
+    camera screen's behaviour is tested apart from the state of the trained dice models."""
+    import json
+
+    import cv2
+
+    from ui.screens.camera import DEMO_FEED
+    from vision.dice import DieReading
+
+    by_frame: dict[bytes, list[Any]] = {}
+    for label in json.loads((DEMO_FEED / "labels.json").read_text()):
+        img = cv2.imread(str(DEMO_FEED / label["file"]))
+        dice = [DieReading(d["value"], tuple(d["box"]), 0.97, "red") for d in (label.get("dice") or [])]
+        by_frame[img.tobytes()] = dice
+
+    def read(frame: Any) -> list[Any]:
+        return by_frame.get(frame.tobytes(), [])
+
+    return read
+
+
+def test_camera_demo_feed_board_overlay_and_colour_learning(make_app: Any) -> None:
     app = make_app(demo=True)
     app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
     cam = app.screen("camera")
@@ -67,7 +89,9 @@ def test_camera_demo_feed_reading_is_used_as_a_throw(make_app: Any) -> None:
         assert wait_for(lambda: cam.frames_shown > 0, timeout=10), cam.source_text
         assert "Demo feed" in cam.source_text
         assert wait_for(lambda: bool(cam.view.polygons), timeout=10)  # the board's squares drawn
+        assert "Board found" in cam.board_text
         screenshot(app.root, "camera_board_800x480")
+        assert small_touch_targets(app.sm.current_screen) == []
         # counter-colour learning from the demo board frames (cat and mouse where its labels say)
         tap(cam.ids.learn)
         assert wait_for(lambda: cam.learned > 0 or "Could not" in cam.board_text, timeout=20), cam.board_text
@@ -75,15 +99,42 @@ def test_camera_demo_feed_reading_is_used_as_a_throw(make_app: Any) -> None:
         from ui.screens.camera import model_path
 
         assert model_path("katenmuis").exists()
+    finally:
+        cam.stop()
+
+
+def test_camera_reading_offered_only_when_sure_and_used_as_the_throw(make_app: Any) -> None:
+    import json
+
+    from ui.screens.camera import DEMO_FEED
+
+    app = make_app(demo=True)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    cam = app.screen("camera")
+    cam.demo_fps = 25.0
+    truth = _labelled_reader()
+    unsure = {"on": True}
+
+    def reader(frame: Any) -> list[Any]:
+        dice = truth(frame)
+        if unsure["on"] and dice:  # first pass: the reader is not sure of one die
+            from dataclasses import replace
+
+            dice = [dice[0], replace(dice[1], value=None, confidence=0.55)]
+        return dice
+
+    cam.reader = reader
+    app.go("camera")
+    try:
+        assert wait_for(lambda: "Not sure" in cam.advice, timeout=20), cam.advice
+        assert not cam.can_use  # low confidence asks the player instead of guessing
+        assert "? 55%" in cam.reading_text
+        screenshot(app.root, "camera_unsure_800x480")
+        unsure["on"] = False
         assert wait_for(lambda: cam.can_use, timeout=20), cam.advice
-        assert small_touch_targets(app.sm.current_screen) == []
         screenshot(app.root, "camera_dice_800x480")
-        import json
-
-        from ui.screens.camera import DEMO_FEED
-
-        labels = json.loads((DEMO_FEED / "labels.json").read_text())
-        at_rest = sorted(labels[-1]["values"])
+        at_rest = sorted(json.loads((DEMO_FEED / "labels.json").read_text())[-1]["values"])
+        assert cam.ids.use.text == "Use " + " + ".join(map(str, at_rest))
         tap(cam.ids.use)
         assert app.session.turns and app.session.turns[-1].source == "camera"
         assert sorted(app.session.turns[-1].action.dice) == at_rest

@@ -150,26 +150,31 @@ def test_home_rules_steppers_player_rows_and_remembered_rules(make_app: Any) -> 
     assert home.settings["mice_players"] == 2 and home.settings["tiles"]["cheese"] == 11  # remembered
 
 
-def test_kilkenny_small_squares_zoom_for_a_finger(make_app: Any) -> None:
+@pytest.mark.parametrize("value", [1, 6])
+def test_kilkenny_small_squares_zoom_for_a_finger(make_app: Any, value: int) -> None:
     from tests.ui.helpers import tap_at
 
     app = make_app()
     app.start_game("kilkenny", {}, {})
     screen = app.game_screen
     view = screen.ids.board
-    screen.picker.roll()
+    screen.enter_throw((value,))
     from tests.ui.helpers import pump
 
     pump(2)
     assert view.square_px() < 48 and view.needs_zoom()
-    move = app.session.state.legal_actions()[0]
+    move = app.session.state.legal_actions()[-1]
     # first touch zooms in around the finger: squares big enough, nothing selected yet
     tap_at(*view.to_window(*view.square_centre(move.frm)))
     assert view.zoomed and view.square_px() >= 48
     assert screen.selected == ""
-    _check(app, "kilkenny_zoomed_800x480")
+    _check(app, f"kilkenny_zoomed_{value}_800x480")
     tap_at(*view.to_window(*view.square_centre(move.frm)))
     assert screen.selected == move.frm
+    assert move.to in view.highlights
+    x, y = view.square_centre(move.to)
+    assert view.collide_point(x, y)  # every target of the selected cat is in view
     tap_at(*view.to_window(*view.square_centre(move.to)))
     assert app.session.turns[-1].action == move
     assert not view.zoomed  # back to the whole board after the move
+    assert screen.ids.zoom_out.disabled

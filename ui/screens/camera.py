@@ -108,6 +108,8 @@ class CameraScreen(Screen):
         self._same = 0
         self.stable_frames = 3
         self._learn_known: dict[str, str] | None = None
+        self.reader: Any = None
+        """The dice reader, ``frame -> [DieReading]`` (None: vision.dice.read_dice)."""
         self.learned = 0
         """A reading is offered only after it held this many frames in a row (dice at rest)."""
         super().__init__(**kwargs)
@@ -200,12 +202,15 @@ class CameraScreen(Screen):
 
     def _run(self) -> None:
         """Worker thread: read frames, analyse them, hand the results to the UI thread."""
+        read_dice: Any = self.reader
+        BoardTracker: Any = None
         try:
             from vision.boardlocate import BoardTracker
-            from vision.dice import read_dice
+
+            if read_dice is None:
+                from vision.dice import read_dice
         except ImportError:
-            read_dice = None  # type: ignore[assignment]
-            BoardTracker = None  # type: ignore[assignment,misc]
+            pass
         board = self._board()
         tracker = BoardTracker(board) if BoardTracker is not None else None
         post = self.app.bridge.callback("camera_frame")
@@ -289,7 +294,7 @@ class CameraScreen(Screen):
             self.can_use = False
             self.advice = "Waiting for the dice to settle..."
         else:
-            self._values = tuple(int(v) for v in values if v is not None)
+            self._values = tuple(int(v) for v in values if v)
             self.can_use = bool(want)
             self.use_text = "Use " + " + ".join(map(str, self._values))
             self.advice = "" if want else "No throw is due now."

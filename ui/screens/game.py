@@ -71,8 +71,17 @@ class GameScreen(Screen):
         self.picker.bind(minimum_height=self.picker.setter("height"))
         self.picker.bind(on_throw=lambda _w, values: self.enter_throw(values, "touch"))
         self.ids["picker"] = self.picker
-        self.moves_button = BigButton(text="List the moves", size_hint_y=None, height=52)
+        self.moves_button = BigButton(text="List the moves")
         self.moves_button.bind(on_release=lambda *_: self.show_moves())
+        self.zoom_button = BigButton(text="Whole board", size_hint_x=0.45, font_size=theme.FONT_SMALL)
+        self.zoom_button.bind(on_release=lambda *_: self.ids.board.zoom_out())
+        self.ids["zoom_out"] = self.zoom_button
+        board = self.ids.board
+        board.bind(zoomed=lambda _w, z: setattr(self.zoom_button, "disabled", not z))
+        self.zoom_button.disabled = not board.zoomed
+        self.move_box = BoxLayout(size_hint_y=None, height=52, spacing=6)
+        self.move_box.add_widget(self.moves_button)
+        self.move_box.add_widget(self.zoom_button)
         self.over_button = BigButton(text="New game", size_hint_y=None, height=52, bg=list(theme.GOOD))
         self.over_button.bind(on_release=lambda *_: self.app.go("home"))
         self.tile_picker = TilePicker()
@@ -91,7 +100,7 @@ class GameScreen(Screen):
         if mode == "tile":
             return self.tile_picker
         if mode == "move":
-            return self.moves_button
+            return self.move_box
         if mode == "none" and self.session is not None and self.session.is_over():
             return self.over_button
         return None
@@ -220,7 +229,13 @@ class GameScreen(Screen):
                 self.tile_picker.set_options(options, self.tile_proposal)
             elif state.to_move() not in (None, CHANCE):
                 mode = "move"
-                self.prompt = "Touch a piece, then a lit square."
+                legal = state.legal_actions()
+                pieces = self.pieces()
+                squares = self.board.squares if self.board is not None else {}
+                if legal and all(len(actions.squares_of(a, squares, pieces)) == 1 for a in legal):
+                    self.prompt = "Touch a lit square."
+                else:
+                    self.prompt = "Touch a piece, then a lit square."
         self.input_mode = mode
         self.on_input_mode(self, mode)
         self.refresh_board(state)
@@ -242,6 +257,8 @@ class GameScreen(Screen):
         view.tokens = dict(bv()) if callable(bv) else {}
         view.highlights = self.highlight_squares(state)
         view.selected = self.selected
+        if view.zoomed and self.selected:
+            view.zoom_to([self.selected, *view.highlights])  # the piece and all its targets in view
 
     def highlight_squares(self, state: State) -> list[str]:
         """Legal destinations: of the selected piece, or every square a move can start from."""

@@ -108,6 +108,21 @@ class BoardView(StencilView):
         self.zoom_rect = (x0, y0, x0 + w_mm, y0 + h_mm)
         self.zoomed = True
 
+    def zoom_to(self, squares: list[str]) -> None:
+        """Show these squares (a selected piece and its targets), as close as a finger needs
+        but never cutting any of them off."""
+        pts = [p for sid in squares if sid in self.board.squares for p in self.board.squares[sid].polygon]
+        if not pts:
+            return
+        cell = self.cell_mm()
+        x0, x1 = min(p[0] for p in pts) - cell / 2, max(p[0] for p in pts) + cell / 2
+        y0, y1 = min(p[1] for p in pts) - cell / 2, max(p[1] for p in pts) + cell / 2
+        scale = min((self.min_touch + 8) / cell, self.width / (x1 - x0), self.height / (y1 - y0))
+        w_mm, h_mm = self.width / scale, self.height / scale
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        self.zoom_rect = (cx - w_mm / 2, cy - h_mm / 2, cx + w_mm / 2, cy + h_mm / 2)
+        self.zoomed = True
+
     def zoom_out(self) -> None:
         self.zoom_rect = None
         self.zoomed = False
@@ -147,6 +162,17 @@ class BoardView(StencilView):
         """The square touched; where squares overlap (a table top over the floor under it),
         a lit one first, then one with a piece, then the one drawn on top."""
         hits = self.squares_at(x, y)
+        if self.highlights and self.square_px() < self.min_touch:
+            # small squares: a touch near a lit square takes it (lit squares are few and apart)
+            best, best_d = None, float(self.min_touch) * 0.75
+            for sid in self.highlights:
+                if sid in self.board.squares:
+                    cx, cy = self.square_centre(sid)
+                    d = ((cx - x) ** 2 + (cy - y) ** 2) ** 0.5
+                    if d < best_d:
+                        best, best_d = sid, d
+            if best is not None:
+                return best
         if not hits:
             return None
         for pool in (self.highlights, [self.selected], list(self.tokens)):
