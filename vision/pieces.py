@@ -9,16 +9,26 @@
 
 How: the board is warped to a top-down view at ``px_per_mm`` from the marker homography. Each
 spot (square; squares with the same polygon, like Chop! Chop!'s table top over the floor, are
-one spot) is compared with the empty printed board rendered from the board file, after a
-photometric normalisation: a smooth per-channel gain fitted on the white paper margin around
-the playing area. A spot is occupied when its structure (normalised cross-correlation with the
-empty print, insensitive to light level) or its colour (chromaticity, insensitive to shade)
-differs enough from the print. An occupied spot's token is the nearest piece look: looks are
-learned from known positions (the start position, or any confirmed one) and fall back to
-built-in guesses per game. A Qubism cube's arrow direction comes from the shape of the dark
-arrow on its top (the head is the wide end). Tokens are the engines' ``board_view`` tokens
-(mice are read as ``"mouse"``: the camera cannot tell mice apart; ``comparable()`` maps engine
-views to what the camera can see).
+one spot) is compared with the empty printed board rendered from the board file (blurred to the
+camera's own resolution when the board is far away), after a photometric normalisation: a
+smooth per-channel gain fitted on the white paper margin around the playing area. The evidence
+that a spot is occupied combines (L2) structure (normalised cross-correlation with the empty
+print, insensitive to light level), colour (chromaticity, insensitive to shade), brightness and
+spread.
+
+Tall pieces lean in a top-down view (away from the point below the camera). The camera is
+estimated from the homography (``vision.boardlocate.camera_from_homography``: focal length and
+position), so for games whose pieces are all figures (Kilkenny, Qubism) each spot is also read
+in a raised plane (``top_plane`` square sides up) against the empty print as seen there: a
+piece on a neighbouring square that leans over this spot does not reach up there, so both
+planes must show something. Looks are read in the raised plane too (no ground, no contact
+shadow). An occupied spot's token is the nearest learned piece look: looks are learned from
+known positions (the start position, or any confirmed one) and fall back to built-in guesses.
+A Qubism cube's arrow is read on the cube's top face (the plane of its top, from the camera):
+matched against cube tops learned from known positions, turned four ways (any glyph: arrow,
+triangle, chevron, light or dark), or, with nothing learned, from the shape of the dark glyph.
+Tokens are the engines' ``board_view`` tokens (mice are read as ``"mouse"``: the camera cannot
+tell mice apart; ``comparable()`` maps engine views to what the camera can see).
 """
 
 from __future__ import annotations
@@ -125,6 +135,12 @@ class PieceConfig:
     cube_top: float = 0.8
     """Height of a cube's top face in square sides (where the arrow is read)."""
     combine: str = "l2"
+    refine: bool = True
+    """Refine poses fitted on fewer than all markers by aligning the print (see ``refine``)."""
+    refine_px_per_mm: float = 1.0
+    refine_max_cells: float = 0.45
+    """Largest correction accepted at any square, in square sides (under half a square, so a
+    grid cannot slip by a whole cell)."""
     locate: LocateConfig = field(default_factory=LocateConfig)
 
 
@@ -262,6 +278,7 @@ class BoardReader:
         self._eg_norm = np.sqrt((WINDOW * self._eg0 ** 2).sum(axis=(1, 2))) + 1e-6
         self._e_struct = self._eg_norm
         self.empty_looks = _look_features(self.empty_patches[:, INNER, INNER])
+        self._ecc_template: np.ndarray | None = None
         self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         # White paper outside every square and marker: the photometric reference.
         ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
@@ -394,6 +411,38 @@ class BoardReader:
         score = np.sqrt((self.last_scores ** 2).sum(axis=1)) if self.config.combine == "l2" else self.last_scores.max(axis=1)
         return score, looks, patches
 
+    def refine(self, image: np.ndarray, pose: BoardPose) -> BoardPose:
+        """A pose fitted on fewer than all markers (a hand over some), refined by aligning the
+        printed board itself (its lines and fills) with the empty print (ECC, homography).
+        Kept only when the alignment converges, improves and moves the board by a few mm."""
+        if pose.homography is None or len(pose.used) >= len(self.board.markers) or not self.config.refine:
+            return pose
+        k = self.config.refine_px_per_mm
+        size = (int(self.board.width_mm * k), int(self.board.height_mm * k))
+        to_px = np.diag([k, k, 1.0])
+        m = pose.homography @ np.linalg.inv(to_px)
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        seen = cv2.warpPerspective(gray, m, size, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        if self._ecc_template is None:
+            e = cv2.resize(self.empty, size, interpolation=cv2.INTER_AREA)
+            self._ecc_template = cv2.cvtColor((e * 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        warp = np.eye(3, dtype=np.float32)
+        try:
+            cc0 = float(cv2.computeECC(self._ecc_template, seen))
+            cc, warp = cv2.findTransformECC(self._ecc_template, seen, warp, cv2.MOTION_HOMOGRAPHY,
+                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-4),
+                                            None, 3)
+        except cv2.error:
+            return pose
+        spots = (self._spot_centres_px / self.config.px_per_mm * k).reshape(-1, 1, 2)
+        moved = float(np.abs(cv2.perspectiveTransform(spots, warp.astype(np.float64)) - spots).max()) / k
+        if not np.isfinite(cc) or cc < cc0 + 0.005 or moved > self.config.refine_max_cells * self.cell_mm:
+            return pose
+        h = m @ warp.astype(np.float64) @ to_px
+        return BoardPose(True, h / h[2, 2], pose.markers, pose.used, pose.error_px, pose.confidence,
+                         pose.kept, pose.corners)
+
     def _camera_px_per_mm(self, pose: BoardPose) -> float:
         """How many camera pixels one board millimetre covers, around the middle of the board."""
         assert pose.homography is not None
@@ -448,6 +497,7 @@ class BoardReader:
             pose = self.tracker.update(_check(image))
         if not pose.found:
             raise PieceError("cannot learn: the board was not found in this image")
+        pose = self.refine(image, pose)
         _, looks, _ = self.features(image, pose)
         spot_index = {sid: i for i, ids in enumerate(self.groups) for sid in ids}
         n = 0
@@ -476,6 +526,7 @@ class BoardReader:
         cfg = self.config
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)
+        pose = self.refine(img, pose)
         score, looks, patches = self.features(img, pose)
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}
