@@ -59,7 +59,7 @@ def test_home_remembers_names_and_offers_resume(make_app: Any) -> None:
     assert app.sm.current == "katenmuis"
 
 
-@pytest.mark.parametrize("key", ["katenmuis", "kilkenny", "qubism"])
+@pytest.mark.parametrize("key", ["katenmuis", "chopchop", "kilkenny", "qubism"])
 def test_game_screen(make_app: Any, key: str) -> None:
     app = make_app()
     _play(app, key)
@@ -71,7 +71,7 @@ def test_game_screen(make_app: Any, key: str) -> None:
     assert screen.narration  # effects narrated
 
 
-@pytest.mark.parametrize("key", ["katenmuis", "kilkenny", "qubism"])
+@pytest.mark.parametrize("key", ["katenmuis", "chopchop", "kilkenny", "qubism"])
 def test_game_screen_1280x720(make_app: Any, key: str) -> None:
     app = make_app(size=(1280, 720))
     _play(app, key)
