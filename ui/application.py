@@ -86,6 +86,7 @@ class CompanionApp(App):
         self._unsubscribe: Any = None
         self.bridge.on("die", self.on_die_throw)
         self.bridge.on("die_state", self.on_die_state)
+        self.bridge.on("die_reject", self.on_die_reject)
         self.bridge.on("button", self.on_button)
         self.status = self._status_text()
 
@@ -327,6 +328,11 @@ class CompanionApp(App):
             self.toast(f"Die shows {' + '.join(map(str, values))}: start a game first.", "info")
             return
         screen.enter_throw(values, source)
+
+    def on_die_reject(self, rejected: Any) -> None:
+        """The die sent something that is not a valid throw for this game (shown, never applied)."""
+        reason = getattr(rejected, "reason", "") or str(rejected)
+        self.toast(f"The die's reading was refused: {reason}", "bad")
 
     def on_die_state(self, state: Any) -> None:
         describe = getattr(state, "describe", None)

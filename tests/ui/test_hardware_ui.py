@@ -35,7 +35,7 @@ def test_throw_from_pty_serial_die_shows_on_screen(make_app: Any) -> None:
         assert app.session.state.square["cat"] == 8
         # a throw the rules refuse (the game is over, or not a throw) becomes a toast, not a crash
         die.send("ROLL 9 9")
-        wait_for(lambda: False, timeout=0.5)
+        assert wait_for(lambda: any("refused" in t for t in app.toaster.history), timeout=5)
         assert len(app.session.turns) == 1
         app.shutdown()
 

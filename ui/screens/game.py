@@ -147,6 +147,7 @@ class GameScreen(Screen):
             self.on_effects(list(event.effects))
         elif event.kind == "undone" and event.turn is not None:
             self._add_narration([f"Undone: {actions.describe_action(event.turn.action)}."])
+            self.on_effects([])  # transfers and badges of the undone move are gone
         view = self.ids.get("board")
         if view is not None and event.kind in ("applied", "undone"):
             view.zoom_out()  # the move is made: show the whole board again
