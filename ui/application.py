@@ -228,6 +228,8 @@ class CompanionApp(App):
         self._update_expected()
         if event.kind != "finished":
             self._panel_turn(event.effects)
+        if self.sm is not None:
+            self.screen("camera").on_session_event(event)
 
     # -- hardware ---------------------------------------------------------------------------
 

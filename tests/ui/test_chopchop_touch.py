@@ -121,3 +121,66 @@ def test_camera_proposal_preselects_the_tile(make_app: Any) -> None:
     tap(screen.tile_picker.confirm)
     assert type(app.session.turns[-1].action).__name__ == "Reveal"
     assert app.session.turns[-1].action.tile == "knife"
+
+
+def test_camera_learns_a_confirmed_tile_and_proposes_it_next_time(make_app: Any, tmp_path: Any) -> None:
+    """The camera looks at the slab just turned; a reveal confirmed by touch teaches the tile
+    learner that look; the next time the same look is turned the picker comes pre-selected."""
+    import cv2
+    import numpy as np
+
+    from companion.boards import load_board
+    from ui import actions
+    from ui.screens.camera import tiles_path
+    from vision import synth_board
+
+    app = make_app()
+    app.start_game("chopchop", {}, {})
+    screen = app.screen("chopchop")
+    for _ in range(300):
+        state = app.session.state
+        kind = actions.chance_kind(state)
+        if kind == "tile":
+            break
+        if kind == "dice":
+            screen.picker.roll()
+        else:
+            legal = state.legal_actions()
+            slab = [a for a in legal if getattr(a, "to", None) in state.face_down]
+            app.apply((slab or legal)[0])
+    state = app.session.state
+    square = state.position(state.piece)
+    # a camera view of this very position (synthetic frames of the Chop! Chop! board)
+    board = load_board("chopchop")
+    rng = np.random.default_rng(5)
+    look = synth_board.random_look(board, rng)
+    frame = synth_board.render_scene(board, dict(state.board_view()), look, rng, clean=True).image
+    feed = tmp_path / "feed"
+    feed.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(feed / f"{i:03d}.png"), frame)
+    cam = app.screen("camera")
+    cam.feed_folder = feed
+    cam.demo_fps = 20.0
+    app.go("camera")
+    try:
+        assert wait_for(lambda: cam.tile_patch is not None, timeout=20), cam.board_text
+        assert cam.tile_patch[0] == square
+        assert "not recognised yet" in cam.tile_text
+        app.go("game")
+        tap(screen.tile_picker.buttons["cheese"])  # the players confirm: it is cheese
+        assert tiles_path().exists() and "cheese" in cam.tile_learner().types
+        tap(screen.ids.undo_button)  # the same slab again
+        assert actions.chance_kind(app.session.state) == "tile"
+        assert screen.tile_proposal == ""
+        app.go("camera")
+        assert wait_for(lambda: screen.tile_proposal == "cheese", timeout=20), cam.tile_text
+        assert "cheese" in cam.tile_text
+        screenshot(app.root, "camera_tile_800x480")
+        app.go("game")
+        pump()
+        assert screen.tile_picker.buttons["cheese"].state == "down"
+        tap(screen.tile_picker.confirm)
+        assert app.session.turns[-1].action.tile == "cheese"
+    finally:
+        cam.stop()

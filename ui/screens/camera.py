@@ -87,6 +87,7 @@ class CameraView(Widget):
 
 
 class CameraScreen(Screen):
+    tile_text = StringProperty("")
     source_text = StringProperty("")
     board_text = StringProperty("")
     reading_text = StringProperty("")
@@ -110,6 +111,12 @@ class CameraScreen(Screen):
         self._learn_known: dict[str, str] | None = None
         self.reader: Any = None
         """The dice reader, ``frame -> [DieReading]`` (None: vision.dice.read_dice)."""
+        self.feed_folder = DEMO_FEED
+        """The folder the demo feed plays (a recorded session can be played back the same way)."""
+        self._tile_square: str | None = None
+        self.tile_patch: tuple[str, Any] | None = None
+        self._tile_learner: Any = None
+        self._tile_lock = threading.Lock()
         self.learned = 0
         """A reading is offered only after it held this many frames in a row (dice at rest)."""
         super().__init__(**kwargs)
@@ -134,9 +141,9 @@ class CameraScreen(Screen):
         if choice == "none":
             return None, "The camera is switched off in Settings."
         if choice == "demo" or (choice == "auto" and (app.demo or not app.hardware.camera.found)):
-            if not DEMO_FEED.is_dir():
+            if not Path(self.feed_folder).is_dir():
                 return None, "No camera found and the demo feed is missing."
-            return (camera.ImageFolderSource(DEMO_FEED, fps=self.demo_fps, loop=True, realtime=True),
+            return (camera.ImageFolderSource(self.feed_folder, fps=self.demo_fps, loop=True, realtime=True),
                     "Demo feed (synthetic)")
         if choice == "picamera2":
             return camera.open_camera("pi"), "Pi camera"
@@ -169,6 +176,8 @@ class CameraScreen(Screen):
         self._off = self.app.bridge.on("camera_frame", self.on_frame)
         self._off_state = self.app.bridge.on("camera_state", self.on_camera_state)
         self._off_learn = self.app.bridge.on("camera_learned", self.on_learned)
+        self._off_tile = self.app.bridge.on("camera_tile", self.on_tile)
+        self._tile_square = self.tile_due()
         source.on_state = self.app.bridge.callback("camera_state")
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._thread.start()
@@ -185,7 +194,7 @@ class CameraScreen(Screen):
             except Exception:
                 pass
             self._source = None
-        for name in ("_off", "_off_state", "_off_learn"):
+        for name in ("_off", "_off_state", "_off_learn", "_off_tile"):
             off = getattr(self, name, None)
             if off is not None:
                 off()
@@ -235,6 +244,9 @@ class CameraScreen(Screen):
                 if known is not None and pose is not None and getattr(pose, "found", False):
                     self._learn_known = None
                     self._learn(board, frame, known, pose)
+                tile_sq = self._tile_square
+                if tile_sq is not None and pose is not None and getattr(pose, "found", False):
+                    self._propose_tile(board, frame, tile_sq)
                 if pose is not None and getattr(pose, "found", False):
                     dice = [d for d in dice if not _on_marker(d.box, pose)]
                     for sq in board.squares.values():
@@ -358,6 +370,79 @@ class CameraScreen(Screen):
         except Exception as exc:
             post(0, f"{type(exc).__name__}: {exc}")
 
+    # -- Chop! Chop! tiles ------------------------------------------------------------------
+
+    def tile_due(self) -> str | None:
+        """The square of the slab just turned, when the game waits for its tile."""
+        from ui import actions
+
+        session = self.app.session if self.app is not None else None
+        if session is None or actions.chance_kind(session.state) != "tile":
+            return None
+        state: Any = session.state
+        piece = getattr(state, "piece", None)
+        position = getattr(state, "position", None)
+        return position(piece) if piece and callable(position) else None
+
+    def tile_learner(self) -> Any:
+        if self._tile_learner is None:
+            from vision.tiles import TileError, TileLearner
+
+            path = tiles_path()
+            try:
+                self._tile_learner = TileLearner.load(path) if path.exists() else TileLearner()
+            except TileError:
+                self._tile_learner = TileLearner()
+        return self._tile_learner
+
+    def _propose_tile(self, board: Any, frame: Any, square: str) -> None:
+        """Worker thread: the turned slab's patch and the learner's proposal, to the UI."""
+        try:
+            from vision.pieces import BoardReader
+            from vision.tiles import square_patch
+
+            if getattr(self, "_tile_reader", None) is None or self._tile_reader.board is not board:
+                self._tile_reader = BoardReader(board)
+            patch = square_patch(self._tile_reader, frame, square)
+            with self._tile_lock:
+                kind, conf = self.tile_learner().propose(patch)
+        except Exception:
+            return
+        self.app.bridge.post("camera_tile", square, kind, conf, patch)
+
+    def on_tile(self, square: str, kind: str | None, conf: float, patch: Any) -> None:
+        self.tile_patch = (square, patch)
+        if kind is None:
+            self.tile_text = f"Slab on {square}: not recognised yet ({conf * 100:.0f}%); enter it by touch."
+            return
+        self.tile_text = f"Slab on {square}: {kind} ({conf * 100:.0f}%)"
+        screen = self.app.game_screen
+        if screen is not None and hasattr(screen, "propose_tile") and screen.tile_proposal != kind:
+            screen.propose_tile(kind, conf)
+
+    def on_session_event(self, event: Any) -> None:
+        """A confirmed reveal teaches the tile learner what that tile looks like."""
+        self._tile_square = self.tile_due()
+        action = getattr(event.turn, "action", None) if event.kind == "applied" else None
+        if type(action).__name__ != "Reveal" or self.tile_patch is None:
+            return
+        revealed = getattr(event.state, "revealed", [])
+        square = revealed[-1][0] if revealed else None
+        if square != self.tile_patch[0]:
+            return
+        try:
+            with self._tile_lock:
+                learner = self.tile_learner()
+                learner.confirm(self.tile_patch[1], str(getattr(action, "tile")))
+                path = tiles_path()
+                path.parent.mkdir(parents=True, exist_ok=True)
+                learner.save(path)
+        except Exception as exc:
+            self.app.toast(f"Could not learn the tile: {exc}", "bad")
+            return
+        self.tile_patch = None
+        self.tile_text = f"Learned what {getattr(action, 'tile')} looks like."
+
     def on_learned(self, n: int, error: str) -> None:
         if error:
             self.board_text = f"Could not learn the colours: {error}"
@@ -366,6 +451,13 @@ class CameraScreen(Screen):
         self.learned += n
         self.board_text = f"Learned the look of {n} piece{'s' if n != 1 else ''}; saved."
         self.app.toast(self.board_text, "good")
+
+
+def tiles_path() -> Path:
+    """Where the Chop! Chop! tile examples are kept: beside the database."""
+    from companion.store import default_db_path
+
+    return default_db_path().parent / "tiles-chopchop.json"
 
 
 def model_path(game: str) -> Path:
