@@ -71,10 +71,11 @@ class Det(nn.Module):
 class Cls(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        self.f = nn.Sequential(*cbr(3, 16), *cbr(16, 24, 2), *cbr(24, 32), *cbr(32, 48, 2),
-                               *cbr(48, 48), *cbr(48, 64, 2))
-        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(64 * 16, 64), nn.ReLU(inplace=True),
-                                nn.Dropout(0.2), nn.Linear(64, 7))
+        self.f = nn.Sequential(*cbr(3, 24), *cbr(24, 32, 2), *cbr(32, 48), *cbr(48, 64, 2),
+                               *cbr(64, 64), *cbr(64, 64, 2))
+        g = (CLS_SIZE + 7) // 8
+        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(64 * g * g, 128), nn.ReLU(inplace=True),
+                                nn.Dropout(0.2), nn.Linear(128, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.f(x))
@@ -250,8 +251,12 @@ def mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
 
 
 def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
-              extra: list[tuple[np.ndarray, int]] | None = None) -> None:
+              extra: list[tuple[np.ndarray, int]] | None = None, real_more: list | None = None) -> None:
     xs, ys = [], []
+    for img, dice in real_more or []:  # real photos again, each time with a new colour jitter
+        for c, y in cls_samples(colour_jitter(img, rng), dice, rng, n_neg=1):
+            xs.append(c)
+            ys.append(y)
     for c, y in extra or []:
         for k in range(2):
             xs.append(c if k == 0 else np.ascontiguousarray(np.rot90(c, int(rng.integers(1, 4)))))
@@ -327,7 +332,7 @@ def main() -> None:
         if a.mine or a.only is None:
             extra = mine(real + synth, out)
             print("mined", len(extra), "proposals,", sum(1 for _, y in extra if y == 0), "false", flush=True)
-        train_cls(real * 3 + synth, a.cls_iters, out, rng, extra)
+        train_cls(real * 2 + synth, a.cls_iters, out, rng, extra, real_more=real * 10)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from vision.errors import InvalidImageError, ModelError
 
 MODELS = Path(__file__).resolve().parent / "models"
 DET_STRIDE = 4
-CLS_SIZE = 32
+CLS_SIZE = 40
 CROP_GROW = 1.3  # classifier crop = box grown by this factor (context around the top face)
 
 
@@ -62,6 +62,8 @@ class DiceConfig:
     min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
     min_value_prob: float = 0.9  # classifier P(value) needed to report a value (else None)
     nms_iou: float = 0.45
+    tta: bool = True  # re-read unsure crops rotated (see classify)
+    tta_below: float = 0.97
     roi: RegionOfInterest | None = None
     det_model: Path = field(default=MODELS / "dice_det.onnx")
     cls_model: Path = field(default=MODELS / "dice_cls.onnx")
@@ -192,16 +194,30 @@ def _nms(items: list, thr: float) -> list:
     return keep
 
 
-def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceConfig) -> np.ndarray:
-    """Probabilities (N x 7: not a die, 1..6) for each box."""
-    if not boxes:
-        return np.zeros((0, 7), np.float32)
-    crops = np.stack([crop_for_classifier(image, b) for b in boxes]).transpose(0, 3, 1, 2)
-    net = _net(config.cls_model)
-    net.setInput(np.ascontiguousarray(crops))
-    logits = net.forward().reshape(len(boxes), 7)
+def _softmax(logits: np.ndarray) -> np.ndarray:
     e = np.exp(logits - logits.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
+
+
+def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceConfig) -> np.ndarray:
+    """Probabilities (N x 7: not a die, 1..6) for each box.
+
+    Crops the classifier is unsure about are classified again rotated by 90, 180 and 270
+    degrees and the four answers averaged (cheap: only for the few unsure ones)."""
+    if not boxes:
+        return np.zeros((0, 7), np.float32)
+    crops = np.stack([crop_for_classifier(image, b) for b in boxes])
+    net = _net(config.cls_model)
+    net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
+    probs = _softmax(net.forward().reshape(len(boxes), 7))
+    if config.tta:
+        unsure = np.nonzero(probs.max(1) < config.tta_below)[0]
+        if len(unsure):
+            views = np.concatenate([np.rot90(crops[unsure], k, axes=(1, 2)) for k in (1, 2, 3)])
+            net.setInput(np.ascontiguousarray(views.transpose(0, 3, 1, 2)))
+            more = _softmax(net.forward().reshape(len(views), 7)).reshape(3, len(unsure), 7)
+            probs[unsure] = (probs[unsure] + more.sum(0)) / 4
+    return probs
 
 
 def die_colour(image: np.ndarray, box: Sequence[float]) -> str:
@@ -214,7 +230,7 @@ def die_colour(image: np.ndarray, box: Sequence[float]) -> str:
     xb, yb = int(min(image.shape[1], x2 - w * 0.15)), int(min(image.shape[0], y2 - h * 0.15))
     if xb <= xa or yb <= ya:
         return "unknown"
-    px = image[ya:yb, xa:xb].reshape(-1, 3).astype(np.float32)
+    px = cv2.resize(image[ya:yb, xa:xb], (12, 12), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
     lum = px @ np.float32([0.114, 0.587, 0.299])
     med = np.median(lum)
     # pips are the minority: keep the pixels on the majority side of the median-ish split
