@@ -30,11 +30,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import synth_dice  # noqa: E402
-from vision.dice import CLS_SIZE, DET_STRIDE, crop_for_classifier  # noqa: E402
+import vision.dice as _dice  # noqa: E402
+from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
+
+
+def crop_for_classifier(img: np.ndarray, box: list[float], rot: float = 0.0) -> np.ndarray:
+    return _dice.crop_for_classifier(img, box, rot, grow=GROW)
+
+
+GROW = _dice.CROP_GROW  # set by --grow: must match the (path, grow) pair in DiceConfig.cls_models
 
 cv2.setNumThreads(1)
 torch.set_num_threads(1)
 
+CLS_NAME = "dice_cls.onnx"
 DET_SIZE = 320  # long side of the image fed to the detector (runtime default)
 CROP = 192  # training crop of the detector input
 
@@ -291,7 +300,7 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
         if it % 200 == 0:
             acc = (y.argmax(1).numpy() == Y[idx]).mean()
             print(f"cls {it} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
-    export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / "dice_cls.onnx")
+    export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / CLS_NAME)
 
 
 def export(model: nn.Module, dummy: torch.Tensor, path: Path) -> None:
@@ -314,7 +323,14 @@ def main() -> None:
     ap.add_argument("--mine", action="store_true", help="add the detector's proposals to the classifier's data")
     ap.add_argument("--out", default=str(ROOT / "vision" / "models"))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--grow", type=float, default=_dice.CROP_GROW, help="classifier crop = box grown by this")
+    ap.add_argument("--cls-name", default="dice_cls.onnx")
     a = ap.parse_args()
+    global GROW
+    GROW = a.grow
+    global CLS_NAME
+    CLS_NAME = a.cls_name
+    print("classifier crop growth", GROW, flush=True)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(a.seed)

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import cv2
 
-from vision.dice import DiceConfig, DieReading, RegionOfInterest, read_dice
+from vision.dice import DiceConfig, DieReading, RegionOfInterest, read_dice, warm_up
 from vision.errors import VisionError
 
 
@@ -98,6 +98,7 @@ def _line(path: str, dice: list[DieReading], ms: float) -> dict[str, Any]:
 def cmd_read(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cv2.setNumThreads(1)
     cfg = _config(a)
+    warm_up(cfg)  # model loading is not part of any image's time
     failed = 0
     for path in a.images:
         t = time.perf_counter()
@@ -179,6 +180,7 @@ def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = Non
     entries = [e for e in doc["images"] if split == "all" or e.get("split") == split]
     if not entries:
         raise VisionError(f"no images with split {split!r} in {dataset}")
+    warm_up(config)
     tot: dict[str, int] = {}
     times, cpu, per_image = [], [], []
     for e in entries:

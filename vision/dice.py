@@ -32,7 +32,7 @@ from vision.errors import InvalidImageError, ModelError
 MODELS = Path(__file__).resolve().parent / "models"
 DET_STRIDE = 4
 CLS_SIZE = 40
-CROP_GROW = 1.3  # classifier crop = box grown by this factor (context around the top face)
+CROP_GROW = 1.15  # classifier crop = box grown by this factor (context around the top face)
 
 
 @dataclass(frozen=True)
@@ -60,13 +60,14 @@ class DiceConfig:
     det_size: int = 320  # long side of the detector input, pixels
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
     min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
-    min_value_prob: float = 0.9  # classifier P(value) needed to report a value (else None)
+    min_value_prob: float = 0.6  # P(value) needed to report a value (else None); chosen on the train split
     nms_iou: float = 0.45
     tta: bool = True  # re-read unsure crops rotated (see classify)
     tta_below: float = 0.97
     roi: RegionOfInterest | None = None
     det_model: Path = field(default=MODELS / "dice_det.onnx")
-    cls_model: Path = field(default=MODELS / "dice_cls.onnx")
+    # classifiers (ONNX file, crop growth) whose probabilities are averaged
+    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls.onnx", CROP_GROW),)
 
 
 @dataclass(frozen=True)
@@ -101,14 +102,23 @@ def _net(path: Path) -> cv2.dnn.Net:
     return nets[key]
 
 
+def warm_up(config: DiceConfig | None = None) -> None:
+    """Load both models now (and run them once) so the first reading isn't slow."""
+    cfg = config or DiceConfig()
+    img = np.full((64, 64, 3), 127, np.uint8)
+    detect(img, cfg)
+    classify(img, [(16.0, 16.0, 48.0, 48.0)], cfg)
+
+
 # ---------------------------------------------------------------- preprocessing
 
 
-def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0) -> np.ndarray:
-    """The square around ``box`` (grown by CROP_GROW), CLS_SIZE^2, normalised float32 HWC."""
+def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0,
+                        grow: float = CROP_GROW) -> np.ndarray:
+    """The square around ``box`` (grown by ``grow``), CLS_SIZE^2, normalised float32 HWC."""
     x1, y1, x2, y2 = (float(v) for v in box)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    side = max(x2 - x1, y2 - y1, 2.0) * CROP_GROW
+    side = max(x2 - x1, y2 - y1, 2.0) * grow
     s = CLS_SIZE / side
     if s < 0.5:  # strong downscale: area-resize first so the pips don't alias away
         f = s * 2
@@ -206,17 +216,21 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     degrees and the four answers averaged (cheap: only for the few unsure ones)."""
     if not boxes:
         return np.zeros((0, 7), np.float32)
-    crops = np.stack([crop_for_classifier(image, b) for b in boxes])
-    net = _net(config.cls_model)
-    net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
-    probs = _softmax(net.forward().reshape(len(boxes), 7))
-    if config.tta:
-        unsure = np.nonzero(probs.max(1) < config.tta_below)[0]
-        if len(unsure):
-            views = np.concatenate([np.rot90(crops[unsure], k, axes=(1, 2)) for k in (1, 2, 3)])
-            net.setInput(np.ascontiguousarray(views.transpose(0, 3, 1, 2)))
-            more = _softmax(net.forward().reshape(len(views), 7)).reshape(3, len(unsure), 7)
-            probs[unsure] = (probs[unsure] + more.sum(0)) / 4
+    total = np.zeros((len(boxes), 7), np.float32)
+    for path, grow in config.cls_models:
+        crops = np.stack([crop_for_classifier(image, b, grow=grow) for b in boxes])
+        net = _net(path)
+        net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
+        probs = _softmax(net.forward().reshape(len(boxes), 7))
+        if config.tta:
+            unsure = np.nonzero(probs.max(1) < config.tta_below)[0]
+            if len(unsure):
+                views = np.concatenate([np.rot90(crops[unsure], k, axes=(1, 2)) for k in (1, 2, 3)])
+                net.setInput(np.ascontiguousarray(views.transpose(0, 3, 1, 2)))
+                more = _softmax(net.forward().reshape(len(views), 7)).reshape(3, len(unsure), 7)
+                probs[unsure] = (probs[unsure] + more.sum(0)) / 4
+        total += probs
+    probs = total / len(config.cls_models)
     return probs
 
 

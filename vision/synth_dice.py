@@ -284,6 +284,10 @@ def _cube_corners(d: Die) -> np.ndarray:
     return np.vstack([bottom, top]).astype(np.float32)
 
 
+def _cross(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
 def draw_die(img: np.ndarray, d: Die, cam: Camera, rng: np.random.Generator,
              shadow: tuple[float, float, float] | None) -> np.ndarray:
     """Draw one die (shadow, visible sides, top). Returns the projected top quad (4x2)."""
@@ -307,7 +311,7 @@ def draw_die(img: np.ndarray, d: Die, cam: Camera, rng: np.random.Generator,
     for i in range(4):
         j = (i + 1) % 4
         quad = np.float32([top[i], top[j], bottom[j], bottom[i]])
-        area = 0.5 * float(np.cross(quad[1] - quad[0], quad[2] - quad[0]) + np.cross(quad[2] - quad[0], quad[3] - quad[0]))
+        area = 0.5 * (_cross(quad[1] - quad[0], quad[2] - quad[0]) + _cross(quad[2] - quad[0], quad[3] - quad[0]))
         if area >= -1.0:
             continue
         # other faces of the die show other numbers
