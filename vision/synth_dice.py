@@ -419,7 +419,8 @@ def _make_dice(rng: np.random.Generator, p: SceneParams, w: int, h: int) -> list
     sizes = np.clip(mean * rng.uniform(0.8, 1.25, n), p.die_px[0] * 0.9, p.die_px[1] * 1.1)
     n = min(n, max(1, int(w * h / (mean * mean * 9))))
     sizes = sizes[:n]
-    pos = _place_dice(rng, n, w, h, sizes, p.touching_prob, margin=4)
+    # margin: a tilted camera shifts the top face by up to one die size; keep it in the frame
+    pos = _place_dice(rng, n, w, h, sizes, p.touching_prob, margin=4 + float(sizes.max(initial=0)))
     shared_colours = rng.random() < 0.3
     cols = random_die_colours(rng)
     dice = []
