@@ -103,7 +103,7 @@ def cmd_read(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for path in a.images:
         t = time.perf_counter()
         try:
-            img = cv2.imread(path, cv2.IMREAD_COLOR)
+            img = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None
             if img is None:
                 raise VisionError("cannot read image (missing or not an image)")
             dice = read_dice(img, cfg)

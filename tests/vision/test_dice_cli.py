@@ -82,3 +82,14 @@ def test_watch_images_folder_reports_one_throw(tmp_path: Path) -> None:
 def test_watch_serial_without_hardware_module(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["watch", "--serial", "loop://"]) == 2
     assert "serial" in capsys.readouterr().err
+
+
+def test_watch_serial_dispatches_to_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    calls = []
+    fake = types.ModuleType("hardware.serialdie")
+    fake.watch_serial = lambda port, baud, out, err, game: calls.append((port, baud, game)) or 0  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "hardware.serialdie", fake)
+    assert main(["watch", "--serial", "loop://", "--baud", "115200", "--game", "katenmuis"]) == 0
+    assert calls == [("loop://", 115200, "katenmuis")]
