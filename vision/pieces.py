@@ -135,6 +135,11 @@ class PieceConfig:
     cube_top: float = 0.8
     """Height of a cube's top face in square sides (where the arrow is read)."""
     combine: str = "l2"
+    hole_mouse_dist: float = 1.3
+    """A Chop! Chop! hole holds a mouse or an opened hole slab (rule C3: nothing else). The
+    mice's looks are learned on the holes themselves (they start there), so a hole spot whose
+    look is farther than this (look-feature distance) from every learned mouse is an opened
+    hole, unless opened holes' looks have been learned too (then the nearer wins)."""
     refine: bool = True
     """Refine poses fitted on fewer than all markers by aligning the print (see ``refine``)."""
     refine_px_per_mm: float = 1.0
@@ -530,10 +535,14 @@ class BoardReader:
         score, looks, patches = self.features(img, pose)
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}
+        token: str | None
         for i, ids in enumerate(self.groups):
             occ_conf = float(1 / (1 + math.exp(-4 * (score[i] - 1))))
-            if score[i] < 1 or not names:
-                token: str | None = None
+            if self._never_empty[i] and names:
+                token, conf = self._hole_or_mouse(looks[i], names, protos)
+                conf *= occ_conf
+            elif score[i] < 1 or not names:
+                token = None
                 conf = 1 - occ_conf
             else:
                 d_all = np.sqrt((((protos - looks[i]) / LOOK_SCALE) ** 2).sum(axis=1))
@@ -560,6 +569,20 @@ class BoardReader:
                 for sid in ids:
                     out[sid] = (token, conf) if sid == chosen else (None, conf)
         return BoardReading(True, pose, out, cfg.min_confidence)
+
+    def _hole_or_mouse(self, look: np.ndarray, names: list[str], protos: np.ndarray) -> tuple[str, float]:
+        """A Chop! Chop! hole spot: a mouse or an opened hole slab (rule C3), with a confidence."""
+        d_all = np.sqrt((((protos - look) / LOOK_SCALE) ** 2).sum(axis=1))
+        learned = set(self.model.looks)
+        d_mouse = min((float(d) for n, d in zip(names, d_all) if n == "mouse"), default=1e9)
+        d_hole = min((float(d) for n, d in zip(names, d_all) if n == "hole"), default=1e9)
+        if "mouse" in learned and "hole" not in learned:
+            t = self.config.hole_mouse_dist
+            token = "mouse" if d_mouse < t else "hole"
+            return token, float(np.clip(0.5 + abs(d_mouse - t) / t, 0.0, 1.0))
+        token = "mouse" if d_mouse <= d_hole else "hole"
+        a, b = sorted((d_mouse, d_hole))
+        return token, float(np.clip(0.4 + (b - a) / (b + 1e-6), 0.0, 1.0))
 
     def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
         """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape."""
