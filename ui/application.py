@@ -84,6 +84,10 @@ class CompanionApp(App):
         self.pin_factory: Any = None
         """gpiozero pin factory for the panel (None: the Pi's pins; tests use MockFactory)."""
         self._unsubscribe: Any = None
+        from ui.camwatch import CameraWatcher
+
+        self.camera_watch = CameraWatcher(self)
+        """The camera during play (settled dice offered as throws, the board cross-checked)."""
         self.bridge.on("die", self.on_die_throw)
         self.bridge.on("die_state", self.on_die_state)
         self.bridge.on("die_reject", self.on_die_reject)
@@ -129,6 +133,7 @@ class CompanionApp(App):
         self.shutdown()
 
     def shutdown(self) -> None:
+        self.camera_watch.stop()
         panel, self.panel = self.panel, None
         if panel is not None:
             try:
@@ -166,12 +171,15 @@ class CompanionApp(App):
     def open_session(self, session: Session) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        self.camera_watch.stop()
         self.session = session
         self._unsubscribe = session.subscribe(self._on_session_event)
         screen = self.screen(session.record.game)
         screen.set_session(session)
         self.go(session.record.game)
         self._update_expected()
+        if self.sm is not None and self.sm.current == session.record.game:
+            self.camera_watch.start()
 
     def start_game(self, key: str, seats: dict[str, str], settings: dict[str, Any]) -> Session | None:
         try:
@@ -226,6 +234,7 @@ class CompanionApp(App):
         if screen is not None:
             screen.on_session_event(event)
         self._update_expected()
+        self.camera_watch.on_session_event(event)
         if event.kind != "finished":
             self._panel_turn(event.effects)
         if self.sm is not None:

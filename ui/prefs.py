@@ -43,11 +43,16 @@ def _is_conf(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and 0.0 <= float(v) <= 1.0
 
 
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
 SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "ui.camera": ("auto", _is_camera, "camera choice"),
     "ui.serial_port": ("", _is_port, "serial port"),
     "ui.gpio": (dict(GPIO_DEFAULTS), _is_gpio, "GPIO pins"),
     "ui.min_confidence": (0.8, _is_conf, "camera confidence threshold"),
+    "ui.camera_auto": (False, _is_bool, "camera auto-apply setting"),
 }
 
 

@@ -132,27 +132,7 @@ class CameraScreen(Screen):
 
     def choose_source(self) -> tuple[Any, str]:
         """(a frame source, what it is) or (None, why there is none)."""
-        try:
-            from vision import camera
-        except ImportError as exc:
-            return None, f"The camera module is not available ({exc})."
-        app = self.app
-        choice = app.prefs.get("ui.camera")
-        if choice == "none":
-            return None, "The camera is switched off in Settings."
-        if choice == "demo" or (choice == "auto" and (app.demo or not app.hardware.camera.found)):
-            if not Path(self.feed_folder).is_dir():
-                return None, "No camera found and the demo feed is missing."
-            return (camera.ImageFolderSource(self.feed_folder, fps=self.demo_fps, loop=True, realtime=True),
-                    "Demo feed (synthetic)")
-        if choice == "picamera2":
-            return camera.open_camera("pi"), "Pi camera"
-        dev = choice if choice.startswith("/dev/video") else (app.hardware.camera.detail.split(",")[0])
-        try:
-            index = int(dev.replace("/dev/video", ""))
-        except ValueError:
-            return None, f"No camera at {dev!r}."
-        return camera.open_camera(index), f"USB camera {dev}"
+        return pick_source(self.app, self.feed_folder, self.demo_fps)
 
     def on_enter(self, *args: Any) -> None:
         self.start()
@@ -451,6 +431,38 @@ class CameraScreen(Screen):
         self.learned += n
         self.board_text = f"Learned the look of {n} piece{'s' if n != 1 else ''}; saved."
         self.app.toast(self.board_text, "good")
+
+
+def pick_source(app: Any, feed_folder: Path | str, fps: float, background: bool = False) -> tuple[Any, str]:
+    """The frame source the camera setting asks for: (source, what it is) or (None, why not).
+
+    ``background``: for the camera watching during play (ui.camwatch). There the demo feed runs
+    only when chosen explicitly in Settings ("Demo feed"): on "auto" without a camera the app
+    does not spend CPU on a sample feed nobody asked for.
+    """
+    try:
+        from vision import camera
+    except ImportError as exc:
+        return None, f"The camera module is not available ({exc})."
+    choice = app.prefs.get("ui.camera")
+    if choice == "none":
+        return None, "The camera is switched off in Settings."
+    no_camera = app.demo or not app.hardware.camera.found
+    if choice == "auto" and no_camera and background:
+        return None, "No camera (choose Demo feed in Settings to watch the sample feed during play)."
+    if choice == "demo" or (choice == "auto" and no_camera):
+        if not Path(feed_folder).is_dir():
+            return None, "No camera found and the demo feed is missing."
+        return (camera.ImageFolderSource(feed_folder, fps=fps, loop=True, realtime=True),
+                "Demo feed (synthetic)")
+    if choice == "picamera2":
+        return camera.open_camera("pi"), "Pi camera"
+    dev = choice if choice.startswith("/dev/video") else (app.hardware.camera.detail.split(",")[0])
+    try:
+        index = int(dev.replace("/dev/video", ""))
+    except ValueError:
+        return None, f"No camera at {dev!r}."
+    return camera.open_camera(index), f"USB camera {dev}"
 
 
 def tiles_path() -> Path:

@@ -26,7 +26,7 @@ from companion.boards import BoardError, load_board
 from companion.games.base import CHANCE, Action, Effect, State
 from companion.session import Session, SessionEvent
 from ui import actions, theme
-from ui.widgets.common import BigButton, KeyLabel, TextLabel
+from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel
 from ui.widgets.dice import DicePicker
 from ui.widgets.tiles import TilePicker
 
@@ -51,6 +51,8 @@ class GameScreen(Screen):
         self.narration: list[str] = []
         self.selected = ""
         self._narrate_fn: Any = None
+        self.crosscheck_shown: list[Any] = []
+        """The camera/rules disagreements the prompt on screen is about (empty: none shown)."""
         key = str(kwargs.get("game_key", ""))
         board: Any = None
         error = ""
@@ -142,6 +144,8 @@ class GameScreen(Screen):
         """Hook for subclasses: a new session was opened."""
 
     def on_session_event(self, event: SessionEvent) -> None:
+        if event.kind in ("applied", "undone"):
+            self.clear_camera()  # the throw was entered / the move that was checked is gone
         if event.kind == "applied" and event.turn is not None:
             self._add_narration(self.narrate_turn(event.effects, event.turn.action))
             self.on_effects(list(event.effects))
@@ -285,6 +289,110 @@ class GameScreen(Screen):
 
     def refresh_panel(self, state: State) -> None:
         """Subclasses draw their side panel here."""
+
+    # -- the camera during play (ui.camwatch) -----------------------------------------------
+
+    def on_enter(self, *args: Any) -> None:
+        app = self.app
+        if app is not None and app.session is not None and app.game_screen is self:
+            app.camera_watch.start()
+
+    def on_leave(self, *args: Any) -> None:
+        app = self.app
+        if app is not None and hasattr(app, "camera_watch"):
+            app.camera_watch.stop()
+
+    def _camera_box(self) -> Any:
+        box = self.ids.get("camera_box")
+        if box is None:
+            area = self.ids.board_area
+            box = BoxLayout(orientation="vertical", spacing=4, size_hint=(None, None))
+            box.bind(minimum_height=box.setter("height"))
+            area.bind(pos=lambda *_: setattr(box, "pos", area.pos), width=box.setter("width"))
+            box.pos, box.width = area.pos, area.width
+            area.add_widget(box)
+            self.ids["camera_box"] = box
+        return box
+
+    def _camera_item(self, name: str, widget: Any) -> None:
+        box = self._camera_box()
+        old = self.ids.get(name)
+        if old is not None and old.parent is box:
+            box.remove_widget(old)
+        self.ids[name] = widget
+        box.add_widget(widget, index=0 if name == "camera_offer" else len(box.children))
+
+    def _camera_drop(self, name: str) -> None:
+        w = self.ids.get(name)
+        if w is not None and w.parent is not None:
+            w.parent.remove_widget(w)
+        self.ids.pop(name, None)
+
+    def offer_camera_throw(self, values: list[int]) -> None:
+        """A settled, sure camera reading of the wanted dice: one touch enters it."""
+        text = "Camera sees " + " + ".join(map(str, values)) + " \u2014 Use"
+        button = BigButton(text=text, size_hint_y=None, height=56, bg=list(theme.GOOD), font_size=theme.FONT)
+        button.values = list(values)
+        button.bind(on_release=lambda b: self.use_camera_throw(b.values))
+        self._camera_drop("camera_note")
+        self._camera_item("camera_offer", button)
+
+    def use_camera_throw(self, values: list[int]) -> None:
+        self._camera_drop("camera_offer")
+        state = self.state
+        if state is None or actions.chance_kind(state) != "dice":
+            self.app.toast("No throw is due now.", "info")
+            return
+        self.enter_throw(values, "camera")
+
+    def show_camera_note(self, text: str) -> None:
+        """The camera saw dice but is not sure (never entered as a throw)."""
+        note = self._message_panel(text)
+        self._camera_drop("camera_offer")
+        self._camera_item("camera_note", note)
+
+    def _message_panel(self, text: str) -> Any:
+        panel = Panel(orientation="vertical", size_hint_y=None, padding=[10, 6, 10, 6], spacing=6,
+                      bg=list(theme.PANEL_HI))
+        label = KeyLabel(text=text, font_size=theme.FONT, color=theme.BAD, size_hint_y=None, halign="left")
+        label.bind(width=lambda w, wd: setattr(w, "text_size", (wd, None)),
+                   texture_size=lambda w, ts: setattr(w, "height", ts[1] + 4))
+        panel.add_widget(label)
+        panel.bind(minimum_height=panel.setter("height"))
+        return panel
+
+    def show_crosscheck(self, mismatches: list[Any]) -> None:
+        """What the camera sees disagrees with the game: ask the players (no state change)."""
+        first = mismatches[0]
+        text = _sentence(first.message)
+        if len(mismatches) > 1:
+            text += f" (and {len(mismatches) - 1} more)"
+        panel = self._message_panel(text)
+        row = BoxLayout(size_hint_y=None, height=52, spacing=8)
+        fix = BigButton(text="I'll fix the board", bg=list(theme.INFO))
+        ignore = BigButton(text="Ignore", size_hint_x=0.5, bg=list(theme.PANEL))
+        fix.bind(on_release=lambda *_: self.dismiss_crosscheck(fixed=True))
+        ignore.bind(on_release=lambda *_: self.dismiss_crosscheck(fixed=False))
+        row.add_widget(fix)
+        row.add_widget(ignore)
+        panel.add_widget(row)
+        self.crosscheck_shown = list(mismatches)
+        self.ids["crosscheck_fix"] = fix
+        self.ids["crosscheck_ignore"] = ignore
+        self._camera_item("crosscheck", panel)
+
+    def dismiss_crosscheck(self, fixed: bool) -> None:
+        self._camera_drop("crosscheck")
+        self.crosscheck_shown = []
+        self.ids.pop("crosscheck_fix", None)
+        self.ids.pop("crosscheck_ignore", None)
+        if fixed:
+            self.app.toast("Thanks: put the pieces where the game shows them.", "info")
+
+    def clear_camera(self) -> None:
+        for name in ("camera_offer", "camera_note"):
+            self._camera_drop(name)
+        self.dismiss_crosscheck(fixed=False)
 
     # -- input ------------------------------------------------------------------------------
 

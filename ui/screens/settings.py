@@ -65,6 +65,7 @@ class SettingsScreen(Screen):
             box.add_widget(b)
             self.camera_buttons[value] = b
         self.ids.confidence.text = f"{float(app.prefs.get('ui.min_confidence')) * 100:.0f}%"
+        self.ids.camera_auto.state = "down" if app.prefs.get("ui.camera_auto") else "normal"
         # GPIO pins
         pins = self.ids.pins
         pins.clear_widgets()
@@ -132,6 +133,10 @@ class SettingsScreen(Screen):
     def set_camera(self, value: str) -> None:
         self.app.prefs.set("ui.camera", value)
         self.app.toast(f"Camera: {value}", "good")
+
+    def set_camera_auto(self, on: bool) -> None:
+        """Camera throws during play: applied at once (on) or offered for one touch (off)."""
+        self.app.prefs.set("ui.camera_auto", bool(on))
 
     def step_confidence(self, delta: float) -> None:
         value = round(min(1.0, max(0.5, float(self.app.prefs.get("ui.min_confidence")) + delta)), 2)

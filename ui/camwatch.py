@@ -1,0 +1,340 @@
+"""The camera during play: settled dice offered as the throw, and the board cross-checked.
+
+While a game screen shows and a camera source is active (a real camera; the demo feed only when
+chosen in Settings), a worker thread reads frames and analyses at most ``max_fps`` of them per
+second (frames that arrive meanwhile are read and dropped, so the analysis always sees a recent
+frame and the UI thread only ever gets small results through the bridge):
+
+- **dice**: ``vision.settle.Settler`` waits until nothing moves and the same reading held for a
+  short window. A settled throw that differs from the last one seen (the dice were thrown
+  again, not just re-seen after a hand passed) goes to the game screen: a sure reading of
+  exactly the wanted number of dice is offered as a one-tap "Camera sees 3 + 6 — Use" (or
+  applied at once with the "apply camera throws without asking" setting); an unsure one only
+  says "Camera not sure: enter the throw by touch". Unsure readings never become throws.
+- **cross-check**: after an action that changes the pieces, once the scene has been still for
+  ``check_still_s`` after the players moved (or ``check_grace_s`` passed without movement),
+  the board is read (``vision.pieces.BoardReader`` with the learned piece model) and compared
+  with the engine's ``board_view()`` by ``companion.crosscheck``. A confident disagreement
+  becomes one prompt on the game screen ("Mouse should be on 17; I see it on 16"), never a
+  state change. Squares read below the confidence threshold are not trusted (no prompt). No
+  learned piece model or no board in view: no check at all. One check per move.
+
+The worker never touches the session or widgets; ``stop()`` ends it and closes the source
+(leaving the game screen, opening the Camera screen, closing the app).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+DICE_KIND = "camwatch_dice"
+CHECK_KIND = "camwatch_check"
+STATE_KIND = "camwatch_state"
+
+
+def same_dice(a: Any, b: Any) -> bool:
+    """The same dice lying in the same places with the same faces (not a new throw)."""
+    if a is None or b is None or len(a) != len(b):
+        return False
+    used: set[int] = set()
+    for r in a:
+        cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
+        tol = 0.35 * max(r.box[2] - r.box[0], r.box[3] - r.box[1], 1.0)
+        for j, s in enumerate(b):
+            sx, sy = (s.box[0] + s.box[2]) / 2, (s.box[1] + s.box[3]) / 2
+            if j not in used and s.value == r.value and abs(sx - cx) <= tol and abs(sy - cy) <= tol:
+                used.add(j)
+                break
+        else:
+            return False
+    return True
+
+
+class CameraWatcher:
+    """Background camera analysis for the game screen. Create once per app; start/stop often."""
+
+    def __init__(self, app: Any) -> None:
+        from ui.screens.camera import DEMO_FEED
+
+        self.app = app
+        self.reader: Any = None
+        """Dice reader ``frame -> [DieReading]`` (None: vision.dice.read_dice)."""
+        self.board_reader: Any = None
+        """``frame -> BoardReading`` for the cross-check (None: vision.pieces.BoardReader with
+        the learned model, only when one was learned)."""
+        self.feed_folder: Path | str = DEMO_FEED
+        self.demo_fps = 3.0
+        self.max_fps = 3.0
+        """At most this many frames analysed per second."""
+        self.settle_window_s = 0.7
+        self.settle_quiet_s = 0.2
+        self.check_still_s = 1.0
+        self.check_grace_s = 5.0
+        self.check_timeout_s = 30.0
+        self.source_text = ""
+        self.analysed = 0
+        self.dropped = 0
+        self.throws_seen = 0
+        self.checks_done = 0
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._source: Any = None
+        self._offs: list[Any] = []
+        self._throw_due = False
+        self._request: tuple[int, dict[str, str], float] | None = None
+        self._gen = 0
+        self._last_view: dict[str, str] | None = None
+        self.checking = False
+        """A piece model was found at start: cross-checks run."""
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # -- life cycle (UI thread) -------------------------------------------------------------
+
+    def start(self) -> bool:
+        """Start watching for the current game (no-op without a camera source or a session)."""
+        if self._thread is not None:
+            return True
+        app = self.app
+        session = app.session
+        screen = app.game_screen
+        if session is None or screen is None or getattr(screen, "board", None) is None:
+            return False
+        from ui.screens.camera import pick_source
+
+        source, what = pick_source(app, self.feed_folder, self.demo_fps, background=True)
+        self.source_text = what
+        if source is None:
+            return False
+        board = screen.board
+        reader = self.board_reader
+        self.checking = reader is not None
+        if reader is None:
+            reader = self._piece_reader(board)
+            self.checking = reader is not None
+        threshold = float(app.prefs.get("ui.min_confidence"))
+        auto = bool(app.prefs.get("ui.camera_auto"))
+        self._source = source
+        self._stop.clear()
+        bridge = app.bridge
+        self._offs = [bridge.on(DICE_KIND, self.on_dice), bridge.on(CHECK_KIND, self.on_check),
+                      bridge.on(STATE_KIND, self.on_state)]
+        source.on_state = bridge.callback(STATE_KIND)
+        self._last_view = self._view()
+        self._request = None
+        self.update_due()
+        self._thread = threading.Thread(target=self._run, args=(source, board, reader, threshold, auto),
+                                        name="camera-watch", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self) -> None:
+        """Stop the worker (waits for it) and close the source; safe to call any time."""
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        source, self._source = self._source, None
+        if thread is not None:
+            thread.join(timeout=3)
+        if source is not None:
+            try:
+                source.close()
+            except Exception:
+                pass
+        for off in self._offs:
+            off()
+        self._offs = []
+        self._request = None
+        screen = self.app.game_screen if self.app is not None else None
+        if screen is not None and hasattr(screen, "clear_camera"):
+            screen.clear_camera()
+
+    def _piece_reader(self, board: Any) -> Any:
+        from ui.screens.camera import model_path
+
+        path = model_path(board.game)
+        if not path.exists():
+            return None
+        try:
+            from vision.pieces import BoardReader, PieceModel
+
+            return BoardReader(board, PieceModel.load(path)).read
+        except Exception:
+            return None
+
+    def _view(self) -> dict[str, str]:
+        session = self.app.session
+        bv = getattr(session.state, "board_view", None) if session is not None else None
+        return dict(bv()) if callable(bv) else {}
+
+    # -- session events (UI thread) ---------------------------------------------------------
+
+    def update_due(self) -> None:
+        from ui import actions
+
+        session = self.app.session
+        self._throw_due = (session is not None and not session.state.is_over()
+                           and actions.chance_kind(session.state) == "dice")
+
+    def on_session_event(self, event: Any) -> None:
+        """A new action or an undo: a new throw may be due; changed pieces get checked."""
+        self.update_due()
+        if event.kind not in ("applied", "undone"):
+            return
+        self._gen += 1
+        view = self._view()
+        with self._lock:
+            if event.kind == "applied" and self.checking and view != self._last_view:
+                self._request = (self._gen, view, time.monotonic())
+            else:
+                self._request = None
+        self._last_view = view
+
+    # -- results (UI thread, through the bridge) --------------------------------------------
+
+    def on_state(self, state: str, detail: str = "") -> None:
+        self.source_text = f"{self.source_text.split(' · ')[0]} · {state}{': ' + detail if detail else ''}"
+
+    def on_dice(self, values: list[int | None], sure: bool) -> None:
+        from ui import actions
+
+        self.throws_seen += 1
+        app = self.app
+        session = app.session
+        screen = app.game_screen
+        if session is None or screen is None or not self.running:
+            return
+        state = session.state
+        if state.is_over() or actions.chance_kind(state) != "dice":
+            return
+        want = actions.dice_spec(state)[0]
+        if not sure:
+            screen.show_camera_note("Camera not sure: enter the throw by touch.")
+            return
+        ints = sorted(int(v) for v in values if v is not None)
+        if len(ints) != want:
+            screen.show_camera_note(f"Camera sees {len(ints)} dice, the game needs {want}: enter the throw by touch.")
+            return
+        if app.prefs.get("ui.camera_auto"):
+            app.toast(f"Camera throw: {' + '.join(map(str, ints))}", "good")
+            screen.enter_throw(ints, "camera")
+            return
+        screen.offer_camera_throw(ints)
+
+    def on_check(self, gen: int, mismatches: list[Any]) -> None:
+        self.checks_done += 1
+        screen = self.app.game_screen
+        if gen != self._gen or screen is None or not self.running:
+            return  # another move (or an undo) came since: this check is stale
+        trusted = [m for m in mismatches if m.kind != "unsure"]
+        if trusted:
+            screen.show_crosscheck(trusted)
+
+    # -- worker thread ----------------------------------------------------------------------
+
+    def _run(self, source: Any, board: Any, read_board: Any, threshold: float, auto: bool) -> None:
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)  # below the UI thread
+        except (AttributeError, OSError):
+            pass
+        try:
+            from vision.settle import SettleConfig, Settler
+        except ImportError as exc:
+            self.app.bridge.post(STATE_KIND, "failed", str(exc))
+            return
+        read_dice: Any = self.reader
+        tracker: Any = None
+        if read_dice is None:
+            try:
+                from vision.dice import read_dice
+            except ImportError:
+                read_dice = lambda _frame: []  # noqa: E731
+        try:
+            from vision.boardlocate import BoardTracker
+
+            tracker = BoardTracker(board)
+        except Exception:
+            tracker = None
+
+        def dice_in(frame: Any) -> list[Any]:
+            if not self._throw_due:
+                return []
+            found = read_dice(frame)
+            if tracker is not None and found:
+                from ui.screens.camera import _on_marker
+
+                try:
+                    pose = tracker.update(frame)
+                except Exception:
+                    pose = None
+                if pose is not None and getattr(pose, "found", False):
+                    found = [d for d in found if not _on_marker(d.box, pose)]
+            return list(found)
+
+        # With auto-apply, dice already lying there when watching starts are not taken as a throw.
+        config = SettleConfig(window_s=self.settle_window_s, quiet_s=self.settle_quiet_s, armed_at_start=not auto)
+        settler = Settler(config, dice_in)
+        post = self.app.bridge.post
+        last_dice: Any = None
+        last_motion = time.monotonic()
+        next_at = 0.0
+        try:
+            for _t, frame in source:
+                if self._stop.is_set():
+                    break
+                now = time.monotonic()
+                if now < next_at:
+                    self.dropped += 1
+                    continue
+                next_at = now + 1.0 / self.max_fps
+                self.analysed += 1
+                throw = settler.feed(now, frame)
+                if settler.motion > config.motion_fraction:
+                    last_motion = now
+                if throw is not None and throw.readings:
+                    readings = list(throw.readings)
+                    if not same_dice(readings, last_dice):
+                        last_dice = readings
+                        sure = all(r.value is not None and r.confidence >= threshold for r in readings)
+                        post(DICE_KIND, [r.value for r in readings], sure)
+                if read_board is not None:
+                    self._maybe_check(frame, now, last_motion, read_board, threshold, post)
+                if self._stop.is_set():
+                    break
+        except Exception as exc:  # a lost camera reports its state; anything else is shown
+            if not self._stop.is_set():
+                post(STATE_KIND, "failed", f"{type(exc).__name__}: {exc}")
+
+    def _maybe_check(self, frame: Any, now: float, last_motion: float, read_board: Any, threshold: float,
+                     post: Any) -> None:
+        with self._lock:
+            request = self._request
+        if request is None:
+            return
+        gen, expected, asked = request
+        still = now - max(last_motion, asked)
+        moved_after = last_motion > asked
+        if not ((moved_after and still >= self.check_still_s)
+                or (now - asked >= self.check_grace_s and now - last_motion >= self.check_still_s)):
+            return
+        try:
+            reading = read_board(frame)
+        except Exception:
+            reading = None
+        found = reading is not None and getattr(reading, "found", False)
+        if not found and now - asked < self.check_timeout_s:
+            return  # the board is not in view (a hand over the markers): try again later
+        with self._lock:
+            if self._request is request:
+                self._request = None
+        if not found:
+            return
+        from companion.crosscheck import crosscheck
+
+        post(CHECK_KIND, gen, crosscheck(expected, reading.squares, threshold))
