@@ -68,6 +68,22 @@ def test_settled_sure_reading_offered_on_the_game_screen_and_used_by_touch(make_
         app.camera_watch.stop()
 
 
+def test_auto_apply_setting_enters_a_sure_settled_throw_without_a_touch(make_app: Any) -> None:
+    app = _watching_app(make_app, _labelled_reader())
+    app.prefs.set("ui.camera_auto", True)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    screen = app.screen("katenmuis")
+    try:
+        assert wait_for(lambda: bool(app.session.turns), timeout=20)
+        assert app.session.turns[0].source == "camera" and sorted(app.session.turns[0].action.dice) == [3, 6]
+        assert screen.ids.get("camera_offer") is None
+        loops = app.camera_watch.analysed
+        wait_for(lambda: app.camera_watch.analysed > loops + 30, timeout=4)  # the feed plays again
+        assert len(app.session.turns) == 1  # the same dice in the same places are not a new throw
+    finally:
+        app.camera_watch.stop()
+
+
 def test_unsure_reading_is_not_offered(make_app: Any) -> None:
     truth = _labelled_reader()
 

@@ -1,7 +1,8 @@
 """Camera: live preview with the detected dice and the board's squares drawn over it, the
 confidence of each reading, board calibration and counter-colour learning.
 
-The preview runs only while this screen shows. Frames are read and analysed (vision.dice,
+The preview runs only while this screen shows (during play, ui.camwatch watches the table from
+the game screen; the two never run together). Frames are read and analysed (vision.dice,
 vision.boardlocate) on a worker thread; results reach the screen through the bridge. A reading
 is offered as a throw only when every die is read with at least the confidence threshold
 (Settings); otherwise the screen asks the player to check the dice or enter the throw by touch.
