@@ -135,6 +135,10 @@ class PieceConfig:
     cube_top: float = 0.8
     """Height of a cube's top face in square sides (where the arrow is read)."""
     combine: str = "l2"
+    shadow_step_frac: float = 0.35
+    """Games whose pieces are all figures (those with a ``top_plane``): a spot whose change
+    from the empty print is explained but for this share by a straight shadow edge (see
+    ``_step_fraction``) is a cast shadow on an empty square, not a piece."""
     hole_mouse_dist: float = 1.3
     """A Chop! Chop! hole holds a mouse or an opened hole slab (rule C3: nothing else). The
     mice's looks are learned on the holes themselves (they start there), so a hole spot whose
@@ -223,6 +227,39 @@ def _look_features(inner: np.ndarray) -> np.ndarray:
     return np.column_stack([chroma[:, 0], chroma[:, 1], np.log(bright + 0.02), spread])
 
 
+def _step_masks() -> np.ndarray:
+    """Half-planes through a patch (16 directions, 1 px apart): [K, P*P] of 0/1."""
+    yy, xx = np.mgrid[0:P, 0:P].astype(np.float64) - (P - 1) / 2
+    rows = []
+    for a in np.linspace(0, math.pi, 16, endpoint=False):
+        d = (xx * math.cos(a) + yy * math.sin(a)).ravel()
+        for o in np.arange(-P / 2 - 1, P / 2 + 1.5, 1.0):
+            m = d < o
+            if 0 < m.sum() < P * P:
+                rows.append(m)
+    return np.asarray(rows, np.float64)
+
+
+_STEPS = _step_masks()
+_STEPS_T = np.ascontiguousarray(_STEPS.T.astype(np.float32))
+_STEP_W = 1 / _STEPS.sum(axis=1) + 1 / (P * P - _STEPS.sum(axis=1))
+
+
+def _step_fraction(patches: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """[N] share of each patch's change from the empty print (log ratio, all channels) that a
+    straight shadow edge cannot explain: the patch as the print under two light levels split
+    by a line. A cast shadow darkens the print uniformly (small share left); a piece adds its
+    own shape, shading and colour (large share)."""
+    n = patches.shape[0]
+    lr = np.log(patches + 0.03) - np.log(empty + 0.03)
+    lr = lr.transpose(0, 3, 1, 2).reshape(n * 3, P * P)
+    lr -= lr.mean(axis=1, keepdims=True)
+    tot = (lr ** 2).reshape(n, -1).sum(axis=1)
+    s_a = (lr @ _STEPS_T).reshape(n, 3, -1)
+    explained = (s_a ** 2).sum(axis=1) * _STEP_W[None, :]
+    return np.asarray((tot - explained.max(axis=1)) / (tot + 1e-6))
+
+
 LOOK_SCALE = np.array([0.035, 0.035, 0.45, 0.25])
 NFEAT = 4
 """Look features: chroma b, chroma g, log brightness, spread."""
@@ -284,7 +321,7 @@ class BoardReader:
         self._e_struct = self._eg_norm
         self.empty_looks = _look_features(self.empty_patches[:, INNER, INNER])
         self._ecc_template: np.ndarray | None = None
-        self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         # White paper outside every square and marker: the photometric reference.
         ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
         block = np.zeros_like(ref)
@@ -386,7 +423,8 @@ class BoardReader:
         self._last_gain = gain
         self._last_coef = coef
         self._last_image_size = (image.shape[1], image.shape[0])
-        empty, eg0_b, egn_b, elooks_b = self._empty_at(self._camera_px_per_mm(pose))
+        empty, eg0_b, egn_b, elooks_b, ep_b = self._empty_at(self._camera_px_per_mm(pose))
+        self._last_patches, self._last_empty_patches = patches, ep_b
         scores, looks = self._scores(patches, eg0_b, egn_b, elooks_b)
         self.last_base_scores = scores
         frac = self.config.top_plane.get(self.board.game)
@@ -460,12 +498,12 @@ class BoardReader:
                         [h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]]]) / w
         return float(np.sqrt(abs(np.linalg.det(jac))))
 
-    def _empty_at(self, cam_px_per_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _empty_at(self, cam_px_per_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The empty print as a camera this coarse sees it (sampled at its resolution), and its
         patch references: a far-away board is compared with an equally blurred print."""
         f = cam_px_per_mm / self.config.px_per_mm
         if f >= 0.85:
-            return self.empty, self._eg0, self._eg_norm, self.empty_looks
+            return self.empty, self._eg0, self._eg_norm, self.empty_looks, self.empty_patches
         key = round(max(f, 0.2), 1)
         hit = self._empty_cache.get(key)
         if hit is None:
@@ -475,7 +513,7 @@ class BoardReader:
             ep = self._patches(empty)
             eg0 = _detrend(_smooth(ep.mean(axis=3)))
             egn = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
-            hit = (empty, eg0, egn, _look_features(ep[:, INNER, INNER]))
+            hit = (empty, eg0, egn, _look_features(ep[:, INNER, INNER]), ep)
             self._empty_cache[key] = hit
         return hit
 
@@ -536,6 +574,11 @@ class BoardReader:
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}
         token: str | None
+        step_frac = np.ones(len(self.groups))
+        if cfg.top_plane.get(self.board.game) and len(names):
+            cand = np.nonzero((score >= 1) & ~self._never_empty)[0]
+            if len(cand):
+                step_frac[cand] = _step_fraction(self._last_patches[cand], self._last_empty_patches[cand])
         for i, ids in enumerate(self.groups):
             occ_conf = float(1 / (1 + math.exp(-4 * (score[i] - 1))))
             if self._never_empty[i] and names:
@@ -544,6 +587,9 @@ class BoardReader:
             elif score[i] < 1 or not names:
                 token = None
                 conf = 1 - occ_conf
+            elif step_frac[i] < cfg.shadow_step_frac:
+                token = None  # a cast shadow's straight edge explains the change
+                conf = float(0.5 + 0.5 * (1 - step_frac[i] / cfg.shadow_step_frac))
             else:
                 d_all = np.sqrt((((protos - looks[i]) / LOOK_SCALE) ** 2).sum(axis=1))
                 per_cls: dict[str, float] = {}
