@@ -466,18 +466,25 @@ def pick_source(app: Any, feed_folder: Path | str, fps: float, background: bool 
     return camera.open_camera(index), f"USB camera {dev}"
 
 
-def tiles_path() -> Path:
-    """Where the Chop! Chop! tile examples are kept: beside the database."""
+def _data_dir() -> Path:
+    """The folder of the database in use (``--db`` / ``COMPANION_DB`` / the default)."""
+    store = getattr(App.get_running_app(), "store", None)
+    path = getattr(store, "path", None)
+    if path is not None:
+        return Path(path).parent
     from companion.store import default_db_path
 
-    return default_db_path().parent / "tiles-chopchop.json"
+    return default_db_path().parent
+
+
+def tiles_path() -> Path:
+    """Where the Chop! Chop! tile examples are kept: beside the database."""
+    return _data_dir() / "tiles-chopchop.json"
 
 
 def model_path(game: str) -> Path:
     """Where learned piece looks are kept: beside the database."""
-    from companion.store import default_db_path
-
-    return default_db_path().parent / f"pieces-{game}.json"
+    return _data_dir() / f"pieces-{game}.json"
 
 
 def _on_marker(box: Any, pose: Any) -> bool:
