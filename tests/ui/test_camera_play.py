@@ -140,8 +140,6 @@ def test_crosscheck_mismatch_is_a_prompt_and_the_state_is_unchanged(make_app: An
     learn_scene = synth_board.render_scene(board, dict(start.board_view()), look, rng, clean=True)
     reader = BoardReader(board)
     assert reader.learn(learn_scene.image, dict(start.board_view())) == 2
-    model_path("katenmuis").parent.mkdir(parents=True, exist_ok=True)
-    reader.model.save(model_path("katenmuis"))
     # the engine after a 3 + 6, and a table where that piece stands one square short
     after = start.clone()
     after.apply(actions.throw_action(after, [3, 6]))
@@ -154,6 +152,10 @@ def test_crosscheck_mismatch_is_a_prompt_and_the_state_is_unchanged(make_app: An
 
     app = _watching_app(make_app, lambda frame: [], feed=feed, max_fps=8.0, check_still_s=0.2,
                         check_grace_s=0.4)
+    # saved beside the app's database, where the Camera screen's "Learn colours" puts it
+    model_path("katenmuis").parent.mkdir(parents=True, exist_ok=True)
+    reader.model.save(model_path("katenmuis"))
+    assert model_path("katenmuis").parent == app.store.path.parent
     app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
     screen = app.screen("katenmuis")
     w = app.camera_watch
