@@ -148,6 +148,12 @@ class PieceConfig:
     """Refine poses fitted on fewer than all markers by aligning the print (see ``refine``)."""
     refine_px_per_mm: float = 1.0
     refine_max_cells: float = 0.45
+    refine_highpass_mm: float = 4.0
+    """The alignment compares the prints high-passed at this scale (mm): lines, not light."""
+    refine_mask_log: float = 0.24
+    """Left out of the alignment: where the blurred view's brightness differs from the blurred
+    print's by more than this (log ratio, after the median): pieces, hands, hard shadows."""
+    refine_iterations: int = 30
     """Largest correction accepted at any square, in square sides (under half a square, so a
     grid cannot slip by a whole cell)."""
     locate: LocateConfig = field(default_factory=LocateConfig)
@@ -257,7 +263,8 @@ def _step_fraction(patches: np.ndarray, empty: np.ndarray) -> np.ndarray:
     tot = (lr ** 2).reshape(n, -1).sum(axis=1)
     s_a = (lr @ _STEPS_T).reshape(n, 3, -1)
     explained = (s_a ** 2).sum(axis=1) * _STEP_W[None, :]
-    return np.asarray((tot - explained.max(axis=1)) / (tot + 1e-6))
+    frac: np.ndarray = (tot - explained.max(axis=1)) / (tot + 1e-6)
+    return frac
 
 
 LOOK_SCALE = np.array([0.035, 0.035, 0.45, 0.25])
@@ -321,6 +328,7 @@ class BoardReader:
         self._e_struct = self._eg_norm
         self.empty_looks = _look_features(self.empty_patches[:, INNER, INNER])
         self._ecc_template: np.ndarray | None = None
+        self._ecc_high = self._ecc_blur = np.zeros((1, 1), np.float32)
         self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         # White paper outside every square and marker: the photometric reference.
         ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
@@ -456,31 +464,46 @@ class BoardReader:
 
     def refine(self, image: np.ndarray, pose: BoardPose) -> BoardPose:
         """A pose fitted on fewer than all markers (a hand over some), refined by aligning the
-        printed board itself (its lines and fills) with the empty print (ECC, homography).
-        Kept only when the alignment converges, improves and moves the board by a few mm."""
-        if pose.homography is None or len(pose.used) >= len(self.board.markers) or not self.config.refine:
+        printed board itself (its lines, edges and markers) with the empty print (ECC,
+        homography). Both are high-passed (smooth light and soft shadows go, the print's lines
+        stay) and places that differ from the print as a whole (pieces, a hand, a hard shadow:
+        seen in a blurred comparison, which thin misaligned lines hardly change) are masked
+        out, so they cannot pull the board. Kept only when the alignment converges, improves
+        and moves no square by ``refine_max_cells`` or more."""
+        cfg = self.config
+        if pose.homography is None or len(pose.used) >= len(self.board.markers) or not cfg.refine:
             return pose
-        k = self.config.refine_px_per_mm
+        k = cfg.refine_px_per_mm
         size = (int(self.board.width_mm * k), int(self.board.height_mm * k))
         to_px = np.diag([k, k, 1.0])
         m = pose.homography @ np.linalg.inv(to_px)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         seen = cv2.warpPerspective(gray, m, size, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32) / 255
+        sigma = cfg.refine_highpass_mm * k
         if self._ecc_template is None:
             e = cv2.resize(self.empty, size, interpolation=cv2.INTER_AREA)
-            self._ecc_template = cv2.cvtColor((e * 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+            t = cv2.cvtColor(e, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            self._ecc_template = t
+            self._ecc_high = t - cv2.GaussianBlur(t, (0, 0), sigma)
+            self._ecc_blur = np.maximum(cv2.GaussianBlur(t, (0, 0), 2 * sigma * 0.75), 0.05)
+        blur = cv2.GaussianBlur(seen, (0, 0), 2 * sigma * 0.75)
+        ratio = np.asarray(blur, np.float32) / self._ecc_blur
+        ratio /= float(np.median(ratio)) + 1e-6
+        mask = (np.abs(np.log(np.maximum(ratio, 1e-3))) < cfg.refine_mask_log).astype(np.uint8)
+        high = seen - cv2.GaussianBlur(seen, (0, 0), sigma)
         warp = np.eye(3, dtype=np.float32)
         try:
-            cc0 = float(cv2.computeECC(self._ecc_template, seen))
-            cc, warp = cv2.findTransformECC(self._ecc_template, seen, warp, cv2.MOTION_HOMOGRAPHY,
-                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-4),
-                                            None, 3)
+            cc0 = float(cv2.computeECC(self._ecc_high, high, mask))
+            cc, found = cv2.findTransformECC(self._ecc_high, high, warp, cv2.MOTION_HOMOGRAPHY,
+                                             (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT,
+                                              cfg.refine_iterations, 1e-4), mask, 1)
+            warp = np.asarray(found, np.float32)
         except cv2.error:
             return pose
-        spots = (self._spot_centres_px / self.config.px_per_mm * k).reshape(-1, 1, 2)
+        spots = (self._spot_centres_px / cfg.px_per_mm * k).reshape(-1, 1, 2)
         moved = float(np.abs(cv2.perspectiveTransform(spots, warp.astype(np.float64)) - spots).max()) / k
-        if not np.isfinite(cc) or cc < cc0 + 0.005 or moved > self.config.refine_max_cells * self.cell_mm:
+        if not np.isfinite(cc) or cc < cc0 + 0.005 or moved > cfg.refine_max_cells * self.cell_mm:
             return pose
         h = m @ warp.astype(np.float64) @ to_px
         return BoardPose(True, h / h[2, 2], pose.markers, pose.used, pose.error_px, pose.confidence,
