@@ -139,6 +139,10 @@ class PieceConfig:
     """Games whose pieces are all figures (those with a ``top_plane``): a spot whose change
     from the empty print is explained but for this share by a straight shadow edge (see
     ``_step_fraction``) is a cast shadow on an empty square, not a piece."""
+    centre_share: float = 0.25
+    """Games with a ``top_plane``: a spot whose middle, in the raised plane, changes less than
+    this share of what the chosen piece's learned examples showed there is not that piece
+    (a neighbour leaning over, a shadow): read as empty. Not applied before a piece is learned."""
     hole_mouse_dist: float = 1.3
     """A Chop! Chop! hole holds a mouse or an opened hole slab (rule C3: nothing else). The
     mice's looks are learned on the holes themselves (they start there), so a hole spot whose
@@ -167,6 +171,9 @@ class PieceModel:
     looks: dict[str, list[list[float]]] = field(default_factory=dict)
     arrows: list[list[float]] = field(default_factory=list)
     """Cube tops learned from known arrows, turned to point north (ARROW_SIDE^2 grey values)."""
+    centre: dict[str, list[float]] = field(default_factory=dict)
+    """Look class -> how much its examples changed the middle of their spot in the raised
+    plane (``_centre_change``; games with a ``top_plane`` only)."""
 
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
@@ -181,15 +188,16 @@ class PieceModel:
         return names, np.asarray(feats, np.float64).reshape(len(names), NFEAT)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks, "arrows": self.arrows}),
-                              encoding="utf-8")
+        Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks, "arrows": self.arrows,
+                                          "centre": self.centre}), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> PieceModel:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             return cls(str(data.get("game", "")), {str(k): list(v) for k, v in data["looks"].items()},
-                       [list(map(float, a)) for a in data.get("arrows", [])])
+                       [list(map(float, a)) for a in data.get("arrows", [])],
+                       {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()})
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc}") from None
 
@@ -265,6 +273,20 @@ def _step_fraction(patches: np.ndarray, empty: np.ndarray) -> np.ndarray:
     explained = (s_a ** 2).sum(axis=1) * _STEP_W[None, :]
     frac: np.ndarray = (tot - explained.max(axis=1)) / (tot + 1e-6)
     return frac
+
+
+_cy, _cx = np.mgrid[0:P, 0:P].astype(np.float64) - (P - 1) / 2
+_CENTRE = np.hypot(_cx, _cy) < 4.0
+
+
+def _centre_change(patches: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """[N] how much the middle of each patch differs from the empty print (mean over a disc of
+    the largest per-channel log ratio beyond 0.1). Read in the raised plane, a figure standing
+    on the spot fills its middle there; one leaning over from a neighbour, or its shadow,
+    reaches only the edge."""
+    d = np.abs(np.log(patches[:, _CENTRE] + 0.03) - np.log(empty[:, _CENTRE] + 0.03)).max(axis=2)
+    out: np.ndarray = np.maximum(d - 0.1, 0).mean(axis=1)
+    return out
 
 
 LOOK_SCALE = np.array([0.035, 0.035, 0.45, 0.25])
@@ -452,11 +474,14 @@ class BoardReader:
             eg0 = _detrend(_smooth(ep.mean(axis=3)))
             eg_norm = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
             tscores, tlooks = self._scores(tpatches, eg0, eg_norm, _look_features(ep[:, INNER, INNER]))
+            self.last_centre = _centre_change(tpatches, ep)
             self.last_top_scores = tscores
             # occupied only when something is there in both planes; look read up there
             top_any = np.sqrt((tscores ** 2).sum(axis=1, keepdims=True)) if self.config.combine == "l2" else tscores.max(axis=1, keepdims=True)
             scores = np.minimum(scores, top_any * self.config.top_weight)
             looks = tlooks
+        else:
+            self.last_centre = np.full(len(self.groups), np.nan)
         self.last_scores = scores
         self.last_scores[self._never_empty] = np.maximum(self.last_scores[self._never_empty], 9.0)
         score = np.sqrt((self.last_scores ** 2).sum(axis=1)) if self.config.combine == "l2" else self.last_scores.max(axis=1)
@@ -570,6 +595,9 @@ class BoardReader:
         for sid, token in known.items():
             if sid in spot_index:
                 self.model.add(appearance(token), looks[spot_index[sid]])
+                centre = float(self.last_centre[spot_index[sid]])
+                if np.isfinite(centre):
+                    self.model.centre.setdefault(appearance(token), []).append(centre)
                 n += 1
                 parts = token.split(":")
                 if parts[0] == "cube" and len(parts) == 2 and parts[1] in _TURNS:
@@ -613,6 +641,9 @@ class BoardReader:
             elif step_frac[i] < cfg.shadow_step_frac:
                 token = None  # a cast shadow's straight edge explains the change
                 conf = float(0.5 + 0.5 * (1 - step_frac[i] / cfg.shadow_step_frac))
+            elif self._centre_too_weak(i, looks[i], names, protos):
+                token = None  # something at the edge only: a neighbour leaning over, a shadow
+                conf = 0.6
             else:
                 d_all = np.sqrt((((protos - looks[i]) / LOOK_SCALE) ** 2).sum(axis=1))
                 per_cls: dict[str, float] = {}
@@ -638,6 +669,18 @@ class BoardReader:
                 for sid in ids:
                     out[sid] = (token, conf) if sid == chosen else (None, conf)
         return BoardReading(True, pose, out, cfg.min_confidence)
+
+    def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray) -> bool:
+        """The raised plane's middle of spot ``i`` changed much less than the nearest piece
+        look's learned examples did there (see ``PieceConfig.centre_share``)."""
+        centre = float(self.last_centre[i])
+        if not np.isfinite(centre) or not self.model.centre:
+            return False
+        d_all = np.sqrt((((protos - look) / LOOK_SCALE) ** 2).sum(axis=1))
+        ref = self.model.centre.get(names[int(np.argmin(d_all))])
+        if not ref:
+            return False
+        return centre < self.config.centre_share * float(np.median(ref))
 
     def _hole_or_mouse(self, look: np.ndarray, names: list[str], protos: np.ndarray) -> tuple[str, float]:
         """A Chop! Chop! hole spot: a mouse or an opened hole slab (rule C3), with a confidence."""
