@@ -123,6 +123,8 @@ class PieceConfig:
     """Drop of log brightness at which a spot counts as occupied on darkness alone."""
     light_scale: float = 0.35
     spread_scale: float = 0.15
+    hidden_scale: float = 0.2
+    """Drop of the spread of grey levels (the printed label or lines hidden under a piece)."""
     """Rise of the spread of grey levels in the middle of a spot (shading, edges of a piece)."""
     """Rise of log brightness at which a spot counts as occupied on brightness alone."""
     top_plane: dict[str, float] = field(default_factory=lambda: {"kilkenny": 0.45, "qubism": 0.4})
@@ -431,7 +433,8 @@ class BoardReader:
         d_bright = looks[:, 2] - empty_looks[:, 2]
         struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
         bright_score = np.maximum(-d_bright / cfg.dark_scale, d_bright / cfg.light_scale)
-        spread_score = np.maximum(looks[:, 3] - empty_looks[:, 3], 0) / cfg.spread_scale
+        spread_score = np.maximum((looks[:, 3] - empty_looks[:, 3]) / cfg.spread_scale,
+                                  (empty_looks[:, 3] - looks[:, 3]) / cfg.hidden_scale)
         return np.column_stack([struct_score, d_chroma / cfg.chroma_scale, bright_score, spread_score]), looks
 
     def _lift(self, pose: BoardPose, image_size: tuple[int, int], z_mm: float) -> np.ndarray:
