@@ -146,6 +146,10 @@ class PieceConfig:
     this share of what the chosen piece's learned examples showed there is not that piece
     (a neighbour leaning over, a shadow): read as empty. Not applied before a piece is learned."""
     hole_mouse_dist: float = 1.3
+    frame_min: int = 5
+    frame_weak: float = 0.5
+    frame_look_dist: float = 1.0
+    """See ``BoardReader._frame_looks``: weak spots that look like this frame's clear pieces."""
     """A Chop! Chop! hole holds a mouse or an opened hole slab (rule C3: nothing else). The
     mice's looks are learned on the holes themselves (they start there), so a hole spot whose
     look is farther than this (look-feature distance) from every learned mouse is an opened
@@ -457,6 +461,7 @@ class BoardReader:
         self._last_coef = coef
         self._last_image_size = (image.shape[1], image.shape[0])
         empty, eg0_b, egn_b, elooks_b, ep_b = self._empty_at(self._camera_px_per_mm(pose))
+        self._last_empty_looks = elooks_b
         self._last_patches, self._last_empty_patches = patches, ep_b
         scores, looks = self._scores(patches, eg0_b, egn_b, elooks_b)
         self.last_base_scores = scores
@@ -627,6 +632,8 @@ class BoardReader:
         score, looks, patches = self.features(img, pose)
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}
+        decided: list[tuple[str | None, float]] = []
+        self._look_dist: dict[str, dict[int, float]] = {}
         token: str | None
         step_frac = np.ones(len(self.groups))
         if cfg.top_plane.get(self.board.game) and len(names):
@@ -660,10 +667,14 @@ class BoardReader:
                 margin = (second - float(d[0])) / (second + 1e-6)
                 conf = occ_conf * min(1.0, 0.4 + margin) * (1.0 if d[order[0]] < 6 else 0.6)
                 token = best
+                self._look_dist.setdefault(best, {})[i] = float(d[0])
                 if best == "cube":
                     arrow, aconf = self._arrow(img, pose, i)
                     token = f"cube:{arrow}" if arrow else "cube:?"
                     conf *= aconf
+            decided.append((token, conf))
+        self._frame_looks(score, looks, decided)
+        for ids, (token, conf) in zip(self.groups, decided):
             if token is None:
                 for sid in ids:
                     out[sid] = (None, conf)
@@ -672,6 +683,43 @@ class BoardReader:
                 for sid in ids:
                     out[sid] = (token, conf) if sid == chosen else (None, conf)
         return BoardReading(True, pose, out, cfg.min_confidence)
+
+    def _frame_looks(self, score: np.ndarray, looks: np.ndarray, decided: list[tuple[str | None, float]]) -> None:
+        """Pieces of one kind look alike within one frame (same light, same camera), even when
+        the light differs from the frame they were learned in (games without a raised plane:
+        flat pieces and counters). A spot with weak evidence
+        (``frame_weak`` <= score < 1) whose look is near the median look of at least
+        ``frame_min`` clear pieces of one kind in this frame, and much nearer than to its
+        empty print, is read as that kind, with a modest confidence; an occupied spot nearer
+        such a frame look of another kind than its own learned look takes that kind."""
+        cfg = self.config
+        if cfg.top_plane.get(self.board.game):
+            return  # figures: the raised plane and the spot's middle decide (see read)
+        clear: dict[str, list[int]] = {}
+        for i, (token, _) in enumerate(decided):
+            if token is not None and score[i] >= 1.5 and not self._never_empty[i] and not token.startswith("cube"):
+                clear.setdefault(token, []).append(i)
+        means = {t: np.median(looks[idx], axis=0) for t, idx in clear.items() if len(idx) >= cfg.frame_min}
+        if not means:
+            return
+        for i, (token, conf) in enumerate(decided):
+            if token is not None and token in self._look_dist and not self._never_empty[i] and i not in clear.get(token, ()):
+                # an occupied spot nearer this frame's look of another kind than its own learned look
+                for t, m in means.items():
+                    d = float(np.sqrt((((looks[i] - m) / LOOK_SCALE) ** 2).sum()))
+                    if t != token and d < self._look_dist[token][i] and d < cfg.frame_look_dist:
+                        decided[i] = (t, conf * 0.8)
+                continue
+            if token is not None or self._never_empty[i] or not cfg.frame_weak <= score[i] < 1:
+                continue
+            d_empty = float(np.sqrt((((looks[i] - self._last_empty_looks[i]) / LOOK_SCALE) ** 2).sum()))
+            best, d_best = None, 1e9
+            for t, m in means.items():
+                d = float(np.sqrt((((looks[i] - m) / LOOK_SCALE) ** 2).sum()))
+                if d < d_best:
+                    best, d_best = t, d
+            if best is not None and d_best < cfg.frame_look_dist and d_best < 0.5 * d_empty:
+                decided[i] = (best, float(0.5 + 0.3 * (1 - d_best / cfg.frame_look_dist)))
 
     def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than the nearest piece
