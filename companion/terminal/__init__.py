@@ -8,13 +8,21 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from companion.cli import add_db_argument, open_store
 from companion.session import Session
 from companion.store import Store
 
-__all__ = ["Console", "add_common_play_arguments", "start_or_resume", "add_db_argument", "open_store"]
+__all__ = [
+    "Console",
+    "add_common_play_arguments",
+    "common_command",
+    "start_or_resume",
+    "add_db_argument",
+    "open_store",
+]
 
 
 def add_common_play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,3 +70,34 @@ class Console:
             self.out.write("\n")
             return "q"
         return line.strip()
+
+
+def common_command(
+    line: str,
+    session: Session,
+    console: Console,
+    help_text: str,
+    describe: Callable[[Any], str] = str,
+) -> str | None:
+    """Handle the commands every terminal game shares: q(uit), h(elp), b(oard), u(ndo).
+
+    Returns ``None`` when ``line`` is none of them, else what was done: ``"quit"`` (the game
+    is saved), ``"help"``, ``"board"`` (show the board), ``"undone"`` or ``"nothing"`` (there
+    was nothing to undo).
+    """
+    if line in ("q", "quit", "exit"):
+        console.say("Saved. Run the same command to resume.")
+        return "quit"
+    if line in ("h", "help"):
+        console.say(help_text)
+        return "help"
+    if line in ("b", "board"):
+        return "board"
+    if line in ("u", "undo"):
+        undone = session.undo()
+        if undone is None:
+            console.say("Nothing to undo.")
+            return "nothing"
+        console.say(f"Undone: {describe(undone.action)}")
+        return "undone"
+    return None

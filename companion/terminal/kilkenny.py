@@ -17,7 +17,7 @@ from typing import TextIO
 from companion.games.base import IllegalAction
 from companion.games.kilkenny import KilkennyCats, KilkennyState, Move, Moved, NoMove, Throw
 from companion.session import Session
-from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume
+from companion.terminal import Console, add_common_play_arguments, common_command, open_store, start_or_resume
 
 SQUARE = r"(-?\d+)\s*,\s*(-?\d+)"
 MOVE_RE = re.compile(rf"^{SQUARE}\s*(?:-|to|\s)\s*{SQUARE}$")
@@ -114,19 +114,12 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             line = console.ask(f"{who} threw {state.throw}. Move a cat (from to, e.g. 9,5 7,5): ").lower()
         if not line:
             continue
-        if line in ("q", "quit", "exit"):
-            console.say("Saved. Run the same command to resume.")
+        done = common_command(line, session, console, HELP, str)
+        if done == "quit":
             return 0
-        if line in ("h", "help"):
-            console.say(HELP)
-            continue
-        if line in ("b", "board"):
-            show_board = True
-            continue
-        if line in ("u", "undo"):
-            undone = session.undo()
-            console.say("Nothing to undo." if undone is None else f"Undone: {undone.action}")
-            show_board = undone is not None
+        if done is not None:
+            if done != "help":
+                show_board = done in ("board", "undone")
             continue
         if line == "?":
             if state.is_chance():

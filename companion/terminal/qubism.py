@@ -27,7 +27,7 @@ from companion.games.qubism import (
     Tip,
 )
 from companion.session import Session
-from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume
+from companion.terminal import Console, add_common_play_arguments, common_command, open_store, start_or_resume
 
 SQ = r"(\d+)\s*,\s*(\d+)"
 PAWN_RE = re.compile(rf"^(?:pawn\s+|p\s+)?{SQ}$")
@@ -134,19 +134,12 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
         line = line.strip().lower()
         if not line:
             continue
-        if line in ("q", "quit", "exit"):
-            console.say("Saved. Run the same command to resume.")
+        done = common_command(line, session, console, HELP, describe)
+        if done == "quit":
             return 0
-        if line in ("h", "help"):
-            console.say(HELP)
-            continue
-        if line in ("b", "board"):
-            show_board = True
-            continue
-        if line in ("u", "undo"):
-            undone = session.undo()
-            console.say("Nothing to undo." if undone is None else f"Undone: {describe(undone.action)}")
-            show_board = undone is not None
+        if done is not None:
+            if done != "help":
+                show_board = done in ("board", "undone")
             continue
         if line == "?":
             if state.is_chance():
