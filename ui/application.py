@@ -293,10 +293,13 @@ class CompanionApp(App):
         if panel is None or self.session is None:
             return
         panel.set_players(list(self.session.game.players))
+        # whose turn it is lights first; then the effects buzz and blink on top of it (a player
+        # who lost a turn blinks beside the steady LED of the player who throws next; a win
+        # blinks the winner's LED only)
+        if not any(type(e).__name__ == "Won" for e in effects):
+            panel.show_turn(self.session.state.current_player())
         if effects:
             panel.react(list(effects))
-        if not any(type(e).__name__ in ("Won", "LosesNextTurn", "TurnSkipped") for e in effects):
-            panel.show_turn(self.session.state.current_player())
 
     def connect_serial(self, port: str | None, factory: Any = None) -> bool:
         """(Re)start the serial die on ``port`` (``None``: auto); its callbacks go through the bridge."""

@@ -164,7 +164,7 @@ def test_gpio_panel_live_test_and_buttons_on_mock_pins(make_app: Any) -> None:
     assert "[5, 6, 13, 19]" in settings.gpio_status
     screenshot(app.root, "settings_gpio_800x480")
     assert small_touch_targets(app.sm.current_screen) == []
-    panel = app.panel
+    panel = app.connect_panel()  # as the Settings screen's GPIO test does
     assert panel.available
     app.go("game")
     # the Roll button (BCM 17, to ground) throws the virtual die; its callback comes on a
@@ -179,4 +179,31 @@ def test_gpio_panel_live_test_and_buttons_on_mock_pins(make_app: Any) -> None:
     # the turn LED follows whose turn it is
     player = app.session.state.current_player()
     assert wait_for(lambda: panel.led_states()[app.session.game.players.index(player)], timeout=2)
+    app.shutdown()
+
+
+def test_turn_leds_after_a_lost_turn_light_the_next_player_and_blink_the_loser(make_app: Any) -> None:
+    """K8/K9 on the panel: Cat lands on 5 and loses her next turn; Mouse throws next, so his LED
+    is lit steadily while Cat's blinks (a throw made by touch, the LEDs on MockFactory pins)."""
+    import time
+
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    app = make_app()
+    app.pin_factory = MockFactory(pin_class=MockPWMPin)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    panel = app.connect_panel()  # as the Settings screen's GPIO test does
+    assert panel is not None and panel.available
+    assert wait_for(lambda: panel.led_states()[:2] == [True, False], timeout=2)  # Cat to throw
+    app.screen("katenmuis").enter_throw((2, 3), "touch")
+    assert wait_for(lambda: app.session.state.current_player() == "mouse", timeout=5)
+    samples = []
+    deadline = time.monotonic() + 1.2
+    while time.monotonic() < deadline:
+        pump(1)
+        samples.append(tuple(panel.led_states()[:2]))
+        time.sleep(0.05)
+    assert all(mouse for _cat, mouse in samples), "Mouse's LED must stay lit: it is his turn"
+    cat_states = {cat for cat, _mouse in samples}
+    assert cat_states == {True, False}, "Cat's LED must blink: she lost her next turn"
     app.shutdown()
