@@ -77,7 +77,7 @@ def parser() -> argparse.ArgumentParser:
     src.add_argument("--video", help="a video file")
     src.add_argument("--images", help="a folder of images (sorted)")
     src.add_argument("--serial", help="an electronic die on a serial port or URL (hardware.serialdie)")
-    w.add_argument("--baud", type=int, default=9600, help="serial baud rate (with --serial)")
+    w.add_argument("--baud", type=int, default=115200, help="serial baud rate (with --serial; default 115200, the protocol's; 9600 also works)")
     w.add_argument("--game", default=None, help="game id, to check throws against (with --serial)")
     w.add_argument("--fps", type=float, default=5.0, help="fake frame rate of --images")
     w.add_argument("--loop", action="store_true", help="loop --video/--images")

@@ -654,11 +654,14 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
                 hidden_found += hid
             truth = comparable(board, dict(sc["squares"]))
             skip = set(sc.get("occluded", ()))
+            # a spot is one place on the print: Chop! Chop!'s table-top square and the floor
+            # square under it are read together (a cat on "top:2,3" is the spot "2,3")
+            spots = reader.read_spots(reading) if reading.found else None
             for sid in reader.observable:
                 if sid in skip:
                     continue
                 want = truth.get(sid)
-                got = reading.squares.get(sid, (None, 0.0))[0] if reading.found else "?"
+                got = spots.get(sid) if spots is not None else "?"
                 sq_total += 1
                 g["squares"] += 1
                 sq_total_found += reading.found

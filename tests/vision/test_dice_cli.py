@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -77,11 +76,6 @@ def test_watch_images_folder_reports_one_throw(tmp_path: Path) -> None:
     assert lines[0]["dice"] == sorted(x["value"] for x in labels["dice"])
     assert lines[0]["source"] == "images" and lines[0]["t"] > 1e9 and len(lines[0]["details"]) == len(labels["dice"])
 
-
-@pytest.mark.skipif(importlib.util.find_spec("hardware.serialdie") is not None, reason="serial die present")
-def test_watch_serial_without_hardware_module(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["watch", "--serial", "loop://"]) == 2
-    assert "serial" in capsys.readouterr().err
 
 
 def test_watch_serial_dispatches_to_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
