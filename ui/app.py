@@ -55,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--size", type=parse_size, default=DEFAULT_SIZE, metavar="WxH",
                         help="window size (default 800x480, the Pi touchscreen)")
+    parser.add_argument(
+        "--verbose", action="store_true",
+        help="show Kivy's own log on the console (it is always written to ~/.kivy/logs)",
+    )
     return parser
 
 
@@ -79,6 +83,10 @@ def configure(size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False, ki
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if not args.verbose:
+        # Kivy logs tracebacks for optional parts it probes and does not need (libmtdev,
+        # xclip/xsel clipboards): alarming on a console, harmless. Its log file keeps them.
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     kiosk = args.kiosk or _truthy("COMPANION_KIOSK")
     fullscreen = args.fullscreen or kiosk or _truthy("COMPANION_FULLSCREEN")
     configure(args.size, fullscreen, kiosk)
@@ -93,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ui.application import CompanionApp
 
     app = CompanionApp(store=store, force_demo=args.demo)
+    print(f"Table companion: starting ({'kiosk' if kiosk else f'{args.size[0]}x{args.size[1]} window'}; "
+          f"games are saved in {store.path}). Close the window to stop.", flush=True)
     try:
         app.run()
     finally:
