@@ -36,24 +36,6 @@ CHECK_KIND = "camwatch_check"
 STATE_KIND = "camwatch_state"
 
 
-def same_dice(a: Any, b: Any) -> bool:
-    """The same dice lying in the same places with the same faces (not a new throw)."""
-    if a is None or b is None or len(a) != len(b):
-        return False
-    used: set[int] = set()
-    for r in a:
-        cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
-        tol = 0.35 * max(r.box[2] - r.box[0], r.box[3] - r.box[1], 1.0)
-        for j, s in enumerate(b):
-            sx, sy = (s.box[0] + s.box[2]) / 2, (s.box[1] + s.box[3]) / 2
-            if j not in used and s.value == r.value and abs(sx - cx) <= tol and abs(sy - cy) <= tol:
-                used.add(j)
-                break
-        else:
-            return False
-    return True
-
-
 class CameraWatcher:
     """Background camera analysis for the game screen. Create once per app; start/stop often."""
 
@@ -244,7 +226,7 @@ class CameraWatcher:
         except (AttributeError, OSError):
             pass
         try:
-            from vision.settle import SettleConfig, Settler
+            from vision.settle import SettleConfig, Settler, same_dice
         except ImportError as exc:
             self.app.bridge.post(STATE_KIND, "failed", str(exc))
             return

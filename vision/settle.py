@@ -52,8 +52,9 @@ class Throw:
                 "details": [r.to_json() for r in self.readings]}
 
 
-def _same(a: list[DieReading], b: list[DieReading]) -> bool:
-    if len(a) != len(b):
+def same_dice(a: list[DieReading] | None, b: list[DieReading] | None) -> bool:
+    """The same dice lying in the same places with the same faces (not a new throw)."""
+    if a is None or b is None or len(a) != len(b):
         return False
     used: set[int] = set()
     for r in a:
@@ -119,7 +120,7 @@ class Settler:
             return None
         self._last_read = t
         reading = self.reader(frame)
-        if self._cand is None or not _same(reading, self._cand):
+        if self._cand is None or not same_dice(reading, self._cand):
             self._cand, self._cand_since = reading, t
             return None
         if t - self._cand_since >= cfg.window_s and len(reading) >= cfg.min_dice:
