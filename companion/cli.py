@@ -17,7 +17,6 @@ import traceback
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from companion import games
 from companion.boards import BoardError
@@ -229,10 +228,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             where = ""
         print(f"companion: internal error: {type(exc).__name__}: {exc}{where}", file=sys.stderr)
         return 1
-
-
-def run_json(obj: Any) -> None:
-    print(json.dumps(obj))
 
 
 if __name__ == "__main__":

@@ -140,9 +140,6 @@ class Session:
     def can_undo(self) -> bool:
         return bool(self.turns)
 
-    def last_turn(self) -> Turn | None:
-        return self.turns[-1] if self.turns else None
-
     def narrate(self, effects: tuple[Effect, ...] | list[Effect]) -> list[str]:
         return self.game.narrate(list(effects), self.record.seats)
 

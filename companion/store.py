@@ -16,7 +16,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -416,7 +416,3 @@ class Store:
             except json.JSONDecodeError:
                 continue
         return out
-
-    def iter_game_ids(self) -> Iterator[int]:
-        for (gid,) in self._conn.execute("SELECT id FROM games ORDER BY id"):
-            yield int(gid)

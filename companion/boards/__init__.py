@@ -46,7 +46,7 @@ Format::
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -115,9 +115,6 @@ class Board:
 
     def region(self, name: str) -> tuple[str, ...]:
         return self.regions.get(name, ())
-
-    def cell_id(self, row: int, col: int) -> str:
-        return f"{row},{col}"
 
 
 def _polygon(raw: Any, where: str) -> tuple[Point, ...]:
@@ -271,10 +268,3 @@ def load_board(name: str) -> Board:
         raise BoardError(f"no shipped board {name!r}; shipped boards: {known}")
     data = tomllib.loads(resource.read_text(encoding="utf-8"))
     return parse_board(data, f"{name}.toml")
-
-
-def square_ids(board: Board, kinds: Iterable[str] | None = None) -> list[str]:
-    if kinds is None:
-        return list(board.squares)
-    wanted = set(kinds)
-    return [s.id for s in board.squares.values() if s.kind in wanted]
