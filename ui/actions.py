@@ -156,30 +156,30 @@ def piece_squares(board_view: Mapping[str, str]) -> dict[str, str]:
     return {token: square for square, token in board_view.items()}
 
 
-def moves_from(
-    actions: Sequence[Action], squares: Iterable[str], pieces: Mapping[str, str] | None = None
+def _group_by_square(
+    actions: Sequence[Action], squares: Iterable[str], pieces: Mapping[str, str] | None, which: int
 ) -> dict[str, list[Action]]:
-    """Legal actions grouped by their first square (the piece to move or the square to fill)."""
     sq = list(squares)
     out: dict[str, list[Action]] = {}
     for a in actions:
         named = squares_of(a, sq, pieces)
         if named:
-            out.setdefault(named[0], []).append(a)
+            out.setdefault(named[which], []).append(a)
     return out
+
+
+def moves_from(
+    actions: Sequence[Action], squares: Iterable[str], pieces: Mapping[str, str] | None = None
+) -> dict[str, list[Action]]:
+    """Legal actions grouped by their first square (the piece to move or the square to fill)."""
+    return _group_by_square(actions, squares, pieces, 0)
 
 
 def targets(
     actions: Sequence[Action], squares: Iterable[str], pieces: Mapping[str, str] | None = None
 ) -> dict[str, list[Action]]:
     """Legal actions grouped by their last square (where the piece ends)."""
-    sq = list(squares)
-    out: dict[str, list[Action]] = {}
-    for a in actions:
-        named = squares_of(a, sq, pieces)
-        if named:
-            out.setdefault(named[-1], []).append(a)
-    return out
+    return _group_by_square(actions, squares, pieces, -1)
 
 
 def describe_action(action: Action) -> str:
