@@ -25,7 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.boards import Board, Marker, parse_board
+from companion.boards import Board, Marker, Square, parse_board
 from vision.boarddefaults import board_for, dump_board_toml
 from vision.boardlocate import locate_board
 from vision.errors import VisionError
@@ -71,6 +71,18 @@ def _extent(markers: list[Marker], polys: list[np.ndarray]) -> tuple[float, floa
     return max(xs) + 5, max(ys) + 5
 
 
+def _square_entry(sq: Square, poly: np.ndarray, cell: tuple[int, int] | None = None) -> dict[str, Any]:
+    """One ``[[squares]]`` entry of a board file: the square's id, label and kind, a new polygon."""
+    item: dict[str, Any] = {"id": sq.id, "polygon": [[round(float(x), 2), round(float(y), 2)] for x, y in poly]}
+    if cell is not None:
+        item["cell"] = [cell[0], cell[1]]
+    if sq.label:
+        item["label"] = sq.label
+    if sq.kind:
+        item["kind"] = sq.kind
+    return item
+
+
 def calibrate_grid(board: Board, image: np.ndarray, corners_px: list[tuple[float, float]]
                    ) -> dict[str, Any]:
     """A grid board from the grid's outer corners (TL, TR, BR, BL) in photo pixels."""
@@ -93,13 +105,7 @@ def calibrate_grid(board: Board, image: np.ndarray, corners_px: list[tuple[float
         unit = np.float64([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]])
         poly = _to_mm(g, unit)
         polys.append(poly)
-        item: dict[str, Any] = {"id": sid, "polygon": [[round(float(x), 2), round(float(y), 2)] for x, y in poly],
-                                "cell": [r, c]}
-        if sq.label:
-            item["label"] = sq.label
-        if sq.kind:
-            item["kind"] = sq.kind
-        squares.append(item)
+        squares.append(_square_entry(sq, poly, cell=(r, c)))
     width, height = _extent(markers, polys)
     data = _base_data(board, markers, width, height)
     data["squares"] = squares
@@ -127,12 +133,7 @@ def calibrate_track(board: Board, image: np.ndarray, centres_px: list[tuple[floa
         poly = np.float64([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half],
                            [cx - half, cy + half]])
         polys.append(poly)
-        item: dict[str, Any] = {"id": sid, "polygon": [[round(float(x), 2), round(float(y), 2)] for x, y in poly]}
-        if sq.label:
-            item["label"] = sq.label
-        if sq.kind:
-            item["kind"] = sq.kind
-        squares.append(item)
+        squares.append(_square_entry(sq, poly))
     width, height = _extent(markers, polys)
     data = _base_data(board, markers, width, height)
     data["squares"] = squares
