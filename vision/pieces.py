@@ -154,6 +154,23 @@ class PieceConfig:
     mice's looks are learned on the holes themselves (they start there), so a hole spot whose
     look is farther than this (look-feature distance) from every learned mouse is an opened
     hole, unless opened holes' looks have been learned too (then the nearer wins)."""
+    counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
+        "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
+        "katenmuis": {"cat": 1, "mouse": 1}})
+    """The game's own piece set: at most this many pieces of a look class can be on the board
+    (Qubism: one pawn each, nine cubes; Kat en Muis: one cat, one mouse). Extra readings of a class keep the spots whose look is nearest it; the
+    others take their next class with room, if near enough, or are read as empty."""
+    always: dict[str, tuple[str, ...]] = field(default_factory=lambda: {
+        "qubism": ("pawn:white", "pawn:black"), "katenmuis": ("cat", "mouse")})
+    """Pieces that never leave the board (Qubism's pawns, Kat en Muis's cat and mouse): when no
+    spot reads as one, the weak spot (``always_min_score`` <= evidence < 1) whose look is
+    nearest it, and much nearer it than its own empty print (``always_ratio``), is it."""
+    always_min_score: float = 0.5
+    always_ratio: float = 0.5
+    demote_dist: float = 2.0
+    """A reading dropped for the count takes its next-nearest class with room only within this
+    look distance of that class's learned looks (any distance while only built-in guesses are
+    known), else it is read as empty."""
     refine: bool = True
     """Refine poses fitted on fewer than all markers by aligning the print (see ``refine``)."""
     refine_px_per_mm: float = 1.0
@@ -462,6 +479,7 @@ class BoardReader:
         self._last_image_size = (image.shape[1], image.shape[0])
         empty, eg0_b, egn_b, elooks_b, ep_b = self._empty_at(self._camera_px_per_mm(pose))
         self._last_empty_looks = elooks_b
+        self._last_look_empty = elooks_b
         self._last_patches, self._last_empty_patches = patches, ep_b
         scores, looks = self._scores(patches, eg0_b, egn_b, elooks_b)
         self.last_base_scores = scores
@@ -481,8 +499,11 @@ class BoardReader:
             ep = self._patches(e_top)
             eg0 = _detrend(_smooth(ep.mean(axis=3)))
             eg_norm = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
-            tscores, tlooks = self._scores(tpatches, eg0, eg_norm, _look_features(ep[:, INNER, INNER]))
+            t_empty_looks = _look_features(ep[:, INNER, INNER])
+            tscores, tlooks = self._scores(tpatches, eg0, eg_norm, t_empty_looks)
+            self._last_look_empty = t_empty_looks
             self.last_centre = _centre_change(tpatches, ep)
+            self._last_top_patches, self._last_top_empty = tpatches, ep
             self.last_top_scores = tscores
             # occupied only when something is there in both planes; look read up there
             top_any = np.sqrt((tscores ** 2).sum(axis=1, keepdims=True)) if self.config.combine == "l2" else tscores.max(axis=1, keepdims=True)
@@ -674,6 +695,7 @@ class BoardReader:
                     conf *= aconf
             decided.append((token, conf))
         self._frame_looks(score, looks, decided)
+        self._counts(score, looks, names, protos, decided, step_frac, img, pose)
         for ids, (token, conf) in zip(self.groups, decided):
             if token is None:
                 for sid in ids:
@@ -720,6 +742,70 @@ class BoardReader:
                     best, d_best = t, d
             if best is not None and d_best < cfg.frame_look_dist and d_best < 0.5 * d_empty:
                 decided[i] = (best, float(0.5 + 0.3 * (1 - d_best / cfg.frame_look_dist)))
+
+    def _counts(self, score: np.ndarray, looks: np.ndarray, names: list[str], protos: np.ndarray,
+                decided: list[tuple[str | None, float]], step_frac: np.ndarray, img: np.ndarray,
+                pose: BoardPose) -> None:
+        """The game's piece counts (``PieceConfig.counts`` and ``always``) applied to a frame's
+        readings: too many of a class keeps the nearest looks; a piece that never leaves the
+        board and is read nowhere is looked for among the weak spots."""
+        cfg = self.config
+        most = cfg.counts.get(self.board.game, {})
+        if not most or not len(names):
+            return
+        classes = sorted(set(names))
+        dist = np.sqrt((((looks[:, None, :] - protos[None, :, :]) / LOOK_SCALE) ** 2).sum(axis=2))
+        d_cls = {c: dist[:, [k for k, n in enumerate(names) if n == c]].min(axis=1) for c in classes}
+
+        d_empty = np.sqrt((((looks - self._last_look_empty) / LOOK_SCALE) ** 2).sum(axis=1))
+
+        def support(i: int, c: str) -> float:
+            """How well spot i shows a piece of class c: its evidence, times how much nearer
+            its look is to c's than to its own empty print."""
+            return float(min(score[i], 4.0) * d_empty[i] / (d_cls[c][i] + 1e-6))
+
+        def kind(token: str | None) -> str | None:
+            return None if token is None else appearance(token)
+
+        for c, n_max in most.items():
+            if c not in d_cls:
+                continue
+            spots = [i for i, (t, _) in enumerate(decided) if kind(t) == c and not self._never_empty[i]]
+            if len(spots) <= n_max:
+                continue
+            spots.sort(key=lambda i: d_cls[c][i])
+            for i in spots[n_max:]:
+                room = [k for k in classes if k != c and
+                        sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
+                alt = min(room, key=lambda k: d_cls[k][i], default=None)
+                conf = decided[i][1]
+                near = alt is not None and (d_cls[alt][i] < cfg.demote_dist or alt not in self.model.looks)
+                if alt is not None and near and not self._centre_weak_for(i, alt):
+                    token: str | None = alt
+                    if alt == "cube":
+                        arrow, aconf = self._arrow(img, pose, i)
+                        token = f"cube:{arrow}" if arrow else "cube:?"
+                        conf *= aconf
+                    decided[i] = (token, 0.5 * conf)
+                else:
+                    decided[i] = (None, 0.5)
+        for c in cfg.always.get(self.board.game, ()):
+            if c not in d_cls or any(kind(t) == c for t, _ in decided):
+                continue
+            nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(decided))])
+            cand = [i for i, (t, _) in enumerate(decided)
+                    if t is None and not self._never_empty[i] and nearest[i]
+                    and score[i] >= cfg.always_min_score and step_frac[i] >= cfg.shadow_step_frac]
+            if cand:
+                i = max(cand, key=lambda j: support(j, c))
+                decided[i] = (c, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
+
+    def _centre_weak_for(self, i: int, cls: str) -> bool:
+        centre = float(self.last_centre[i])
+        ref = self.model.centre.get(cls)
+        if not np.isfinite(centre) or not ref:
+            return False
+        return centre < self.config.centre_share * float(np.median(ref))
 
     def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than the nearest piece
