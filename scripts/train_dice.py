@@ -117,6 +117,8 @@ def make_synth(n: int, seed: int) -> list[tuple[np.ndarray, list[dict]]]:
         r = rng.random()
         w, h = (640, 640) if r < 0.5 else ((800, 600) if r < 0.75 else (480, 640))
         p = synth_dice.SceneParams(width=w, height=h)
+        if rng.random() < 0.15:  # a close camera: few big dice
+            p = synth_dice.SceneParams(width=w, height=h, n_dice=(1, 4), die_px=(80.0, 220.0))
         img, lab = synth_dice.render_scene(rng, p)
         out.append((img, lab["dice"]))
     return out
@@ -256,12 +258,17 @@ def mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
     from vision.cli import boxes_match
     from vision.dice import DiceConfig, detect
 
-    cfg = DiceConfig(det_model=out / "dice_det.onnx", det_threshold=0.2)
+    cfg = DiceConfig(det_model=out / "dice_det.onnx", det_threshold=0.2)  # both passes
     res = []
     for img, dice in data:
         for box, _score in detect(img, cfg):
-            hit = [d for d in dice if boxes_match(list(box), d["box"])]
-            res.append((crop_for_classifier(img, box), int(hit[0]["value"]) if hit else 0))
+            ious = [_dice._iou(box, d["box"]) for d in dice]
+            best = int(np.argmax(ious)) if ious else -1
+            if best >= 0 and ious[best] >= 0.5:
+                res.append((crop_for_classifier(img, box), int(dice[best]["value"])))
+            elif not any(boxes_match(list(box), d["box"]) for d in dice) or max(ious, default=0) < 0.15:
+                # a false hit: background, a pip, or a box around several dice
+                res.append((crop_for_classifier(img, box), 0))
     return res
 
 

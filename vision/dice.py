@@ -57,7 +57,11 @@ class RegionOfInterest:
 
 @dataclass(frozen=True)
 class DiceConfig:
-    det_size: int = 320  # long side of the detector input, pixels
+    det_size: int = 320  # long side of the detector input, pixels (at least)
+    det_scale: float = 0.5  # ... or this fraction of the image's long side (multiple of 32)
+    det_size_max: int = 480  # ... but not more
+    det_size_big: int = 128  # a second, coarser pass for dice close to the camera (0: off)
+    big_min_frac: float = 0.12  # coarse-pass boxes kept from this fraction of the long side
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
     min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
     min_value_prob: float = 0.6  # P(value) needed to report a value (else None); chosen on the train split
@@ -68,6 +72,8 @@ class DiceConfig:
     det_model: Path = field(default=MODELS / "dice_det.onnx")
     # classifiers (ONNX file, crop growth) whose probabilities are averaged
     cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls.onnx", CROP_GROW),)
+    # more classifiers consulted only on the crops the first ones are unsure about
+    second_models: tuple[tuple[Path, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,9 +173,9 @@ def _check(image: object) -> np.ndarray:
 # ---------------------------------------------------------------- stages
 
 
-def detect(image: np.ndarray, config: DiceConfig) -> list[tuple[tuple[float, float, float, float], float]]:
-    """Top-face boxes (full-image pixels) and their detector scores."""
-    lb, s = _letterbox(image, config.det_size)
+def _detect_at(image: np.ndarray, size: int, config: DiceConfig
+               ) -> list[tuple[tuple[float, float, float, float], float]]:
+    lb, s = _letterbox(image, size)
     blob = cv2.dnn.blobFromImage(lb, 1 / 255.0, mean=(127.5, 127.5, 127.5))
     net = _net(config.det_model)
     net.setInput(blob)
@@ -184,7 +190,45 @@ def detect(image: np.ndarray, config: DiceConfig) -> list[tuple[tuple[float, flo
         k = DET_STRIDE / s
         box = ((cx - bw / 2) * k, (cy - bh / 2) * k, (cx + bw / 2) * k, (cy + bh / 2) * k)
         res.append((box, float(heat[y, x])))
-    return _nms(res, config.nms_iou)
+    return res
+
+
+def detect(image: np.ndarray, config: DiceConfig) -> list[tuple[tuple[float, float, float, float], float]]:
+    """Top-face boxes (full-image pixels) and their detector scores.
+
+    The detector runs on the image letterboxed to ``det_size`` (more for big frames: up to
+    ``det_size_max`` at ``det_scale`` of the long side) and, for dice that fill much of
+    the frame (a close camera), to ``det_size_big`` too; from that coarse pass only boxes of at
+    least ``big_min_frac`` of the image's long side that no fine box overlaps are kept."""
+    long_side = max(image.shape[:2])
+    # big frames (a camera over the whole table) get a finer look, up to det_size_max
+    size = min(config.det_size_max, max(config.det_size, round(long_side * config.det_scale / 32) * 32))
+    fine = _nms(_detect_at(image, size, config), config.nms_iou)
+    if not config.det_size_big:
+        return fine
+    coarse = [(b, sc) for b, sc in _nms(_detect_at(image, config.det_size_big, config), config.nms_iou)
+              if max(b[2] - b[0], b[3] - b[1]) >= config.big_min_frac * long_side
+              and all(_iou(b, f) < 0.3 for f, _ in fine)]  # the fine pass is sharper where both see
+    return fine + coarse
+
+
+def _side(box: Sequence[float]) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def _dice_inside(box: Sequence[float], dice: Sequence[Sequence[float]]) -> list[Sequence[float]]:
+    """Other dice (not pips: at least 0.3 of the box's side) whose centre lies inside ``box``."""
+    return [b for b in dice if b is not box and box[0] <= (b[0] + b[2]) / 2 <= box[2]
+            and box[1] <= (b[1] + b[3]) / 2 <= box[3] and _side(b) >= 0.3 * _side(box)]
+
+
+def _inside_a_bigger_die(box: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
+    """A box whose centre lies inside a die at least twice its size is a pip or a mark on that
+    die, never another die."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    side = max(box[2] - box[0], box[3] - box[1])
+    return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] and min(b[2] - b[0], b[3] - b[1]) >= 2 * side
+               for b in dice)
 
 
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:
@@ -212,25 +256,36 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceConfig) -> np.ndarray:
     """Probabilities (N x 7: not a die, 1..6) for each box.
 
-    Crops the classifier is unsure about are classified again rotated by 90, 180 and 270
-    degrees and the four answers averaged (cheap: only for the few unsure ones)."""
+    Every crop is read by the ``cls_models`` (averaged). Crops they are unsure about (top
+    probability below ``tta_below``) get a closer look: each of ``cls_models`` and
+    ``second_models`` reads them turned by 0, 90, 180 and 270 degrees and all those answers
+    are averaged. Cheap on a typical frame: only the few unsure dice pay for it."""
     if not boxes:
         return np.zeros((0, 7), np.float32)
-    total = np.zeros((len(boxes), 7), np.float32)
-    for path, grow in config.cls_models:
-        crops = np.stack([crop_for_classifier(image, b, grow=grow) for b in boxes])
+
+    def run(path: Path, crops: np.ndarray) -> np.ndarray:
         net = _net(path)
         net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
-        probs = _softmax(net.forward().reshape(len(boxes), 7))
-        if config.tta:
-            unsure = np.nonzero(probs.max(1) < config.tta_below)[0]
-            if len(unsure):
-                views = np.concatenate([np.rot90(crops[unsure], k, axes=(1, 2)) for k in (1, 2, 3)])
-                net.setInput(np.ascontiguousarray(views.transpose(0, 3, 1, 2)))
-                more = _softmax(net.forward().reshape(len(views), 7)).reshape(3, len(unsure), 7)
-                probs[unsure] = (probs[unsure] + more.sum(0)) / 4
-        total += probs
-    probs = total / len(config.cls_models)
+        return _softmax(net.forward().reshape(len(crops), 7))
+
+    crops = {grow: np.stack([crop_for_classifier(image, b, grow=grow) for b in boxes])
+             for grow in {g for _, g in config.cls_models}}
+    probs = sum(run(path, crops[grow]) for path, grow in config.cls_models) / len(config.cls_models)
+    if not config.tta:
+        return probs
+    unsure = np.nonzero(probs.max(1) < config.tta_below)[0]
+    if len(unsure):
+        votes = np.zeros((len(unsure), 7), np.float32)
+        n = 0
+        for path, grow in config.cls_models + config.second_models:
+            if grow in crops:
+                c = crops[grow][unsure]
+            else:
+                c = np.stack([crop_for_classifier(image, boxes[i], grow=grow) for i in unsure])
+            views = np.concatenate([np.rot90(c, k, axes=(1, 2)) for k in range(4)])
+            votes += run(path, views).reshape(4, len(unsure), 7).sum(0)
+            n += 4
+        probs[unsure] = votes / n
     return probs
 
 
@@ -253,24 +308,56 @@ def die_colour(image: np.ndarray, box: Sequence[float]) -> str:
     return colour_name(body)
 
 
+def _detect_in_roi(img: np.ndarray, cfg: DiceConfig) -> list[tuple[tuple[float, float, float, float], float]]:
+    """Detect on the region of interest's bounding box only: the dice are then a bigger part of
+    the detector's input (a tray in a corner of a wide camera view is read more finely)."""
+    roi = cfg.roi
+    assert roi is not None
+    h, w = img.shape[:2]
+    if roi.rect is not None:
+        x1, y1, x2, y2 = roi.rect
+    elif roi.polygon is not None:
+        xs, ys = [p[0] for p in roi.polygon], [p[1] for p in roi.polygon]
+        x1, y1, x2, y2 = min(xs), min(ys), max(xs), max(ys)
+    else:
+        return detect(img, cfg)
+    m = 0.05 * max(x2 - x1, y2 - y1)  # dice on the edge of the region still whole
+    xa, ya = int(max(0, x1 - m)), int(max(0, y1 - m))
+    xb, yb = int(min(w, x2 + m + 1)), int(min(h, y2 + m + 1))
+    if xb - xa < 16 or yb - ya < 16:
+        return []
+    dets = detect(img[ya:yb, xa:xb], cfg)
+    return [((b[0] + xa, b[1] + ya, b[2] + xa, b[3] + ya), sc) for b, sc in dets]
+
+
 def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[DieReading]:
     """All dice on the image, sorted left to right. Unreadable dice have ``value=None``."""
     cfg = config or DiceConfig()
     img = _check(image_bgr)
-    dets = detect(img, cfg)
+    dets = _detect_in_roi(img, cfg) if cfg.roi is not None and cfg.roi.mode == "inside" else detect(img, cfg)
     if cfg.roi is not None:
         dets = [d for d in dets if cfg.roi.contains((d[0][0] + d[0][2]) / 2, (d[0][1] + d[0][3]) / 2)]
     h, w = img.shape[:2]
     dets = [((max(0.0, b[0]), max(0.0, b[1]), min(float(w), b[2]), min(float(h), b[3])), sc) for b, sc in dets]
     probs = classify(img, [d[0] for d in dets], cfg)
-    out = []
-    for (box, score), p in zip(dets, probs):
+    found = []
+    for (box, _score), p in zip(dets, probs):
         p_die = 1.0 - float(p[0])
         if p_die < cfg.min_die_prob:
             continue
         v = int(np.argmax(p[1:])) + 1
-        pv = float(p[v]) / max(p_die, 1e-6)  # P(value | die)
-        conf = pv * min(1.0, p_die)
+        conf = float(p[v]) / max(p_die, 1e-6) * min(1.0, p_die)  # P(value | die) P(die)
+        found.append((box, p_die, v, conf))
+    big = cfg.big_min_frac * max(h, w)
+    sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
+    # a box around dice read surely on their own is a group, not a die (a big one needs only one)
+    found = [f for f in found
+             if len(_dice_inside(f[0], sure)) < (1 if _side(f[0]) >= big and cfg.det_size_big else 2)]
+    sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
+    out = []
+    for box, p_die, v, conf in found:
+        if _inside_a_bigger_die(box, sure):  # a pip or mark of a die read surely
+            continue
         if conf >= cfg.min_value_prob:
             out.append(DieReading(v, box, conf, die_colour(img, box)))
         else:

@@ -172,6 +172,12 @@ def face_texture(rng: np.random.Generator, value: int | None, body: np.ndarray, 
     """A TEX x TEX face (BGR float) and its alpha (rounded corners)."""
     tex = np.empty((TEX, TEX, 3), np.float32)
     tex[:] = body
+    if style.get("marble", 0.0) > 0.8:  # swirled plastic: veins of a second colour
+        other = body * rng.uniform(0.3, 0.7) if rng.random() < 0.5 else np.float32(rng.uniform(0, 255, 3))
+        n = _smooth_noise(rng, TEX, TEX, int(rng.integers(3, 7)))
+        veins = np.abs(np.sin(n * rng.uniform(8, 20)))[..., None] ** rng.uniform(0.5, 3.0)
+        mix = (1 - veins) * rng.uniform(0.4, 1.0)
+        tex[:] = tex * (1 - mix) + other * mix
     # soft body shading
     g = np.linspace(-1, 1, TEX, dtype=np.float32)
     shade = 1.0 + style["face_grad"] * (g[None, :] * style["gx"] + g[:, None] * style["gy"])
@@ -183,7 +189,15 @@ def face_texture(rng: np.random.Generator, value: int | None, body: np.ndarray, 
             cx = 0.5 + (cx - 0.5) * style["spread"]
             cy = 0.5 + (cy - 0.5) * style["spread"]
             centre = (int(cx * TEX * 16), int(cy * TEX * 16))
-            cv2.circle(tex, centre, int(r * 16), pip.tolist(), -1, cv2.LINE_AA, shift=4)
+            if style.get("dimple", 0.0) > 0.5:  # a dimple: its far side in shadow
+                cv2.circle(tex, centre, int(r * 16), (pip * 0.55).tolist(), -1, cv2.LINE_AA, shift=4)
+                off = (int(centre[0] + style["glint_dx"] * r * 8), int(centre[1] + style["glint_dy"] * r * 8))
+                cv2.circle(tex, off, int(r * 13), pip.tolist(), -1, cv2.LINE_AA, shift=4)
+            else:
+                cv2.circle(tex, centre, int(r * 16), pip.tolist(), -1, cv2.LINE_AA, shift=4)
+            if style.get("pip_gloss", 0.0) > 0.7:  # glossy paint: a glint on each pip
+                g = (int(centre[0] - style["glint_dx"] * r * 16), int(centre[1] - style["glint_dy"] * r * 16))
+                cv2.circle(tex, g, int(r * 16 * 0.35), (255.0, 255.0, 255.0), -1, cv2.LINE_AA, shift=4)
             if style["pip_ring"] > 0.5:  # engraved pips have a darker rim
                 cv2.circle(tex, centre, int(r * 16), (body * 0.55).tolist(), max(1, int(r / 5)),
                            cv2.LINE_AA, shift=4)
@@ -249,6 +263,11 @@ def _die_style(rng: np.random.Generator) -> dict[str, float]:
         "gy": rng.uniform(-1, 1),
         "side_dark": rng.uniform(0.45, 0.85),
         "spec": rng.random(),
+        "marble": rng.random(),  # > 0.8: swirled two-colour body
+        "dimple": rng.random(),  # > 0.5: pips are dimples (shaded crescent)
+        "pip_gloss": rng.random(),  # > 0.7: a glint on every pip
+        "glint_dx": rng.uniform(-0.4, 0.4),
+        "glint_dy": rng.uniform(-0.4, 0.4),
     }
 
 
@@ -321,8 +340,15 @@ def draw_die(img: np.ndarray, d: Die, cam: Camera, rng: np.random.Generator,
     tex, alpha = face_texture(rng, d.value, d.body, d.pip, d.style)
     if d.style["spec"] > 0.75:  # specular highlight
         hl = np.zeros((TEX, TEX), np.float32)
-        cv2.circle(hl, (int(rng.integers(10, TEX - 10)), int(rng.integers(10, TEX - 10))), int(rng.integers(6, 25)), 1.0, -1)
-        hl = cv2.GaussianBlur(hl, (0, 0), 6) * rng.uniform(0.3, 0.8)
+        if rng.random() < 0.5:  # a soft sheen
+            cv2.circle(hl, (int(rng.integers(10, TEX - 10)), int(rng.integers(10, TEX - 10))),
+                       int(rng.integers(6, 25)), 1.0, -1)
+            hl = cv2.GaussianBlur(hl, (0, 0), 6) * rng.uniform(0.3, 0.8)
+        else:  # a sharp glare: a bright streak or window reflection, can wash out a pip
+            c = (int(rng.integers(5, TEX - 5)), int(rng.integers(5, TEX - 5)))
+            axes = (int(rng.integers(4, 30)), int(rng.integers(2, 10)))
+            cv2.ellipse(hl, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+            hl = cv2.GaussianBlur(hl, (0, 0), rng.uniform(1.0, 3.0)) * rng.uniform(0.5, 0.9)
         tex = tex * (1 - hl[..., None]) + 255 * hl[..., None]
     _paste_quad(img, tex, alpha, top, d.opacity)
     return top
@@ -333,6 +359,10 @@ def _place_dice(rng: np.random.Generator, n: int, w: int, h: int, sizes: np.ndar
     placed: list[tuple[float, float, float]] = []
     for i in range(n):
         s = sizes[i]
+        # big dice near the frame: shrink the margin so they still fit (or skip the die)
+        m = min(margin, min(w, h) / 2 - s - 1)
+        if m < 0:
+            continue
         for _attempt in range(60):
             if placed and rng.random() < touching_prob:
                 px, py, ps = placed[int(rng.integers(0, len(placed)))]
@@ -340,9 +370,9 @@ def _place_dice(rng: np.random.Generator, n: int, w: int, h: int, sizes: np.ndar
                 dist = (ps + s) / 2 * rng.uniform(1.0, 1.25) * 1.12
                 x, y = px + dist * math.cos(ang), py + dist * math.sin(ang)
             else:
-                x = rng.uniform(margin + s, w - margin - s)
-                y = rng.uniform(margin + s, h - margin - s)
-            if not (margin + s * 0.7 < x < w - margin - s * 0.7 and margin + s * 0.7 < y < h - margin - s * 0.7):
+                x = rng.uniform(m + s, w - m - s)
+                y = rng.uniform(m + s, h - m - s)
+            if not (m + s * 0.7 < x < w - m - s * 0.7 and m + s * 0.7 < y < h - m - s * 0.7):
                 continue
             if all(math.hypot(x - px, y - py) > (s + ps) / 2 * 1.45 for px, py, ps in placed):
                 placed.append((x, y, s))

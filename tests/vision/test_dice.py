@@ -118,3 +118,47 @@ def test_match_rule_and_scoring() -> None:
     preds = [DieReading(3, (1, 1, 11, 11), 0.99, "red"), DieReading(None, (50, 50, 60, 60), 0.8, "red")]
     s = score_image(labels, preds)
     assert (s["found"], s["right"], s["preds"], s["right_preds"], s["fully_right"]) == (2, 1, 1, 1, 0)
+
+
+def test_close_camera_big_dice_are_read_without_their_pips() -> None:
+    """Dice filling a fifth to a third of the frame (a close camera) are found by the coarse
+    pass, and the pips of a die read surely are never reported as dice of their own."""
+    rng = np.random.default_rng(77)
+    p = synth_dice.SceneParams(n_dice=(1, 2), die_px=(130, 190), tilt_deg=(0, 20), blur_sigma=(0, 0.5),
+                               noise_sigma=(0, 3), translucent_prob=0.0)
+    entries = []
+    for _ in range(8):
+        img, lab = synth_dice.render_scene(rng, p)
+        entries.append((img, lab["dice"]))
+    tot = _score(entries)
+    assert tot["found"] >= 0.85 * tot["labels"], tot
+    assert tot["extra"] <= 1, tot
+    off = _score_with(entries, DiceConfig(det_size_big=0))  # without the coarse pass: lost
+    assert off["found"] < tot["found"], (off, tot)
+
+
+def _score_with(entries: list[tuple[np.ndarray, list[dict]]], cfg: DiceConfig) -> dict[str, int]:
+    tot: dict[str, int] = {}
+    for img, labels in entries:
+        for k, v in score_image(labels, read_dice(img, cfg)).items():
+            tot[k] = tot.get(k, 0) + v
+    return tot
+
+
+def test_region_of_interest_reads_a_small_tray_more_finely() -> None:
+    """A tray in a corner of a wide frame: with the region set, the detector looks at the tray
+    only, so small dice are a bigger part of its input."""
+    rng = np.random.default_rng(31)
+    p = synth_dice.SceneParams(width=640, height=480, n_dice=(3, 6), die_px=(22, 30), tilt_deg=(0, 15),
+                               blur_sigma=(0, 0.4), noise_sigma=(0, 3), translucent_prob=0.0)
+    entries = []
+    for _ in range(6):
+        tray, lab = synth_dice.render_scene(rng, p)
+        frame = np.clip(synth_dice.random_background(rng, 1440, 1920), 0, 255).astype(np.uint8)
+        frame[0:480, 0:640] = tray
+        entries.append((frame, lab["dice"]))
+    roi = DiceConfig(roi=RegionOfInterest(rect=(0, 0, 640, 480)))
+    with_roi = _score_with(entries, roi)
+    assert with_roi["right"] >= 0.9 * with_roi["labels"], with_roi
+    assert with_roi["right_preds"] >= 0.97 * with_roi["preds"], with_roi
+    assert _score_with(entries, DiceConfig())["found"] < with_roi["found"]  # the whole frame: coarser
