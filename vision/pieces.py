@@ -147,6 +147,8 @@ class PieceConfig:
     (a neighbour leaning over, a shadow): read as empty. Not applied before a piece is learned."""
     hole_mouse_dist: float = 1.3
     frame_min: int = 5
+    frame_clear: float = 1.0
+    frame_agree: int = 5
     frame_weak: float = 0.5
     frame_look_dist: float = 1.0
     """See ``BoardReader._frame_looks``: weak spots that look like this frame's clear pieces."""
@@ -709,25 +711,31 @@ class BoardReader:
     def _frame_looks(self, score: np.ndarray, looks: np.ndarray, decided: list[tuple[str | None, float]]) -> None:
         """Pieces of one kind look alike within one frame (same light, same camera), even when
         the light differs from the frame they were learned in (games without a raised plane:
-        flat pieces and counters). A spot with weak evidence
-        (``frame_weak`` <= score < 1) whose look is near the median look of at least
-        ``frame_min`` clear pieces of one kind in this frame, and much nearer than to its
-        empty print, is read as that kind, with a modest confidence; an occupied spot nearer
-        such a frame look of another kind than its own learned look takes that kind."""
+        flat pieces and counters). This frame's look of a kind is the median look of its
+        clear pieces (evidence >= ``frame_clear``). Spots with weak evidence
+        (``frame_weak`` <= score < 1) whose look is near it and much nearer than to their
+        empty print are read as that kind, with a modest confidence, when they and the clear
+        ones together are at least ``frame_agree`` (many spots agreeing on one look is itself
+        evidence: a slab set under a light unlike the learning frame's); an occupied spot
+        nearer the frame look of another kind (``frame_min`` clear ones) than its own learned
+        look takes that kind."""
         cfg = self.config
         if cfg.top_plane.get(self.board.game):
             return  # figures: the raised plane and the spot's middle decide (see read)
         clear: dict[str, list[int]] = {}
         for i, (token, _) in enumerate(decided):
-            if token is not None and score[i] >= 1.5 and not self._never_empty[i] and not token.startswith("cube"):
+            if token is not None and score[i] >= cfg.frame_clear and not self._never_empty[i] and not token.startswith("cube"):
                 clear.setdefault(token, []).append(i)
-        means = {t: np.median(looks[idx], axis=0) for t, idx in clear.items() if len(idx) >= cfg.frame_min}
+        means = {t: np.median(looks[idx], axis=0) for t, idx in clear.items()}
         if not means:
             return
+        proposed: dict[str, list[tuple[int, float]]] = {}
         for i, (token, conf) in enumerate(decided):
             if token is not None and token in self._look_dist and not self._never_empty[i] and i not in clear.get(token, ()):
                 # an occupied spot nearer this frame's look of another kind than its own learned look
                 for t, m in means.items():
+                    if len(clear[t]) < cfg.frame_min:
+                        continue
                     d = float(np.sqrt((((looks[i] - m) / LOOK_SCALE) ** 2).sum()))
                     if t != token and d < self._look_dist[token][i] and d < cfg.frame_look_dist:
                         decided[i] = (t, conf * 0.8)
@@ -741,7 +749,12 @@ class BoardReader:
                 if d < d_best:
                     best, d_best = t, d
             if best is not None and d_best < cfg.frame_look_dist and d_best < 0.5 * d_empty:
-                decided[i] = (best, float(0.5 + 0.3 * (1 - d_best / cfg.frame_look_dist)))
+                proposed.setdefault(best, []).append((i, d_best))
+        most = cfg.counts.get(self.board.game, {})
+        for t, spots in proposed.items():
+            if most.get(t, len(decided)) >= cfg.frame_agree and len(clear[t]) + len(spots) >= max(cfg.frame_agree, 1):
+                for i, d_best in spots:
+                    decided[i] = (t, float(0.5 + 0.3 * (1 - d_best / cfg.frame_look_dist)))
 
     def _counts(self, score: np.ndarray, looks: np.ndarray, names: list[str], protos: np.ndarray,
                 decided: list[tuple[str | None, float]], step_frac: np.ndarray, img: np.ndarray,
@@ -771,10 +784,12 @@ class BoardReader:
             if c not in d_cls:
                 continue
             spots = [i for i, (t, _) in enumerate(decided) if kind(t) == c and not self._never_empty[i]]
-            if len(spots) <= n_max:
+            # pieces on spots that can hold nothing else (Chop! Chop!'s mice on holes) count too
+            room_c = max(n_max - sum(kind(t) == c for i, (t, _) in enumerate(decided) if self._never_empty[i]), 0)
+            if len(spots) <= room_c:
                 continue
             spots.sort(key=lambda i: d_cls[c][i])
-            for i in spots[n_max:]:
+            for i in spots[room_c:]:
                 room = [k for k in classes if k != c and
                         sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
                 alt = min(room, key=lambda k: d_cls[k][i], default=None)
