@@ -72,8 +72,6 @@ class DiceConfig:
     det_model: Path = field(default=MODELS / "dice_det.onnx")
     # classifiers (ONNX file, crop growth) whose probabilities are averaged
     cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls.onnx", CROP_GROW),)
-    # more classifiers consulted only on the crops the first ones are unsure about
-    second_models: tuple[tuple[Path, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,23 +191,34 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig
     return res
 
 
-def detect(image: np.ndarray, config: DiceConfig) -> list[tuple[tuple[float, float, float, float], float]]:
-    """Top-face boxes (full-image pixels) and their detector scores.
+Proposal = tuple[tuple[float, float, float, float], float]  # box (full-image pixels), score
 
-    The detector runs on the image letterboxed to ``det_size`` (more for big frames: up to
-    ``det_size_max`` at ``det_scale`` of the long side) and, for dice that fill much of
-    the frame (a close camera), to ``det_size_big`` too; from that coarse pass only boxes of at
-    least ``big_min_frac`` of the image's long side that no fine box overlaps are kept."""
+
+def detect_fine(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
+    """The main detector pass: the image letterboxed to ``det_size`` (more for big frames: up
+    to ``det_size_max`` at ``det_scale`` of the long side)."""
     long_side = max(image.shape[:2])
-    # big frames (a camera over the whole table) get a finer look, up to det_size_max
     size = min(config.det_size_max, max(config.det_size, round(long_side * config.det_scale / 32) * 32))
-    fine = _nms(_detect_at(image, size, config), config.nms_iou)
+    return _nms(_detect_at(image, size, config), config.nms_iou)
+
+
+def detect_coarse(image: np.ndarray, config: DiceConfig, fine: Sequence[Proposal]) -> list[Proposal]:
+    """The pass for dice close to the camera: the image letterboxed to ``det_size_big``; only
+    boxes of at least ``big_min_frac`` of the long side that no fine box overlaps and that
+    don't hold several fine boxes (a group of dice) are kept."""
     if not config.det_size_big:
-        return fine
-    coarse = [(b, sc) for b, sc in _nms(_detect_at(image, config.det_size_big, config), config.nms_iou)
-              if max(b[2] - b[0], b[3] - b[1]) >= config.big_min_frac * long_side
-              and all(_iou(b, f) < 0.3 for f, _ in fine)]  # the fine pass is sharper where both see
-    return fine + coarse
+        return []
+    long_side = max(image.shape[:2])
+    return [(b, sc) for b, sc in _nms(_detect_at(image, config.det_size_big, config), config.nms_iou)
+            if _side(b) >= config.big_min_frac * long_side
+            and all(_iou(b, f) < 0.3 for f, _ in fine)
+            and len(_dice_inside(b, [f for f, fs in fine if fs >= 0.4])) < 2]
+
+
+def detect(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
+    """Top-face boxes and their detector scores, both passes (the training script mines these)."""
+    fine = detect_fine(image, config)
+    return fine + detect_coarse(image, config, fine)
 
 
 def _side(box: Sequence[float]) -> float:
@@ -257,9 +266,9 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     """Probabilities (N x 7: not a die, 1..6) for each box.
 
     Every crop is read by the ``cls_models`` (averaged). Crops they are unsure about (top
-    probability below ``tta_below``) get a closer look: each of ``cls_models`` and
-    ``second_models`` reads them turned by 0, 90, 180 and 270 degrees and all those answers
-    are averaged. Cheap on a typical frame: only the few unsure dice pay for it."""
+    probability below ``tta_below``) get a closer look: each model reads them turned by 0, 90,
+    180 and 270 degrees and all those answers are averaged. Cheap on a typical frame: only the
+    few unsure dice pay for it."""
     if not boxes:
         return np.zeros((0, 7), np.float32)
 
@@ -277,11 +286,8 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     if len(unsure):
         votes = np.zeros((len(unsure), 7), np.float32)
         n = 0
-        for path, grow in config.cls_models + config.second_models:
-            if grow in crops:
-                c = crops[grow][unsure]
-            else:
-                c = np.stack([crop_for_classifier(image, boxes[i], grow=grow) for i in unsure])
+        for path, grow in config.cls_models:
+            c = crops[grow][unsure]
             views = np.concatenate([np.rot90(c, k, axes=(1, 2)) for k in range(4)])
             votes += run(path, views).reshape(4, len(unsure), 7).sum(0)
             n += 4
@@ -308,37 +314,27 @@ def die_colour(image: np.ndarray, box: Sequence[float]) -> str:
     return colour_name(body)
 
 
-def _detect_in_roi(img: np.ndarray, cfg: DiceConfig) -> list[tuple[tuple[float, float, float, float], float]]:
-    """Detect on the region of interest's bounding box only: the dice are then a bigger part of
-    the detector's input (a tray in a corner of a wide camera view is read more finely)."""
-    roi = cfg.roi
-    assert roi is not None
+def _region(img: np.ndarray, cfg: DiceConfig) -> tuple[int, int, int, int]:
+    """Where to look: the bounding box of an "inside" region of interest (grown 5 % so dice on
+    its edge stay whole), else the whole image. A tray in a corner of a wide camera view is
+    then a bigger part of the detector's input, so its dice are read more finely."""
     h, w = img.shape[:2]
+    roi = cfg.roi
+    if roi is None or roi.mode != "inside" or (roi.rect is None and roi.polygon is None):
+        return 0, 0, w, h
     if roi.rect is not None:
         x1, y1, x2, y2 = roi.rect
-    elif roi.polygon is not None:
+    else:
+        assert roi.polygon is not None
         xs, ys = [p[0] for p in roi.polygon], [p[1] for p in roi.polygon]
         x1, y1, x2, y2 = min(xs), min(ys), max(xs), max(ys)
-    else:
-        return detect(img, cfg)
-    m = 0.05 * max(x2 - x1, y2 - y1)  # dice on the edge of the region still whole
-    xa, ya = int(max(0, x1 - m)), int(max(0, y1 - m))
-    xb, yb = int(min(w, x2 + m + 1)), int(min(h, y2 + m + 1))
-    if xb - xa < 16 or yb - ya < 16:
-        return []
-    dets = detect(img[ya:yb, xa:xb], cfg)
-    return [((b[0] + xa, b[1] + ya, b[2] + xa, b[3] + ya), sc) for b, sc in dets]
+    m = 0.05 * max(x2 - x1, y2 - y1)
+    return (int(max(0, x1 - m)), int(max(0, y1 - m)), int(min(w, x2 + m + 1)), int(min(h, y2 + m + 1)))
 
 
-def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[DieReading]:
-    """All dice on the image, sorted left to right. Unreadable dice have ``value=None``."""
-    cfg = config or DiceConfig()
-    img = _check(image_bgr)
-    dets = _detect_in_roi(img, cfg) if cfg.roi is not None and cfg.roi.mode == "inside" else detect(img, cfg)
-    if cfg.roi is not None:
-        dets = [d for d in dets if cfg.roi.contains((d[0][0] + d[0][2]) / 2, (d[0][1] + d[0][3]) / 2)]
-    h, w = img.shape[:2]
-    dets = [((max(0.0, b[0]), max(0.0, b[1]), min(float(w), b[2]), min(float(h), b[3])), sc) for b, sc in dets]
+def _judge(img: np.ndarray, dets: list[Proposal], cfg: DiceConfig
+           ) -> list[tuple[tuple[float, float, float, float], float, int, float]]:
+    """Classify proposals: (box, P(die), best value, confidence of that value) of the dice."""
     probs = classify(img, [d[0] for d in dets], cfg)
     found = []
     for (box, _score), p in zip(dets, probs):
@@ -348,7 +344,33 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
         v = int(np.argmax(p[1:])) + 1
         conf = float(p[v]) / max(p_die, 1e-6) * min(1.0, p_die)  # P(value | die) P(die)
         found.append((box, p_die, v, conf))
-    big = cfg.big_min_frac * max(h, w)
+    return found
+
+
+def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[DieReading]:
+    """All dice on the image, sorted left to right. Unreadable dice have ``value=None``."""
+    cfg = config or DiceConfig()
+    img = _check(image_bgr)
+    h, w = img.shape[:2]
+    xa, ya, xb, yb = _region(img, cfg)
+    if xb - xa < 16 or yb - ya < 16:
+        return []
+    region = img[ya:yb, xa:xb]
+
+    def place(dets: list[Proposal]) -> list[Proposal]:  # to full-image pixels, clipped, in the ROI
+        out = []
+        for b, sc in dets:
+            box = (max(0.0, b[0] + xa), max(0.0, b[1] + ya), min(float(w), b[2] + xa), min(float(h), b[3] + ya))
+            if cfg.roi is None or cfg.roi.contains((box[0] + box[2]) / 2, (box[1] + box[3]) / 2):
+                out.append((box, sc))
+        return out
+
+    fine = detect_fine(region, cfg)
+    found = _judge(img, place(fine), cfg)
+    # the coarse pass only when the fine one read fewer than two dice surely (a close camera)
+    if cfg.det_size_big and sum(f[3] >= cfg.min_value_prob for f in found) < 2:
+        found += _judge(img, place(detect_coarse(region, cfg, fine)), cfg)
+    big = cfg.big_min_frac * max(xb - xa, yb - ya)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     # a box around dice read surely on their own is a group, not a die (a big one needs only one)
     found = [f for f in found

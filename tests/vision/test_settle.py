@@ -6,6 +6,7 @@ import numpy as np
 
 from vision import synth_dice
 from vision.dice import DieReading, read_dice
+from vision.cli import score_image
 from vision.settle import SettleConfig, Settler, settled_throws
 
 
@@ -75,4 +76,7 @@ def test_unstable_reading_is_not_reported() -> None:
 def test_real_reader_on_still_frame_matches_read_dice() -> None:
     frames, labels = _throw(3)
     last = frames[-1][1]
-    assert sorted(d.value or 0 for d in read_dice(last)) == sorted(d["value"] for d in labels["dice"])
+    got = read_dice(last)
+    assert len(got) == len(labels["dice"])  # every die found, nothing else
+    s = score_image(labels["dice"], got)
+    assert s["right_preds"] == s["preds"] >= len(got) - 1  # no wrong value; at most one asked for
