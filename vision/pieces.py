@@ -149,6 +149,7 @@ class PieceConfig:
     frame_min: int = 5
     frame_clear: float = 1.0
     frame_agree: int = 5
+    crowd_dist: float = 0.3
     frame_weak: float = 0.5
     frame_look_dist: float = 1.0
     """See ``BoardReader._frame_looks``: weak spots that look like this frame's clear pieces."""
@@ -158,9 +159,14 @@ class PieceConfig:
     hole, unless opened holes' looks have been learned too (then the nearer wins)."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
-        "katenmuis": {"cat": 1, "mouse": 1}})
+        "katenmuis": {"cat": 1, "mouse": 1},
+        "chopchop": {"cat": 1, "mouse": 4}})
     """The game's own piece set: at most this many pieces of a look class can be on the board
-    (Qubism: one pawn each, nine cubes; Kat en Muis: one cat, one mouse). Extra readings of a class keep the spots whose look is nearest it; the
+    (Qubism: one pawn each, nine cubes; Kat en Muis: one cat, one mouse; Chop! Chop!: one cat,
+    four mice). See ``count_games`` and ``BoardReader._crowds``."""
+    count_games: tuple[str, ...] = ("qubism", "katenmuis")
+    """Games whose readings are cut to ``counts`` spot by spot (not Chop! Chop!: there a mouse
+    misread as the cat would cost the real cat; measured worse). Extra readings of a class keep the spots whose look is nearest it; the
     others take their next class with room, if near enough, or are read as empty."""
     always: dict[str, tuple[str, ...]] = field(default_factory=lambda: {
         "qubism": ("pawn:white", "pawn:black"), "katenmuis": ("cat", "mouse")})
@@ -317,6 +323,12 @@ def _centre_change(patches: np.ndarray, empty: np.ndarray) -> np.ndarray:
 LOOK_SCALE = np.array([0.035, 0.035, 0.45, 0.25])
 NFEAT = 4
 """Look features: chroma b, chroma g, log brightness, spread."""
+
+
+def _look_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Look distance (features scaled by LOOK_SCALE), over the last axis."""
+    out: np.ndarray = np.sqrt((((np.asarray(a) - np.asarray(b)) / LOOK_SCALE) ** 2).sum(axis=-1))
+    return out
 
 
 @dataclass
@@ -696,7 +708,7 @@ class BoardReader:
                     token = f"cube:{arrow}" if arrow else "cube:?"
                     conf *= aconf
             decided.append((token, conf))
-        self._frame_looks(score, looks, decided)
+        self._frame_looks(score, looks, decided, names, protos)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
         for ids, (token, conf) in zip(self.groups, decided):
             if token is None:
@@ -708,7 +720,8 @@ class BoardReader:
                     out[sid] = (token, conf) if sid == chosen else (None, conf)
         return BoardReading(True, pose, out, cfg.min_confidence)
 
-    def _frame_looks(self, score: np.ndarray, looks: np.ndarray, decided: list[tuple[str | None, float]]) -> None:
+    def _frame_looks(self, score: np.ndarray, looks: np.ndarray, decided: list[tuple[str | None, float]],
+                     names: list[str] | None = None, protos: np.ndarray | None = None) -> None:
         """Pieces of one kind look alike within one frame (same light, same camera), even when
         the light differs from the frame they were learned in (games without a raised plane:
         flat pieces and counters). This frame's look of a kind is the median look of its
@@ -726,35 +739,67 @@ class BoardReader:
         for i, (token, _) in enumerate(decided):
             if token is not None and score[i] >= cfg.frame_clear and not self._never_empty[i] and not token.startswith("cube"):
                 clear.setdefault(token, []).append(i)
-        means = {t: np.median(looks[idx], axis=0) for t, idx in clear.items()}
-        if not means:
+        most = cfg.counts.get(self.board.game, {})
+        crowds = self._crowds(looks, decided, clear, names, protos, most) if names and protos is not None else []
+        # this frame's looks: (kind, median look, how many clear spots show it)
+        frame = [(t, np.median(looks[idx], axis=0), len(idx)) for t, idx in clear.items()] + crowds
+        if not frame:
             return
-        proposed: dict[str, list[tuple[int, float]]] = {}
+        proposed: dict[int, list[tuple[int, float]]] = {}
         for i, (token, conf) in enumerate(decided):
-            if token is not None and token in self._look_dist and not self._never_empty[i] and i not in clear.get(token, ()):
+            if token is not None and i in self._look_dist.get(token, {}) and not self._never_empty[i] and i not in clear.get(token, ()):
                 # an occupied spot nearer this frame's look of another kind than its own learned look
-                for t, m in means.items():
-                    if len(clear[t]) < cfg.frame_min:
+                for t, m, n in frame:
+                    if n < cfg.frame_min:
                         continue
-                    d = float(np.sqrt((((looks[i] - m) / LOOK_SCALE) ** 2).sum()))
+                    d = float(_look_distance(looks[i], m))
                     if t != token and d < self._look_dist[token][i] and d < cfg.frame_look_dist:
                         decided[i] = (t, conf * 0.8)
                 continue
             if token is not None or self._never_empty[i] or not cfg.frame_weak <= score[i] < 1:
                 continue
-            d_empty = float(np.sqrt((((looks[i] - self._last_empty_looks[i]) / LOOK_SCALE) ** 2).sum()))
-            best, d_best = None, 1e9
-            for t, m in means.items():
-                d = float(np.sqrt((((looks[i] - m) / LOOK_SCALE) ** 2).sum()))
-                if d < d_best:
-                    best, d_best = t, d
-            if best is not None and d_best < cfg.frame_look_dist and d_best < 0.5 * d_empty:
-                proposed.setdefault(best, []).append((i, d_best))
-        most = cfg.counts.get(self.board.game, {})
-        for t, spots in proposed.items():
-            if most.get(t, len(decided)) >= cfg.frame_agree and len(clear[t]) + len(spots) >= max(cfg.frame_agree, 1):
+            d_empty = float(_look_distance(looks[i], self._last_empty_looks[i]))
+            dists = [float(_look_distance(looks[i], m)) for _, m, _ in frame]
+            j = int(np.argmin(dists))
+            if dists[j] < cfg.frame_look_dist and dists[j] < 0.5 * d_empty:
+                proposed.setdefault(j, []).append((i, dists[j]))
+        for j, spots in proposed.items():
+            t, _, n = frame[j]
+            if most.get(t, len(decided)) >= cfg.frame_agree and n + len(spots) >= max(cfg.frame_agree, 1):
                 for i, d_best in spots:
                     decided[i] = (t, float(0.5 + 0.3 * (1 - d_best / cfg.frame_look_dist)))
+
+    def _crowds(self, looks: np.ndarray, decided: list[tuple[str | None, float]], clear: dict[str, list[int]],
+                names: list[str], protos: np.ndarray, most: dict[str, int]) -> list[tuple[str, np.ndarray, int]]:
+        """At least ``frame_agree`` clear pieces read as a kind the game has fewer of (five
+        mice where there are four, cats where there is one) are a crowd of another kind whose
+        look, in this frame's light, sits near that one's: those within ``crowd_dist`` of their
+        median look (at least ``frame_agree`` of them, else nothing changes) are re-read as
+        the learned kind the game has many of that is nearest their common look; the others
+        keep their reading (the real ones among them). Returns each crowd as a frame look
+        (kind, median look, size): this frame's look of that kind where the crowd stands."""
+        cfg = self.config
+        out: list[tuple[str, np.ndarray, int]] = []
+        many = [k for k in sorted(set(names)) if most.get(k, len(decided)) >= cfg.frame_agree and k in self.model.looks]
+        for t in list(clear):
+            idx = clear[t]
+            n_max = most.get(t, len(decided))
+            if len(idx) < cfg.frame_agree or n_max >= cfg.frame_agree or not many:
+                continue
+            crowd = np.median(looks[idx], axis=0)
+            moved = [i for i in idx if float(_look_distance(looks[i], crowd)) < cfg.crowd_dist]
+            if len(moved) < cfg.frame_agree:
+                continue  # not look-alikes: real pieces and a few misreads
+            d_many = {k: float(_look_distance(protos[[n == k for n in names]], crowd).min()) for k in many}
+            target = min(d_many, key=lambda k: d_many[k])
+            keep = set(idx) - set(moved)
+            for i in moved:
+                decided[i] = (target, decided[i][1] * 0.8)
+            clear[t] = [i for i in idx if i in keep]
+            if not clear[t]:
+                del clear[t]
+            out.append((target, np.median(looks[moved], axis=0), len(moved)))
+        return out
 
     def _counts(self, score: np.ndarray, looks: np.ndarray, names: list[str], protos: np.ndarray,
                 decided: list[tuple[str | None, float]], step_frac: np.ndarray, img: np.ndarray,
@@ -763,7 +808,7 @@ class BoardReader:
         readings: too many of a class keeps the nearest looks; a piece that never leaves the
         board and is read nowhere is looked for among the weak spots."""
         cfg = self.config
-        most = cfg.counts.get(self.board.game, {})
+        most = cfg.counts.get(self.board.game, {}) if self.board.game in cfg.count_games else {}
         if not most or not len(names):
             return
         classes = sorted(set(names))
