@@ -10,7 +10,9 @@ frame and the UI thread only ever gets small results through the bridge):
   again, not just re-seen after a hand passed) goes to the game screen: a sure reading of
   exactly the wanted number of dice is offered as a one-tap "Camera sees 3 + 6 — Use" (or
   applied at once with the "apply camera throws without asking" setting); an unsure one only
-  says "Camera not sure: enter the throw by touch". Unsure readings never become throws.
+  says "Camera not sure: enter the throw by touch". Unsure readings never become throws. When
+  more dice lie there than the throw needs (Chop! Chop!'s other die, other players' Kilkenny
+  dice), the ones that are new since the last settled reading are the throw.
 - **cross-check**: after an action that changes the pieces, once the scene has been still for
   ``check_still_s`` after the players moved (or ``check_grace_s`` passed without movement),
   the board is read (``vision.pieces.BoardReader`` with the learned piece model) and compared
@@ -183,7 +185,11 @@ class CameraWatcher:
     def on_state(self, state: str, detail: str = "") -> None:
         self.source_text = f"{self.source_text.split(' · ')[0]} · {state}{': ' + detail if detail else ''}"
 
-    def on_dice(self, values: list[int | None], sure: bool) -> None:
+    def on_dice(self, values: list[int | None], sure: bool, fresh: list[int | None] | None = None,
+                fresh_sure: bool = False) -> None:
+        """A settled throw: ``values`` of every die seen; ``fresh`` of those that were not lying
+        in the same place with the same face at the last settled reading (the dice just thrown,
+        e.g. the cat die while the mouse die of the last turn still lies there)."""
         from ui import actions
 
         self.throws_seen += 1
@@ -196,6 +202,8 @@ class CameraWatcher:
         if state.is_over() or actions.chance_kind(state) != "dice":
             return
         want = actions.dice_spec(state)[0]
+        if len(values) != want and fresh is not None and len(fresh) == want:
+            values, sure = fresh, fresh_sure  # the others lay there still: not this throw
         if not sure:
             screen.show_camera_note("Camera not sure: enter the throw by touch.")
             return
@@ -226,7 +234,7 @@ class CameraWatcher:
         except (AttributeError, OSError):
             pass
         try:
-            from vision.settle import SettleConfig, Settler, same_dice
+            from vision.settle import SettleConfig, Settler, new_dice, same_dice
         except ImportError as exc:
             self.app.bridge.post(STATE_KIND, "failed", str(exc))
             return
@@ -282,9 +290,14 @@ class CameraWatcher:
                 if throw is not None and throw.readings:
                     readings = list(throw.readings)
                     if not same_dice(readings, last_dice):
+                        fresh = new_dice(readings, last_dice)
                         last_dice = readings
-                        sure = all(r.value is not None and r.confidence >= threshold for r in readings)
-                        post(DICE_KIND, [r.value for r in readings], sure)
+
+                        def is_sure(rs: list[Any]) -> bool:
+                            return all(r.value is not None and r.confidence >= threshold for r in rs)
+
+                        post(DICE_KIND, [r.value for r in readings], is_sure(readings),
+                             [r.value for r in fresh], is_sure(fresh))
                 if read_board is not None:
                     self._maybe_check(frame, now, last_motion, read_board, threshold, post)
                 if self._stop.is_set():

@@ -64,7 +64,7 @@ class DiceConfig:
     big_min_frac: float = 0.12  # coarse-pass boxes kept from this fraction of the long side
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
     min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
-    min_value_prob: float = 0.6  # P(value) needed to report a value (else None); chosen on the train split
+    min_value_prob: float = 0.65  # P(value) needed to report a value (else None); see docs/readme/dice.md
     nms_iou: float = 0.45
     tta: bool = True  # re-read unsure crops rotated (see classify)
     tta_below: float = 0.97

@@ -52,11 +52,13 @@ class Throw:
                 "details": [r.to_json() for r in self.readings]}
 
 
-def same_dice(a: list[DieReading] | None, b: list[DieReading] | None) -> bool:
-    """The same dice lying in the same places with the same faces (not a new throw)."""
-    if a is None or b is None or len(a) != len(b):
-        return False
+def new_dice(a: list[DieReading], b: list[DieReading] | None) -> list[DieReading]:
+    """The dice of ``a`` that were not lying in ``b``: not in the same place with the same face
+    (the die just thrown, among others lying still since the last throw)."""
+    if b is None:
+        return list(a)
     used: set[int] = set()
+    fresh = []
     for r in a:
         cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
         tol = 0.35 * max(r.box[2] - r.box[0], r.box[3] - r.box[1], 1.0)
@@ -68,8 +70,13 @@ def same_dice(a: list[DieReading] | None, b: list[DieReading] | None) -> bool:
                 used.add(j)
                 break
         else:
-            return False
-    return True
+            fresh.append(r)
+    return fresh
+
+
+def same_dice(a: list[DieReading] | None, b: list[DieReading] | None) -> bool:
+    """The same dice lying in the same places with the same faces (not a new throw)."""
+    return a is not None and b is not None and len(a) == len(b) and not new_dice(a, b)
 
 
 @dataclass

@@ -24,6 +24,15 @@ def _own_db_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "home" / "companion.db"))
 
 
+def _to_first_throw(app: Any) -> None:
+    """Chop! Chop!: the cat takes its place on the table; then the mice throw their die."""
+    from ui import actions
+
+    while actions.chance_kind(app.session.state) != "dice":
+        app.session.apply(app.session.state.legal_actions()[0])
+    pump(2)
+
+
 def _watching_app(make_app: Any, reader: Any, feed: Path | None = None, **config: Any) -> Any:
     app = make_app(demo=True)
     app.prefs.set("ui.camera", "demo")  # the user switched the (demo) camera on in Settings
@@ -105,6 +114,46 @@ def test_unsure_reading_is_not_offered(make_app: Any) -> None:
         pump(10)
         assert app.session.turns == []  # never a throw
         assert screen.input_mode == "dice"  # the picker is still there for the touch
+    finally:
+        app.camera_watch.stop()
+
+
+def test_the_die_just_thrown_is_the_throw_when_another_lies_still(make_app: Any) -> None:
+    """Chop! Chop!: the mouse die of the last turn still lies there when the cat die is thrown;
+    the die that is new since the last settled reading is offered, not "2 dice seen"."""
+    from ui.camwatch import DICE_KIND
+
+    app = _watching_app(make_app, lambda frame: [])
+    app.start_game("chopchop", {}, {})
+    screen = app.game_screen
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        _to_first_throw(app)
+        assert screen.input_mode == "dice"
+        app.bridge.post(DICE_KIND, [4, 3], True, [3], True)  # the 4 lay there before
+        assert wait_for(lambda: screen.ids.get("camera_offer") is not None, timeout=5)
+        assert screen.ids.camera_offer.text == "Camera sees 3 \u2014 Use"
+        tap(screen.ids.camera_offer)
+        assert app.session.turns[-1].source == "camera" and app.session.turns[-1].action.value == 3
+        assert screen.ids.get("camera_offer") is None
+    finally:
+        app.camera_watch.stop()
+
+
+def test_two_new_dice_when_one_is_wanted_are_left_to_the_players(make_app: Any) -> None:
+    from ui.camwatch import DICE_KIND
+
+    app = _watching_app(make_app, lambda frame: [])
+    app.start_game("chopchop", {}, {})
+    screen = app.game_screen
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        _to_first_throw(app)
+        app.bridge.post(DICE_KIND, [4, 3], True, [4, 3], True)
+        assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
+        assert any("camera sees 2 dice, the game needs 1" in t.lower() for t in texts(screen))
+        assert screen.ids.get("camera_offer") is None
+        assert all(t.source != "camera" for t in app.session.turns)
     finally:
         app.camera_watch.stop()
 

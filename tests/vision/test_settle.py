@@ -80,3 +80,16 @@ def test_real_reader_on_still_frame_matches_read_dice() -> None:
     assert len(got) == len(labels["dice"])  # every die found, nothing else
     s = score_image(labels["dice"], got)
     assert s["right_preds"] == s["preds"] >= len(got) - 1  # no wrong value; at most one asked for
+
+
+def test_new_dice_are_those_not_lying_there_before() -> None:
+    from vision.settle import new_dice, same_dice
+
+    grey = DieReading(4, (10.0, 10.0, 30.0, 30.0), 0.95, "grey")
+    blue = DieReading(3, (100.0, 50.0, 120.0, 70.0), 0.95, "blue")
+    nudged = DieReading(4, (13.0, 12.0, 33.0, 32.0), 0.95, "grey")  # the same die, a little moved
+    turned = DieReading(2, (10.0, 10.0, 30.0, 30.0), 0.95, "grey")  # thrown again on the spot
+    assert new_dice([nudged, blue], [grey]) == [blue]
+    assert new_dice([turned, blue], [grey]) == [turned, blue]
+    assert new_dice([grey], None) == [grey]
+    assert same_dice([nudged], [grey]) and not same_dice([grey, blue], [grey]) and not same_dice([grey], None)
