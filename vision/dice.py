@@ -212,7 +212,7 @@ def detect_coarse(image: np.ndarray, config: DiceConfig, fine: Sequence[Proposal
     return [(b, sc) for b, sc in _nms(_detect_at(image, config.det_size_big, config), config.nms_iou)
             if _side(b) >= config.big_min_frac * long_side
             and all(_iou(b, f) < 0.3 for f, _ in fine)
-            and len(_dice_inside(b, [f for f, fs in fine if fs >= 0.4])) < 2]
+            and not _is_group(b, [f for f, fs in fine if fs >= 0.4])]
 
 
 def detect(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
@@ -225,19 +225,28 @@ def _side(box: Sequence[float]) -> float:
     return max(box[2] - box[0], box[3] - box[1])
 
 
-def _dice_inside(box: Sequence[float], dice: Sequence[Sequence[float]]) -> list[Sequence[float]]:
-    """Other dice (not pips: at least 0.3 of the box's side) whose centre lies inside ``box``."""
-    return [b for b in dice if b is not box and box[0] <= (b[0] + b[2]) / 2 <= box[2]
-            and box[1] <= (b[1] + b[3]) / 2 <= box[3] and _side(b) >= 0.3 * _side(box)]
+def _frac_inside(b: Sequence[float], a: Sequence[float]) -> float:
+    """How much of box ``b``'s area lies inside box ``a``."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return ix * iy / max(1e-6, (b[2] - b[0]) * (b[3] - b[1]))
 
 
-def _inside_a_bigger_die(box: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
-    """A box whose centre lies inside a die at least twice its size is a pip or a mark on that
-    die, never another die."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    side = max(box[2] - box[0], box[3] - box[1])
-    return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] and min(b[2] - b[0], b[3] - b[1]) >= 2 * side
-               for b in dice)
+def _parts(box: Sequence[float], dice: Sequence[Sequence[float]]) -> list[Sequence[float]]:
+    """Other boxes mostly inside ``box`` that are not pips (at least 0.3 of its side)."""
+    return [b for b in dice if b is not box and _frac_inside(b, box) >= 0.6 and _side(b) >= 0.3 * _side(box)]
+
+
+def _is_group(box: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
+    """A box holding two separate dice read surely is a box around a group, not a die."""
+    inner = _parts(box, dice)
+    return any(_iou(p, q) < 0.1 for i, p in enumerate(inner) for q in inner[i + 1:])
+
+
+def _part_of_a_bigger_die(box: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
+    """A box mostly inside a bigger die is a pip, a mark or a part of that die, never a die:
+    dice lie beside each other, their top faces don't overlap much."""
+    return any(d is not box and _side(d) >= 1.15 * _side(box) and _frac_inside(box, d) >= 0.6 for d in dice)
 
 
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:
@@ -370,15 +379,12 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
     # the coarse pass only when the fine one read fewer than two dice surely (a close camera)
     if cfg.det_size_big and sum(f[3] >= cfg.min_value_prob for f in found) < 2:
         found += _judge(img, place(detect_coarse(region, cfg, fine)), cfg)
-    big = cfg.big_min_frac * max(xb - xa, yb - ya)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
-    # a box around dice read surely on their own is a group, not a die (a big one needs only one)
-    found = [f for f in found
-             if len(_dice_inside(f[0], sure)) < (1 if _side(f[0]) >= big and cfg.det_size_big else 2)]
+    found = [f for f in found if not _is_group(f[0], sure)]
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     out = []
     for box, p_die, v, conf in found:
-        if _inside_a_bigger_die(box, sure):  # a pip or mark of a die read surely
+        if _part_of_a_bigger_die(box, sure):
             continue
         if conf >= cfg.min_value_prob:
             out.append(DieReading(v, box, conf, die_colour(img, box)))
