@@ -148,9 +148,9 @@ class PieceConfig:
     hole_mouse_dist: float = 1.3
     frame_min: int = 5
     frame_clear: float = 1.0
-    frame_agree: int = 5
+    frame_agree: int = 4
     crowd_dist: float = 0.3
-    frame_weak: float = 0.5
+    frame_weak: float = 0.3
     frame_look_dist: float = 1.0
     """See ``BoardReader._frame_looks``: weak spots that look like this frame's clear pieces."""
     """A Chop! Chop! hole holds a mouse or an opened hole slab (rule C3: nothing else). The
@@ -771,11 +771,12 @@ class BoardReader:
 
     def _crowds(self, looks: np.ndarray, decided: list[tuple[str | None, float]], clear: dict[str, list[int]],
                 names: list[str], protos: np.ndarray, most: dict[str, int]) -> list[tuple[str, np.ndarray, int]]:
-        """At least ``frame_agree`` clear pieces read as a kind the game has fewer of (five
-        mice where there are four, cats where there is one) are a crowd of another kind whose
-        look, in this frame's light, sits near that one's: those within ``crowd_dist`` of their
-        median look (at least ``frame_agree`` of them, else nothing changes) are re-read as
-        the learned kind the game has many of that is nearest their common look; the others
+        """More clear pieces read as a kind than the game has of it (five mice where there are
+        four, cats where there is one), at least ``frame_agree`` of them, are a crowd of
+        another kind whose look, in this frame's light, sits near that one's: those within
+        ``crowd_dist`` of their median look (more of them than the game has of the kind, else
+        nothing changes) are re-read as
+        the learned kind the game has enough of that is nearest their common look; the others
         keep their reading (the real ones among them). Returns each crowd as a frame look
         (kind, median look, size): this frame's look of that kind where the crowd stands."""
         cfg = self.config
@@ -784,13 +785,16 @@ class BoardReader:
         for t in list(clear):
             idx = clear[t]
             n_max = most.get(t, len(decided))
-            if len(idx) < cfg.frame_agree or n_max >= cfg.frame_agree or not many:
+            if len(idx) <= n_max or len(idx) < cfg.frame_agree or not many:
                 continue
             crowd = np.median(looks[idx], axis=0)
             moved = [i for i in idx if float(_look_distance(looks[i], crowd)) < cfg.crowd_dist]
-            if len(moved) < cfg.frame_agree:
-                continue  # not look-alikes: real pieces and a few misreads
-            d_many = {k: float(_look_distance(protos[[n == k for n in names]], crowd).min()) for k in many}
+            if len(moved) <= n_max or len(moved) < cfg.frame_agree:
+                continue  # not more look-alikes than the game has: real pieces and a few misreads
+            d_many = {k: float(_look_distance(protos[[n == k for n in names]], crowd).min()) for k in many
+                      if k != t and most.get(k, len(decided)) >= len(moved)}
+            if not d_many:
+                continue
             target = min(d_many, key=lambda k: d_many[k])
             keep = set(idx) - set(moved)
             for i in moved:
