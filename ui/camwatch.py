@@ -33,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ui import dicearea
+
 DICE_KIND = "camwatch_dice"
 CHECK_KIND = "camwatch_check"
 STATE_KIND = "camwatch_state"
@@ -255,7 +257,11 @@ class CameraWatcher:
         def dice_in(frame: Any) -> list[Any]:
             if not self._throw_due:
                 return []
-            found = read_dice(frame)
+            area = self.app.prefs.get("ui.dice_area")
+            size = (frame.shape[1], frame.shape[0])
+            config = dicearea.reader_config(area, size) if self.reader is None else None
+            found = read_dice(frame, config) if config is not None else read_dice(frame)
+            pose = None
             if tracker is not None and found:
                 from ui.screens.camera import _on_marker
 
@@ -265,7 +271,7 @@ class CameraWatcher:
                     pose = None
                 if pose is not None and getattr(pose, "found", False):
                     found = [d for d in found if not _on_marker(d.box, pose)]
-            return list(found)
+            return dicearea.keep(list(found), area, size, pose, board)
 
         # With auto-apply, dice already lying there when watching starts are not taken as a throw.
         config = SettleConfig(window_s=self.settle_window_s, quiet_s=self.settle_quiet_s, armed_at_start=not auto)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.store import Store
+from ui.dicearea import is_area
 
 GPIO_DEFAULTS: dict[str, Any] = {"roll": 17, "undo": 27, "menu": 22, "buzzer": 26, "leds": [5, 6, 13, 19]}
 """BCM pins of the button panel (hardware.panel.PanelPins' defaults)."""
@@ -53,6 +54,7 @@ SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "ui.gpio": (dict(GPIO_DEFAULTS), _is_gpio, "GPIO pins"),
     "ui.min_confidence": (0.8, _is_conf, "camera confidence threshold"),
     "ui.camera_auto": (False, _is_bool, "camera auto-apply setting"),
+    "ui.dice_area": ("anywhere", is_area, "dice area"),
 }
 
 

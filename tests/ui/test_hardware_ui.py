@@ -207,3 +207,49 @@ def test_turn_leds_after_a_lost_turn_light_the_next_player_and_blink_the_loser(m
     cat_states = {cat for cat, _mouse in samples}
     assert cat_states == {True, False}, "Cat's LED must blink: she lost her next turn"
     app.shutdown()
+
+
+def test_dice_area_off_the_board_or_a_tray_set_by_two_touches(make_app: Any) -> None:
+    """The dice area setting: a tray touched on the picture keeps only the dice inside it (and
+    is saved); the button cycles anywhere -> off the board -> tray -> anywhere."""
+    from tests.ui.helpers import tap_at
+
+    app = make_app(demo=True)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    cam = app.screen("camera")
+    cam.demo_fps = 25.0
+    cam.reader = _labelled_reader()  # the feed's dice: 3 and 6 at the top right of 640x480
+    app.go("camera")
+
+    def touch_frame(x: float, y: float) -> None:
+        view = cam.view
+        tap_at(*view.to_window(*view.to_widget(x, y)))
+
+    try:
+        assert wait_for(lambda: "3 97%" in cam.reading_text, timeout=20), cam.reading_text
+        assert cam.area_text == "Dice: anywhere"
+        tap(cam.ids.area_button)
+        assert app.prefs.get("ui.dice_area") == "off_board" and cam.area_text == "Dice: off the board"
+        tap(cam.ids.area_button)
+        assert "two opposite corners" in cam.tray_hint
+        touch_frame(20, 300)  # a tray at the bottom left, away from the dice
+        assert "opposite corner" in cam.tray_hint
+        touch_frame(300, 460)
+        area = app.prefs.get("ui.dice_area")
+        assert isinstance(area, list) and cam.area_text == "Dice: in the tray" and cam.tray_hint == ""
+        assert abs(area[0] - 20 / 640) < 0.01 and abs(area[3] - 460 / 480) < 0.01
+        assert wait_for(lambda: cam.reading_text == "Dice: none seen", timeout=20), cam.reading_text
+        assert app.store.get_setting("ui.dice_area") == area  # saved
+        tap(cam.ids.area_button)  # tray -> anywhere
+        assert app.prefs.get("ui.dice_area") == "anywhere"
+        tap(cam.ids.area_button)
+        tap(cam.ids.area_button)
+        touch_frame(350, 100)  # a tray around the dice
+        touch_frame(620, 240)
+        assert wait_for(lambda: "3 97%" in cam.reading_text and "6 97%" in cam.reading_text, timeout=20)
+        pump(2)
+        assert cam.view.tray is not None
+        assert small_touch_targets(app.sm.current_screen) == [] and small_text(app.sm.current_screen) == []
+        screenshot(app.root, "camera_dice_tray_800x480")
+    finally:
+        cam.stop()

@@ -24,7 +24,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from ui import theme
+from ui import dicearea, theme
 
 DEMO_FEED = Path(__file__).resolve().parents[1] / "assets" / "demo_feed"
 
@@ -38,6 +38,7 @@ class CameraView(Widget):
         self.image_size = (0, 0)
         self.boxes: list[tuple[tuple[float, float, float, float], str, Any]] = []
         self.polygons: list[list[tuple[float, float]]] = []
+        self.tray: tuple[float, float, float, float] | None = None  # frame pixels
         self.bind(pos=self.redraw, size=self.redraw)
 
     def set_frame(self, frame: Any) -> None:
@@ -59,6 +60,16 @@ class CameraView(Widget):
         s, ox, oy, h = self._map()
         return (ox + x * s, oy + (h - y) * s)
 
+    def to_image(self, wx: float, wy: float) -> tuple[float, float] | None:
+        """The frame pixel under a touch, or None outside the picture."""
+        s, ox, oy, h = self._map()
+        if self.texture is None or s <= 0:
+            return None
+        x, y = (wx - ox) / s, h - (wy - oy) / s
+        if not (0 <= x <= self.image_size[0] and 0 <= y <= h):
+            return None
+        return (x, y)
+
     def redraw(self, *_: Any) -> None:
         from kivy.core.text import Label as CoreLabel
 
@@ -74,6 +85,11 @@ class CameraView(Widget):
             for poly in self.polygons:
                 pts = [c for p in poly + poly[:1] for c in self.to_widget(*p)]
                 Line(points=pts, width=1.0)
+            if self.tray is not None:
+                a = self.to_widget(self.tray[0], self.tray[3])
+                b = self.to_widget(self.tray[2], self.tray[1])
+                Color(*theme.ACCENT)
+                Line(rectangle=(a[0], a[1], b[0] - a[0], b[1] - a[1]), width=2.0)
             for (x1, y1, x2, y2), text, colour in self.boxes:
                 a = self.to_widget(x1, y2)
                 b = self.to_widget(x2, y1)
@@ -96,6 +112,8 @@ class CameraScreen(Screen):
     use_text = StringProperty("")
     can_use = BooleanProperty(False)
     readings = ListProperty([])
+    area_text = StringProperty("Dice: anywhere")
+    tray_hint = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
         self._thread: threading.Thread | None = None
@@ -119,6 +137,7 @@ class CameraScreen(Screen):
         self._tile_learner: Any = None
         self._tile_lock = threading.Lock()
         self.learned = 0
+        self._tray_corners: list[tuple[float, float]] | None = None  # while the tray is being set
         """A reading is offered only after it held this many frames in a row (dice at rest)."""
         super().__init__(**kwargs)
 
@@ -128,6 +147,11 @@ class CameraScreen(Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         self.view = self.ids.view
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self._tray_corners = None
+        self.tray_hint = ""
+        self.area_text = "Dice: " + dicearea.describe(self.app.prefs.get("ui.dice_area"))
 
     # -- the feed ---------------------------------------------------------------------------
 
@@ -215,9 +239,12 @@ class CameraScreen(Screen):
                         pose = tracker.update(frame)
                     except Exception:
                         pose = None
+                area = self.app.prefs.get("ui.dice_area")
+                size = (frame.shape[1], frame.shape[0])
                 if read_dice is not None:
                     try:
-                        dice = read_dice(frame)
+                        config = dicearea.reader_config(area, size) if self.reader is None else None
+                        dice = read_dice(frame, config) if config is not None else read_dice(frame)
                     except Exception:
                         dice = []
                 polygons = []
@@ -232,6 +259,7 @@ class CameraScreen(Screen):
                     dice = [d for d in dice if not _on_marker(d.box, pose)]
                     for sq in board.squares.values():
                         polygons.append([tuple(p) for p in pose.to_pixels(list(sq.polygon))])
+                dice = dicearea.keep(dice, area, size, pose, board)
                 self._consumed.wait(timeout=2.0)
                 if self._stop.is_set():
                     break
@@ -260,6 +288,7 @@ class CameraScreen(Screen):
             readings.append(label)
         self.view.boxes = boxes
         self.view.polygons = polygons if self.calibrating or pose is not None else []
+        self.view.tray = dicearea.tray_pixels(self.app.prefs.get("ui.dice_area"), self.view.image_size)
         self.view.redraw()
         self.readings = readings
         if pose is not None and getattr(pose, "found", False):
@@ -306,6 +335,47 @@ class CameraScreen(Screen):
             return
         self.app.go("game")
         screen.enter_throw(self._values, "camera")
+
+    # -- where dice are read ------------------------------------------------------------------
+
+    def cycle_dice_area(self) -> None:
+        """Anywhere -> off the board -> a tray (two touches on the picture) -> anywhere."""
+        area = self.app.prefs.get("ui.dice_area")
+        if area == "anywhere":
+            self.app.prefs.set("ui.dice_area", "off_board")
+            self.app.toast("Dice on the board are not read now.", "info")
+        elif area == "off_board":
+            self._tray_corners = []
+            self.tray_hint = "Touch two opposite corners of the dice tray on the picture."
+        else:
+            self.app.prefs.set("ui.dice_area", "anywhere")
+            self.app.toast("Dice are read anywhere in the picture.", "info")
+        self.area_text = "Dice: " + dicearea.describe(self.app.prefs.get("ui.dice_area"))
+        self.view.tray = dicearea.tray_pixels(self.app.prefs.get("ui.dice_area"), self.view.image_size)
+        self.view.redraw()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self._tray_corners is not None and self.view.collide_point(*touch.pos):
+            p = self.view.to_image(*touch.pos)
+            if p is None:
+                return True
+            self._tray_corners.append(p)
+            if len(self._tray_corners) == 1:
+                self.tray_hint = "Now the opposite corner."
+                return True
+            tray = dicearea.tray_from_corners(self._tray_corners[0], p, self.view.image_size)
+            self._tray_corners = None
+            self.tray_hint = ""
+            if dicearea.is_area(tray):
+                self.app.prefs.set("ui.dice_area", tray)
+                self.app.toast("Dice are read in the tray only.", "good")
+            else:
+                self.app.toast("That tray is too small: choose the dice area again.", "bad")
+            self.area_text = "Dice: " + dicearea.describe(self.app.prefs.get("ui.dice_area"))
+            self.view.tray = dicearea.tray_pixels(self.app.prefs.get("ui.dice_area"), self.view.image_size)
+            self.view.redraw()
+            return True
+        return bool(super().on_touch_down(touch))
 
     def calibrate(self) -> None:
         self.calibrating = True

@@ -1,0 +1,48 @@
+"""The dice area setting (ui.dicearea): validation, a tray from two touches, and which
+readings count, off the board with a real located board (a rendered scene)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.boards import load_board
+from ui import dicearea
+from vision.boardlocate import locate_board
+from vision.dice import DieReading
+from vision.synth_board import random_look, render_scene
+
+
+def test_valid_areas() -> None:
+    assert dicearea.is_area("anywhere") and dicearea.is_area("off_board")
+    assert dicearea.is_area([0.1, 0.2, 0.5, 0.9])
+    for bad in ("tray", [0.5, 0.5, 0.52, 0.9], [0.1, 0.2, 1.5, 0.9], [0.1, 0.2, 0.5], [True, 0, 1, 1], None, 3):
+        assert not dicearea.is_area(bad), bad
+
+
+def test_tray_from_two_corners_in_any_order_and_its_filter() -> None:
+    tray = dicearea.tray_from_corners((600.0, 400.0), (64.0, 48.0), (640, 480))
+    assert tray == [0.1, 0.1, 0.9375, 0.8333]
+    inside = DieReading(3, (100.0, 100.0, 130.0, 130.0), 0.9, "red")
+    outside = DieReading(5, (10.0, 10.0, 40.0, 40.0), 0.9, "red")
+    assert dicearea.keep([inside, outside], tray, (640, 480)) == [inside]
+    assert np.allclose(dicearea.reader_config(tray, (640, 480)).roi.rect, (64.0, 48.0, 600.0, 399.984))
+    assert dicearea.reader_config("anywhere", (640, 480)) is None
+    assert dicearea.describe(tray) == "in the tray" and dicearea.describe("off_board") == "off the board"
+
+
+def test_off_the_board_drops_dice_on_the_located_board_only() -> None:
+    board = load_board("katenmuis")
+    rng = np.random.default_rng(3)
+    scene = render_scene(board, {}, random_look(board, rng), rng, clean=True)
+    pose = locate_board(scene.image, board)
+    assert pose.found
+    sq = next(iter(board.squares.values()))
+    cx, cy = pose.to_pixels(np.float64(sq.polygon)).mean(0)
+    on_board = DieReading(4, (cx - 10, cy - 10, cx + 10, cy + 10), 0.9, "white")
+    corners = pose.to_pixels(np.float64([p for s in board.squares.values() for p in s.polygon]))
+    far_x = corners[:, 0].max() + 60 if corners[:, 0].max() + 80 < scene.image.shape[1] else corners[:, 0].min() - 60
+    off_board = DieReading(2, (far_x - 10, cy - 10, far_x + 10, cy + 10), 0.9, "white")
+    size = (scene.image.shape[1], scene.image.shape[0])
+    assert dicearea.keep([on_board, off_board], "off_board", size, pose, board) == [off_board]
+    assert dicearea.keep([on_board, off_board], "anywhere", size, pose, board) == [on_board, off_board]
+    assert dicearea.keep([on_board, off_board], "off_board", size, None, board) == [on_board, off_board]

@@ -1,0 +1,85 @@
+"""Where the camera reads dice: anywhere, off the board, or in a dice tray (a setting).
+
+The ``ui.dice_area`` setting is ``"anywhere"``, ``"off_board"`` (dice whose centre lies on the
+located board are not read: the board's printed pips and numbers, or a die resting on a square,
+are not the throw; while the board is not in view, dice are read anywhere), or a tray ``[x1, y1, x2, y2]`` in fractions of the camera frame (set by two
+touches on the Camera screen). With a tray the dice reader looks at the tray only, so small dice
+in a wide camera view are read more finely (vision.dice's region of interest). No Kivy here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Area = str | list[float]
+
+
+def is_area(v: Any) -> bool:
+    if v in ("anywhere", "off_board"):
+        return True
+    if not (isinstance(v, list) and len(v) == 4):
+        return False
+    if not all(isinstance(c, int | float) and not isinstance(c, bool) and 0.0 <= float(c) <= 1.0 for c in v):
+        return False
+    return v[2] - v[0] >= 0.05 and v[3] - v[1] >= 0.05
+
+
+def tray_from_corners(a: tuple[float, float], b: tuple[float, float], size: tuple[int, int]) -> list[float]:
+    """The tray between two touched corners (frame pixels), in fractions of a w x h frame."""
+    w, h = size
+    x1, x2 = sorted((a[0] / w, b[0] / w))
+    y1, y2 = sorted((a[1] / h, b[1] / h))
+    return [round(min(max(v, 0.0), 1.0), 4) for v in (x1, y1, x2, y2)]
+
+
+def tray_pixels(area: Area, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
+    if not isinstance(area, list):
+        return None
+    w, h = size
+    return (area[0] * w, area[1] * h, area[2] * w, area[3] * h)
+
+
+def describe(area: Area) -> str:
+    if area == "off_board":
+        return "off the board"
+    if isinstance(area, list):
+        return "in the tray"
+    return "anywhere"
+
+
+def reader_config(area: Area, size: tuple[int, int]) -> Any:
+    """The vision.dice config for this area (a region of interest for a tray), or None."""
+    rect = tray_pixels(area, size)
+    if rect is None:
+        return None
+    from vision.dice import DiceConfig, RegionOfInterest
+
+    return DiceConfig(roi=RegionOfInterest(rect=rect))
+
+
+def _board_outline(pose: Any, board: Any) -> Any:
+    import numpy as np
+
+    pts = [p for sq in board.squares.values() for p in pose.to_pixels(list(sq.polygon))]
+    if not pts:
+        return None
+    import cv2
+
+    return cv2.convexHull(np.float32(pts).reshape(-1, 1, 2))
+
+
+def keep(dice: list[Any], area: Area, size: tuple[int, int], pose: Any = None, board: Any = None) -> list[Any]:
+    """The readings that count for this area (any reader's: the filter does not rely on it)."""
+    rect = tray_pixels(area, size)
+    if rect is not None:
+        x1, y1, x2, y2 = rect
+        return [d for d in dice if x1 <= (d.box[0] + d.box[2]) / 2 <= x2 and y1 <= (d.box[1] + d.box[3]) / 2 <= y2]
+    if area == "off_board" and pose is not None and getattr(pose, "found", False) and board is not None:
+        import cv2
+
+        hull = _board_outline(pose, board)
+        if hull is None:
+            return dice
+        return [d for d in dice
+                if cv2.pointPolygonTest(hull, ((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2), False) < 0]
+    return dice
