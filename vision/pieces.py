@@ -24,6 +24,11 @@ piece on a neighbouring square that leans over this spot does not reach up there
 planes must show something. Looks are read in the raised plane too (no ground, no contact
 shadow). An occupied spot's token is the nearest learned piece look: looks are learned from
 known positions (the start position, or any confirmed one) and fall back to built-in guesses.
+A frame's readings are then checked as a whole: pieces of one kind look alike within a frame
+(a frame's own looks recruit weak spots; a crowd of look-alikes read as a kind the game has
+fewer of is another kind), and the game's piece set bounds what can be read (Qubism: one pawn
+each, nine cubes; Kat en Muis: one cat, one mouse; a pawn, cat or mouse read nowhere is looked
+for among the weak spots).
 A Qubism cube's arrow is read on the cube's top face (the plane of its top, from the camera):
 matched against cube tops learned from known positions, turned four ways (any glyph: arrow,
 triangle, chevron, light or dark), or, with nothing learned, from the shape of the dark glyph.
@@ -145,14 +150,16 @@ class PieceConfig:
     """Games with a ``top_plane``: a spot whose middle, in the raised plane, changes less than
     this share of what the chosen piece's learned examples showed there is not that piece
     (a neighbour leaning over, a shadow): read as empty. Not applied before a piece is learned."""
-    hole_mouse_dist: float = 1.3
     frame_min: int = 5
     frame_clear: float = 1.0
     frame_agree: int = 4
     crowd_dist: float = 0.3
     frame_weak: float = 0.3
     frame_look_dist: float = 1.0
-    """See ``BoardReader._frame_looks``: weak spots that look like this frame's clear pieces."""
+    """See ``BoardReader._frame_looks`` and ``_crowds``: this frame's looks of its kinds of
+    pieces (evidence >= ``frame_clear``), weak spots (evidence >= ``frame_weak``) near one of
+    them when ``frame_agree`` spots agree, crowds of look-alikes (within ``crowd_dist``)."""
+    hole_mouse_dist: float = 1.3
     """A Chop! Chop! hole holds a mouse or an opened hole slab (rule C3: nothing else). The
     mice's looks are learned on the holes themselves (they start there), so a hole spot whose
     look is farther than this (look-feature distance) from every learned mouse is an opened
@@ -166,15 +173,17 @@ class PieceConfig:
     four mice). See ``count_games`` and ``BoardReader._crowds``."""
     count_games: tuple[str, ...] = ("qubism", "katenmuis")
     """Games whose readings are cut to ``counts`` spot by spot (not Chop! Chop!: there a mouse
-    misread as the cat would cost the real cat; measured worse). Extra readings of a class keep the spots whose look is nearest it; the
-    others take their next class with room, if near enough, or are read as empty."""
+    misread as the cat would cost the real cat; measured worse). Extra readings of a class
+    keep the spots whose look is nearest it; the others take their next class with room, if
+    near enough (``demote_dist``), or are read as empty."""
     always: dict[str, tuple[str, ...]] = field(default_factory=lambda: {
         "qubism": ("pawn:white", "pawn:black"), "katenmuis": ("cat", "mouse")})
     """Pieces that never leave the board (Qubism's pawns, Kat en Muis's cat and mouse): when no
-    spot reads as one, the weak spot (``always_min_score`` <= evidence < 1) whose look is
-    nearest it, and much nearer it than its own empty print (``always_ratio``), is it."""
+    spot reads as one, it is the empty-read spot with evidence >= ``always_min_score`` (weak,
+    or dropped by the middle check), no straight shadow edge, and that kind as its nearest
+    look, that shows it best: evidence times how much nearer its look is to the kind's than to
+    its own empty print. Low confidence (0.3-0.7), so the cross-check asks when unsure."""
     always_min_score: float = 0.5
-    always_ratio: float = 0.5
     demote_dist: float = 2.0
     """A reading dropped for the count takes its next-nearest class with room only within this
     look distance of that class's learned looks (any distance while only built-in guesses are
