@@ -150,8 +150,12 @@ def test_dice_watch_against_virtual_dice_end_to_end(tmp_path: Path, watcher: str
         return got
 
     first = throws(4)
-    sent = _sent(die)
     seen = [tuple(g["dice"]) for g in first]
+    sent = _sent(die)
+    deadline = time.monotonic() + 5  # the die logs "sent" after writing: its log may lag the watcher
+    while not any(sent[i:i + 4] == seen for i in range(len(sent))) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        sent += _sent(die)
     # what was read is what the die sent, in order, none invented (the first throws may be
     # sent before the watcher opened the port)
     assert any(sent[i:i + 4] == seen for i in range(len(sent))), (sent, seen)
