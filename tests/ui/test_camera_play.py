@@ -24,13 +24,18 @@ def _own_db_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "home" / "companion.db"))
 
 
-def _to_first_throw(app: Any) -> None:
-    """Chop! Chop!: the cat takes its place on the table; then the mice throw their die."""
+def _chopchop_at_first_throw(make_app: Any) -> Any:
+    """A Chop! Chop! game watched by a camera that sees nothing by itself, at its first throw
+    (the cat has taken its place on the table; the mice throw their die)."""
     from ui import actions
 
+    app = _watching_app(make_app, lambda frame: [])
+    app.start_game("chopchop", {}, {})
+    assert wait_for(lambda: app.camera_watch.running, timeout=5)
     while actions.chance_kind(app.session.state) != "dice":
         app.session.apply(app.session.state.legal_actions()[0])
     pump(2)
+    return app
 
 
 def _watching_app(make_app: Any, reader: Any, feed: Path | None = None, **config: Any) -> Any:
@@ -123,12 +128,9 @@ def test_the_die_just_thrown_is_the_throw_when_another_lies_still(make_app: Any)
     the die that is new since the last settled reading is offered, not "2 dice seen"."""
     from ui.camwatch import DICE_KIND
 
-    app = _watching_app(make_app, lambda frame: [])
-    app.start_game("chopchop", {}, {})
+    app = _chopchop_at_first_throw(make_app)
     screen = app.game_screen
     try:
-        assert wait_for(lambda: app.camera_watch.running, timeout=5)
-        _to_first_throw(app)
         assert screen.input_mode == "dice"
         app.bridge.post(DICE_KIND, [4, 3], True, [3], True)  # the 4 lay there before
         assert wait_for(lambda: screen.ids.get("camera_offer") is not None, timeout=5)
@@ -143,12 +145,9 @@ def test_the_die_just_thrown_is_the_throw_when_another_lies_still(make_app: Any)
 def test_two_new_dice_when_one_is_wanted_are_left_to_the_players(make_app: Any) -> None:
     from ui.camwatch import DICE_KIND
 
-    app = _watching_app(make_app, lambda frame: [])
-    app.start_game("chopchop", {}, {})
+    app = _chopchop_at_first_throw(make_app)
     screen = app.game_screen
     try:
-        assert wait_for(lambda: app.camera_watch.running, timeout=5)
-        _to_first_throw(app)
         app.bridge.post(DICE_KIND, [4, 3], True, [4, 3], True)
         assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
         assert any("camera sees 2 dice, the game needs 1" in t.lower() for t in texts(screen))

@@ -34,10 +34,10 @@ def test_empty_table_has_no_dice() -> None:
         assert [d for d in read_dice(bg) if d.value is not None] == []
 
 
-def _score(entries: list[tuple[np.ndarray, list[dict]]]) -> dict[str, int]:
+def _score(entries: list[tuple[np.ndarray, list[dict]]], cfg: DiceConfig | None = None) -> dict[str, int]:
     tot: dict[str, int] = {}
     for img, labels in entries:
-        for k, v in score_image(labels, read_dice(img)).items():
+        for k, v in score_image(labels, read_dice(img, cfg)).items():
             tot[k] = tot.get(k, 0) + v
     return tot
 
@@ -50,14 +50,14 @@ def test_real_dice_dev_photos(dice_dev) -> None:
     assert tot["right_preds"] == tot["preds"], tot  # no wrong values
 
 
+def _rendered(seed: int, p: synth_dice.SceneParams, n: int = 8) -> list[tuple[np.ndarray, list[dict]]]:
+    rng = np.random.default_rng(seed)
+    return [(img, lab["dice"]) for img, lab in (synth_dice.render_scene(rng, p) for _ in range(n))]
+
+
 def test_rendered_scenes_are_read() -> None:
-    rng = np.random.default_rng(1234)
-    p = synth_dice.SceneParams(die_px=(34, 70), tilt_deg=(0, 30), blur_sigma=(0, 0.5),
-                               noise_sigma=(0, 3), n_dice=(1, 8))
-    entries = []
-    for _ in range(8):
-        img, lab = synth_dice.render_scene(rng, p)
-        entries.append((img, lab["dice"]))
+    entries = _rendered(1234, synth_dice.SceneParams(die_px=(34, 70), tilt_deg=(0, 30), blur_sigma=(0, 0.5),
+                                                     noise_sigma=(0, 3), n_dice=(1, 8)))
     tot = _score(entries)
     assert tot["right"] >= 0.85 * tot["labels"], tot
     assert tot["right_preds"] >= 0.95 * tot["preds"], tot
@@ -123,26 +123,13 @@ def test_match_rule_and_scoring() -> None:
 def test_close_camera_big_dice_are_read_without_their_pips() -> None:
     """Dice filling a fifth to a third of the frame (a close camera) are found by the coarse
     pass, and the pips of a die read surely are never reported as dice of their own."""
-    rng = np.random.default_rng(77)
-    p = synth_dice.SceneParams(n_dice=(1, 2), die_px=(130, 190), tilt_deg=(0, 20), blur_sigma=(0, 0.5),
-                               noise_sigma=(0, 3), translucent_prob=0.0)
-    entries = []
-    for _ in range(8):
-        img, lab = synth_dice.render_scene(rng, p)
-        entries.append((img, lab["dice"]))
+    entries = _rendered(77, synth_dice.SceneParams(n_dice=(1, 2), die_px=(130, 190), tilt_deg=(0, 20),
+                                                   blur_sigma=(0, 0.5), noise_sigma=(0, 3), translucent_prob=0.0))
     tot = _score(entries)
     assert tot["found"] >= 0.85 * tot["labels"], tot
     assert tot["extra"] <= 1, tot
-    off = _score_with(entries, DiceConfig(det_size_big=0))  # without the coarse pass: lost
+    off = _score(entries, DiceConfig(det_size_big=0))  # without the coarse pass: lost
     assert off["found"] < tot["found"], (off, tot)
-
-
-def _score_with(entries: list[tuple[np.ndarray, list[dict]]], cfg: DiceConfig) -> dict[str, int]:
-    tot: dict[str, int] = {}
-    for img, labels in entries:
-        for k, v in score_image(labels, read_dice(img, cfg)).items():
-            tot[k] = tot.get(k, 0) + v
-    return tot
 
 
 def test_region_of_interest_reads_a_small_tray_more_finely() -> None:
@@ -158,7 +145,7 @@ def test_region_of_interest_reads_a_small_tray_more_finely() -> None:
         frame[0:480, 0:640] = tray
         entries.append((frame, lab["dice"]))
     roi = DiceConfig(roi=RegionOfInterest(rect=(0, 0, 640, 480)))
-    with_roi = _score_with(entries, roi)
+    with_roi = _score(entries, roi)
     assert with_roi["right"] >= 0.9 * with_roi["labels"], with_roi
     assert with_roi["right_preds"] >= 0.97 * with_roi["preds"], with_roi
-    assert _score_with(entries, DiceConfig())["found"] < with_roi["found"]  # the whole frame: coarser
+    assert _score(entries, DiceConfig())["found"] < with_roi["found"]  # the whole frame: coarser

@@ -5,6 +5,7 @@ games' piece counts (Qubism Q1: one pawn each) and crowds of look-alikes in unfa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -56,13 +57,19 @@ def test_a_straight_shadow_edge_explains_a_shadow_but_not_a_piece() -> None:
     assert frac[0] < 0.2 < 0.5 < frac[1]
 
 
-def test_leaning_neighbours_are_not_read_as_cats_and_the_model_keeps_them(tmp_path: Path) -> None:
-    board = board_for("kilkenny")
-    rng = np.random.default_rng(11)
+def _reader_taught_on_a_start(game: str, seed: int) -> tuple[Any, np.random.Generator, Any, BoardReader]:
+    """(board, rng, the alt renderer's piece look, a reader taught from a reference position)."""
+    board = board_for(game)
+    rng = np.random.default_rng(seed)
     look = alt_look(board, rng)
     ref = random_position(board, rng, reference=True)
     reader = BoardReader(board)
     reader.learn(render_alt_scene(board, ref, look, rng, occlude=False, hide_marker=False)["image"], ref)
+    return board, rng, look, reader
+
+
+def test_leaning_neighbours_are_not_read_as_cats_and_the_model_keeps_them(tmp_path: Path) -> None:
+    board, rng, look, reader = _reader_taught_on_a_start("kilkenny", 11)
     assert reader.model.centre and all(len(v) >= 1 for v in reader.model.centre.values())
     wrong = 0
     for k in range(3):
@@ -78,12 +85,7 @@ def test_leaning_neighbours_are_not_read_as_cats_and_the_model_keeps_them(tmp_pa
 
 
 def test_Q1_one_pawn_each_in_every_reading_and_a_missed_pawn_is_looked_for() -> None:
-    board = board_for("qubism")
-    rng = np.random.default_rng(21)
-    look = alt_look(board, rng)
-    start = random_position(board, rng, reference=True)
-    reader = BoardReader(board)
-    reader.learn(render_alt_scene(board, start, look, rng, occlude=False, hide_marker=False)["image"], start)
+    board, rng, look, reader = _reader_taught_on_a_start("qubism", 21)
     right = total = 0
     for k in range(6):
         pos = random_position(board, np.random.default_rng(90 + k))
