@@ -90,6 +90,11 @@ class Effect:
         return data
 
 
+def player_name(names: Mapping[str, str] | None, player: str) -> str:
+    """The name to narrate for ``player``: from ``names`` if given there, else its id titled."""
+    return (names or {}).get(player, player.title())
+
+
 A = TypeVar("A", bound=Action)
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State, player_name
 
 __all__ = [
     "KatEnMuis",
@@ -94,10 +94,6 @@ def red_square_id(player: str, square: int) -> str:
     return str(square if player == CAT else HOME + 1 - square)
 
 
-def _name(names: Mapping[str, str] | None, player: str) -> str:
-    return (names or {}).get(player, player.title())
-
-
 def _chips(n: int) -> str:
     return f"{n} chip" if n == 1 else f"{n} chips"
 
@@ -128,7 +124,7 @@ class Thrown(Effect):
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         a, b = self.dice
         what = f"double {a}" if a == b else f"{a} and {b}"
-        return f"{_name(names, self.player)} throws {what}"
+        return f"{player_name(names, self.player)} throws {what}"
 
 
 @dataclass(frozen=True)
@@ -142,7 +138,7 @@ class Moved(Effect):
     along: tuple[int, ...]
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} moves from {self.frm} to {self.to}"
+        return f"{player_name(names, self.player)} moves from {self.frm} to {self.to}"
 
 
 @dataclass(frozen=True)
@@ -154,7 +150,7 @@ class Shortcut(Effect):
     to: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"double {self.double} takes {_name(names, self.player)} straight to {self.to}"
+        return f"double {self.double} takes {player_name(names, self.player)} straight to {self.to}"
 
 
 @dataclass(frozen=True)
@@ -165,7 +161,7 @@ class TurnedBack(Effect):
     to: int = BOUNCE_TO
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} overshoots 66 and turns back to {self.to}"
+        return f"{player_name(names, self.player)} overshoots 66 and turns back to {self.to}"
 
 
 @dataclass(frozen=True)
@@ -177,7 +173,7 @@ class Jumped(Effect):
     square: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} jumps over {_name(names, self.over)} on {self.square}"
+        return f"{player_name(names, self.player)} jumps over {player_name(names, self.over)} on {self.square}"
 
 
 @dataclass(frozen=True)
@@ -190,7 +186,7 @@ class Paid(Effect):
     ``"square number"`` (K8 4, 9, ..., 64)."""
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.payer)} pays {_name(names, self.payee)} {_chips(self.amount)}"
+        return f"{player_name(names, self.payer)} pays {player_name(names, self.payee)} {_chips(self.amount)}"
 
 
 @dataclass(frozen=True)
@@ -201,7 +197,7 @@ class DoubleSixForfeit(Effect):
     square: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} throws double six before passing 55 and does not move"
+        return f"{player_name(names, self.player)} throws double six before passing 55 and does not move"
 
 
 @dataclass(frozen=True)
@@ -209,7 +205,7 @@ class LosesNextTurn(Effect):
     player: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} loses {_PRONOUN[self.player]} next turn"
+        return f"{player_name(names, self.player)} loses {_PRONOUN[self.player]} next turn"
 
 
 @dataclass(frozen=True)
@@ -217,7 +213,7 @@ class ThrowsAgain(Effect):
     player: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} throws again"
+        return f"{player_name(names, self.player)} throws again"
 
 
 @dataclass(frozen=True)
@@ -227,7 +223,7 @@ class TurnSkipped(Effect):
     player: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} misses this turn"
+        return f"{player_name(names, self.player)} misses this turn"
 
 
 @dataclass(frozen=True)
@@ -237,7 +233,7 @@ class Won(Effect):
     """Chips taken from both pots."""
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} wins and takes both pots ({_chips(self.pots)})"
+        return f"{player_name(names, self.player)} wins and takes both pots ({_chips(self.pots)})"
 
 
 # -- the move itself (shared with companion.odds) -----------------------------------------------
@@ -589,22 +585,23 @@ def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -
             mover = e.player
             out.append(e.describe(names)[0].upper() + e.describe(names)[1:] + ".")
         elif isinstance(e, DoubleSixForfeit):
-            landing = f"{_name(names, e.player)} stays on {e.square} (double six before passing 55)"
+            landing = f"{player_name(names, e.player)} stays on {e.square} (double six before passing 55)"
         elif isinstance(e, Moved):
-            landing = f"{_name(names, e.player)} lands on {e.to}"
+            landing = f"{player_name(names, e.player)} lands on {e.to}"
         elif isinstance(e, Shortcut):
-            landing = f"Double {e.double} takes {_name(names, e.player)} straight to {e.to}"
+            landing = f"Double {e.double} takes {player_name(names, e.player)} straight to {e.to}"
         elif isinstance(e, TurnedBack):
-            landing = f"{_name(names, e.player)} overshoots 66 and turns back to {e.to}"
+            landing = f"{player_name(names, e.player)} overshoots 66 and turns back to {e.to}"
         elif isinstance(e, Jumped):
             pass  # told with its fee
         elif isinstance(e, Paid) and e.reason == "jump":
-            out.append(f"{_name(names, e.payer)} jumps over {_name(names, e.payee)}: pays {_OBJECT[e.payee]} {_chips(e.amount)}.")
+            payer, payee = player_name(names, e.payer), player_name(names, e.payee)
+            out.append(f"{payer} jumps over {payee}: pays {_OBJECT[e.payee]} {_chips(e.amount)}.")
         elif isinstance(e, Paid):
             if e.payer == mover:
-                clauses.append(f"pays {_name(names, e.payee)} {_chips(e.amount)}")
+                clauses.append(f"pays {player_name(names, e.payee)} {_chips(e.amount)}")
             else:
-                clauses.append(f"{_name(names, e.payer)} pays {_OBJECT[e.payee]} {_chips(e.amount)}")
+                clauses.append(f"{player_name(names, e.payer)} pays {_OBJECT[e.payee]} {_chips(e.amount)}")
         elif isinstance(e, LosesNextTurn):
             clauses.append(f"loses {_PRONOUN[e.player]} next turn")
         elif isinstance(e, ThrowsAgain):
@@ -613,7 +610,7 @@ def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -
             clauses.append(f"wins and takes both pots ({_chips(e.pots)})")
         elif isinstance(e, TurnSkipped):
             flush()
-            out.append(f"{_name(names, e.player)} misses a turn.")
+            out.append(f"{player_name(names, e.player)} misses a turn.")
         else:
             flush()
             out.append(e.describe(names) + ".")

@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.boards import Board, BoardError, load_board
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State, player_name
 
 __all__ = [
     "KilkennyCats",
@@ -56,10 +56,6 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
 )
 """The 8 directions as (row step, column step): N, NE, E, SE, S, SW, W, NW."""
 DIE_FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
-
-
-def _name(names: Mapping[str, str] | None, player: str) -> str:
-    return (names or {}).get(player, player.title())
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -90,7 +86,7 @@ class Thrown(Effect):
     value: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} throws {self.value}"
+        return f"{player_name(names, self.player)} throws {self.value}"
 
 
 @dataclass(frozen=True)
@@ -100,7 +96,7 @@ class Moved(Effect):
     to: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} moves a cat from {self.frm} to {self.to}"
+        return f"{player_name(names, self.player)} moves a cat from {self.frm} to {self.to}"
 
 
 @dataclass(frozen=True)
@@ -110,7 +106,7 @@ class Captured(Effect):
     square: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} captures {_name(names, self.victim)}'s cat on {self.square}"
+        return f"{player_name(names, self.player)} captures {player_name(names, self.victim)}'s cat on {self.square}"
 
 
 @dataclass(frozen=True)
@@ -119,7 +115,7 @@ class Parked(Effect):
     square: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)}'s cat reaches the mouse on {self.square} and stays there"
+        return f"{player_name(names, self.player)}'s cat reaches the mouse on {self.square} and stays there"
 
 
 @dataclass(frozen=True)
@@ -128,7 +124,7 @@ class NoMove(Effect):
     value: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} has no legal move for a {self.value} and loses the turn"
+        return f"{player_name(names, self.player)} has no legal move for a {self.value} and loses the turn"
 
 
 @dataclass(frozen=True)
@@ -139,8 +135,8 @@ class Won(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         if self.how == "mice":
-            return f"{_name(names, self.player)} wins with cats on both mice"
-        return f"{_name(names, self.player)} wins: the only colour with a cat that can still move"
+            return f"{player_name(names, self.player)} wins with cats on both mice"
+        return f"{player_name(names, self.player)} wins: the only colour with a cat that can still move"
 
 
 # -- geometry from the board file --------------------------------------------------------------

@@ -49,7 +49,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.boards import Board, BoardError, load_board
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State, player_name
 
 __all__ = [
     "Qubism",
@@ -71,10 +71,6 @@ ARROWS: dict[str, tuple[int, int]] = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 CUBE_MODELS = ("observed", "forward", "back")
 UNKNOWN = "?"
-
-
-def _name(names: Mapping[str, str] | None, player: str) -> str:
-    return (names or {}).get(player, player.title())
 
 
 # -- actions -----------------------------------------------------------------------------------
@@ -118,7 +114,7 @@ class Moved(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         verb = {"step": "moves", "jump": "jumps", "side-step": "side-steps"}.get(self.how, "moves")
-        return f"{_name(names, self.player)} {verb} from {self.frm} to {self.to}"
+        return f"{player_name(names, self.player)} {verb} from {self.frm} to {self.to}"
 
 
 @dataclass(frozen=True)
@@ -129,7 +125,7 @@ class CubePlaced(Effect):
     pool: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return (f"{_name(names, self.player)} places a cube on {self.square}, arrow {self.arrow} "
+        return (f"{player_name(names, self.player)} places a cube on {self.square}, arrow {self.arrow} "
                 f"({self.pool} left in the pool)")
 
 
@@ -140,7 +136,7 @@ class CubeSlid(Effect):
     to: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} slides the cube from {self.frm} to {self.to}"
+        return f"{player_name(names, self.player)} slides the cube from {self.frm} to {self.to}"
 
 
 @dataclass(frozen=True)
@@ -158,7 +154,7 @@ class Won(Effect):
     square: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} reaches {self.square} and wins"
+        return f"{player_name(names, self.player)} reaches {self.square} and wins"
 
 
 # -- geometry ----------------------------------------------------------------------------------
