@@ -53,6 +53,16 @@ def dice_for(game: str, side: str | None) -> tuple[tuple[int, ...], ...]:
     return per_side[None]
 
 
+def point_link(link: Path, target: str) -> None:
+    """Make ``link`` a symlink to ``target`` atomically: readers see the old or the new device
+    node, never none (as udev does when a USB die is plugged in again)."""
+    tmp = link.with_name(link.name + ".tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    os.symlink(target, tmp)
+    os.replace(tmp, link)
+
+
 class VirtualDie:
     """A pseudo-terminal that speaks the die protocol (a context manager)."""
 
@@ -94,11 +104,7 @@ class VirtualDie:
         self.master, self.slave = master, slave
         self.path = os.ttyname(slave)
         if self.link is not None:
-            tmp = self.link.with_name(self.link.name + ".tmp")
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
-            os.symlink(self.path, tmp)
-            os.replace(tmp, self.link)  # atomic: readers see the old or the new pty, never none
+            point_link(self.link, self.path)
         if self.hello:
             self.send(f"HELLO virtual-die {VERSION}")
         return self

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from hardware.virtualdie import point_link
+
 
 class Pty:
     """A pseudo-terminal in raw mode with a stable symlink path, like a USB device node.
@@ -37,11 +39,7 @@ class Pty:
         master, slave = os.openpty()
         tty.setraw(slave)
         self.master, self.slave = master, slave
-        tmp = self.link.with_name(self.link.name + ".new")
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        os.symlink(os.ttyname(slave), tmp)
-        os.replace(tmp, self.link)
+        point_link(self.link, os.ttyname(slave))
 
     def unplug(self) -> None:
         with contextlib.suppress(FileNotFoundError):
