@@ -19,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from companion.boards import BoardError
 
@@ -43,17 +44,21 @@ def _cmd_print(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_read(args: argparse.Namespace) -> int:
+def _image(path: Path) -> Any:
+    """The picture at ``path`` (BGR), or None when it is missing or OpenCV cannot decode it."""
     import cv2
 
+    return cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
     from vision.boarddefaults import board_for
     from vision.pieces import PieceModel, read_board
 
     board = board_for(args.board)
-    path = Path(args.image)
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    image = _image(Path(args.image))
     if image is None:
-        return _fail(f"cannot read image {path} (missing, or not a picture OpenCV can decode)")
+        return _fail(f"cannot read image {args.image} (missing, or not a picture OpenCV can decode)")
     model = PieceModel.load(args.model) if args.model else None
     reading = read_board(image, board, model=model)
     if args.json:
@@ -83,16 +88,13 @@ def start_position(game: str) -> dict[str, str]:
 
 
 def _cmd_learn(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.boarddefaults import board_for
     from vision.pieces import BoardReader, PieceModel
 
     board = board_for(args.board)
-    path = Path(args.image)
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    image = _image(Path(args.image))
     if image is None:
-        return _fail(f"cannot read image {path} (missing, or not a picture OpenCV can decode)")
+        return _fail(f"cannot read image {args.image} (missing, or not a picture OpenCV can decode)")
     if args.position:
         try:
             known = {str(k): str(v) for k, v in json.loads(Path(args.position).read_text(encoding="utf-8")).items()}
@@ -109,7 +111,7 @@ def _cmd_learn(args: argparse.Namespace) -> int:
     model.save(args.output)
     looks = ", ".join(f"{k} x{len(v)}" for k, v in sorted(model.looks.items()))
     extra = f", {len(model.arrows)} cube arrows" if model.arrows else ""
-    print(f"learned {n} piece looks from {path.name} ({looks}{extra}); saved {args.output} "
+    print(f"learned {n} piece looks from {Path(args.image).name} ({looks}{extra}); saved {args.output} "
           f"(use: companion board read PHOTO --board {args.board} --model {args.output})")
     return 0
 
