@@ -171,8 +171,10 @@ def _check(image: object) -> np.ndarray:
 # ---------------------------------------------------------------- stages
 
 
-def _detect_at(image: np.ndarray, size: int, config: DiceConfig
-               ) -> list[tuple[tuple[float, float, float, float], float]]:
+Proposal = tuple[tuple[float, float, float, float], float]  # box (full-image pixels), score
+
+
+def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposal]:
     lb, s = _letterbox(image, size)
     blob = cv2.dnn.blobFromImage(lb, 1 / 255.0, mean=(127.5, 127.5, 127.5))
     net = _net(config.det_model)
@@ -189,9 +191,6 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig
         box = ((cx - bw / 2) * k, (cy - bh / 2) * k, (cx + bw / 2) * k, (cy + bh / 2) * k)
         res.append((box, float(heat[y, x])))
     return res
-
-
-Proposal = tuple[tuple[float, float, float, float], float]  # box (full-image pixels), score
 
 
 def detect_fine(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
@@ -225,11 +224,13 @@ def _side(box: Sequence[float]) -> float:
     return max(box[2] - box[0], box[3] - box[1])
 
 
+def _intersection(a: Sequence[float], b: Sequence[float]) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 def _frac_inside(b: Sequence[float], a: Sequence[float]) -> float:
     """How much of box ``b``'s area lies inside box ``a``."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    return ix * iy / max(1e-6, (b[2] - b[0]) * (b[3] - b[1]))
+    return _intersection(a, b) / max(1e-6, (b[2] - b[0]) * (b[3] - b[1]))
 
 
 def _parts(box: Sequence[float], dice: Sequence[Sequence[float]]) -> list[Sequence[float]]:
@@ -250,9 +251,7 @@ def _part_of_a_bigger_die(box: Sequence[float], dice: Sequence[Sequence[float]])
 
 
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
+    inter = _intersection(a, b)
     u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / u if u > 0 else 0.0
 
