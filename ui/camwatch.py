@@ -278,6 +278,10 @@ class CameraWatcher:
         settler = Settler(config, dice_in)
         post = self.app.bridge.post
         last_dice: Any = None
+
+        def is_sure(rs: list[Any]) -> bool:
+            return all(r.value is not None and r.confidence >= threshold for r in rs)
+
         last_motion = time.monotonic()
         next_at = 0.0
         try:
@@ -298,10 +302,6 @@ class CameraWatcher:
                     if not same_dice(readings, last_dice):
                         fresh = new_dice(readings, last_dice)
                         last_dice = readings
-
-                        def is_sure(rs: list[Any]) -> bool:
-                            return all(r.value is not None and r.confidence >= threshold for r in rs)
-
                         post(DICE_KIND, [r.value for r in readings], is_sure(readings),
                              [r.value for r in fresh], is_sure(fresh))
                 if read_board is not None:

@@ -151,7 +151,7 @@ class CameraScreen(Screen):
     def on_pre_enter(self, *args: Any) -> None:
         self._tray_corners = None
         self.tray_hint = ""
-        self.area_text = "Dice: " + dicearea.describe(self.app.prefs.get("ui.dice_area"))
+        self._show_area()
 
     # -- the feed ---------------------------------------------------------------------------
 
@@ -350,8 +350,12 @@ class CameraScreen(Screen):
         else:
             self.app.prefs.set("ui.dice_area", "anywhere")
             self.app.toast("Dice are read anywhere in the picture.", "info")
-        self.area_text = "Dice: " + dicearea.describe(self.app.prefs.get("ui.dice_area"))
-        self.view.tray = dicearea.tray_pixels(self.app.prefs.get("ui.dice_area"), self.view.image_size)
+        self._show_area()
+
+    def _show_area(self) -> None:
+        area = self.app.prefs.get("ui.dice_area")
+        self.area_text = "Dice: " + dicearea.describe(area)
+        self.view.tray = dicearea.tray_pixels(area, self.view.image_size)
         self.view.redraw()
 
     def on_touch_down(self, touch: Any) -> bool:
@@ -371,9 +375,7 @@ class CameraScreen(Screen):
                 self.app.toast("Dice are read in the tray only.", "good")
             else:
                 self.app.toast("That tray is too small: choose the dice area again.", "bad")
-            self.area_text = "Dice: " + dicearea.describe(self.app.prefs.get("ui.dice_area"))
-            self.view.tray = dicearea.tray_pixels(self.app.prefs.get("ui.dice_area"), self.view.image_size)
-            self.view.redraw()
+            self._show_area()
             return True
         return bool(super().on_touch_down(touch))
 
