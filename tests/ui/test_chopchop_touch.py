@@ -95,24 +95,30 @@ def test_slabs_through_the_tile_picker(make_app: Any) -> None:
     screenshot(app.root, "chopchop_800x480")
 
 
-def test_camera_proposal_preselects_the_tile(make_app: Any) -> None:
+def _until_a_slab_is_turned(app: Any, screen: Any) -> None:
+    """Play (dice by the picker's roll, moves onto a slab when there is one) until a tile is due."""
     from ui import actions
 
-    app = make_app()
-    app.start_game("chopchop", {}, {})
-    screen = app.screen("chopchop")
-    # play until a slab is turned
     for _ in range(300):
         state = app.session.state
         kind = actions.chance_kind(state)
         if kind == "tile":
-            break
+            return
         if kind == "dice":
             screen.picker.roll()
         else:
             legal = state.legal_actions()
             slab = [a for a in legal if getattr(a, "to", None) in state.face_down]
             app.apply((slab or legal)[0])
+
+
+def test_camera_proposal_preselects_the_tile(make_app: Any) -> None:
+    from ui import actions
+
+    app = make_app()
+    app.start_game("chopchop", {}, {})
+    screen = app.screen("chopchop")
+    _until_a_slab_is_turned(app, screen)
     assert actions.chance_kind(app.session.state) == "tile"
     screen.propose_tile("knife", 0.91)
     pump()
@@ -137,17 +143,7 @@ def test_camera_learns_a_confirmed_tile_and_proposes_it_next_time(make_app: Any,
     app = make_app()
     app.start_game("chopchop", {}, {})
     screen = app.screen("chopchop")
-    for _ in range(300):
-        state = app.session.state
-        kind = actions.chance_kind(state)
-        if kind == "tile":
-            break
-        if kind == "dice":
-            screen.picker.roll()
-        else:
-            legal = state.legal_actions()
-            slab = [a for a in legal if getattr(a, "to", None) in state.face_down]
-            app.apply((slab or legal)[0])
+    _until_a_slab_is_turned(app, screen)
     state = app.session.state
     square = state.position(state.piece)
     # a camera view of this very position (synthetic frames of the Chop! Chop! board)
