@@ -127,11 +127,11 @@ class PieceConfig:
     dark_scale: float = 1.0
     """Drop of log brightness at which a spot counts as occupied on darkness alone."""
     light_scale: float = 0.35
+    """Rise of log brightness at which a spot counts as occupied on brightness alone."""
     spread_scale: float = 0.15
+    """Rise of the spread of grey levels in the middle of a spot (shading, edges of a piece)."""
     hidden_scale: float = 0.2
     """Drop of the spread of grey levels (the printed label or lines hidden under a piece)."""
-    """Rise of the spread of grey levels in the middle of a spot (shading, edges of a piece)."""
-    """Rise of log brightness at which a spot counts as occupied on brightness alone."""
     top_plane: dict[str, float] = field(default_factory=lambda: {"kilkenny": 0.45, "qubism": 0.4})
     """Games whose pieces are all figures at least about half a square tall: a spot is also
     read in the plane this many square sides above the board (found from the camera pose), so
