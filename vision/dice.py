@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Sequence
 
@@ -72,8 +72,6 @@ class DiceConfig:
     det_model: Path = field(default=MODELS / "dice_det.onnx")
     # classifiers (ONNX file, crop growth) whose probabilities are averaged
     cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls.onnx", CROP_GROW),)
-    # ... and those asked only about the crops the first ones are unsure of (a second opinion)
-    cls_second: tuple[tuple[Path, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,13 +107,11 @@ def _net(path: Path) -> cv2.dnn.Net:
 
 
 def warm_up(config: DiceConfig | None = None) -> None:
-    """Load the models now (and run them once) so the first reading isn't slow."""
+    """Load both models now (and run them once) so the first reading isn't slow."""
     cfg = config or DiceConfig()
     img = np.full((64, 64, 3), 127, np.uint8)
     detect(img, cfg)
     classify(img, [(16.0, 16.0, 48.0, 48.0)], cfg)
-    for path, grow in cfg.cls_second:
-        classify(img, [(16.0, 16.0, 48.0, 48.0)], replace(cfg, cls_models=((path, grow),), cls_second=()))
 
 
 # ---------------------------------------------------------------- preprocessing
@@ -278,9 +274,9 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     """Probabilities (N x 7: not a die, 1..6) for each box.
 
     Every crop is read by the ``cls_models`` (averaged). Crops they are unsure about (top
-    probability below ``tta_below``) get a closer look: they are read again by those models and
-    by the ``cls_second`` ones, each turned by 0, 90, 180 and 270 degrees (``tta``), and all
-    those answers are averaged. Cheap on a typical frame: only the few unsure dice pay for it."""
+    probability below ``tta_below``) get a closer look: each model reads them turned by 0, 90,
+    180 and 270 degrees and all those answers are averaged. Cheap on a typical frame: only the
+    few unsure dice pay for it."""
     if not boxes:
         return np.zeros((0, 7), np.float32)
 
@@ -289,24 +285,20 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
         net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
         return _softmax(net.forward().reshape(len(crops), 7))
 
-    def crops_at(grow: float, which: Sequence[int]) -> np.ndarray:
-        return np.stack([crop_for_classifier(image, boxes[i], grow=grow) for i in which])
-
-    everyone = range(len(boxes))
-    crops = {grow: crops_at(grow, everyone) for grow in {g for _, g in config.cls_models}}
+    crops = {grow: np.stack([crop_for_classifier(image, b, grow=grow) for b in boxes])
+             for grow in {g for _, g in config.cls_models}}
     probs = sum(run(path, crops[grow]) for path, grow in config.cls_models) / len(config.cls_models)
-    if not config.tta and not config.cls_second:
+    if not config.tta:
         return probs
     unsure = np.nonzero(probs.max(1) < config.tta_below)[0]
     if len(unsure):
-        turns = 4 if config.tta else 1
         votes = np.zeros((len(unsure), 7), np.float32)
         n = 0
-        for path, grow in (*config.cls_models, *config.cls_second):
-            c = crops[grow][unsure] if grow in crops else crops_at(grow, unsure)
-            views = np.concatenate([np.rot90(c, k, axes=(1, 2)) for k in range(turns)])
-            votes += run(path, views).reshape(turns, len(unsure), 7).sum(0)
-            n += turns
+        for path, grow in config.cls_models:
+            c = crops[grow][unsure]
+            views = np.concatenate([np.rot90(c, k, axes=(1, 2)) for k in range(4)])
+            votes += run(path, views).reshape(4, len(unsure), 7).sum(0)
+            n += 4
         probs[unsure] = votes / n
     return probs
 

@@ -149,22 +149,3 @@ def test_region_of_interest_reads_a_small_tray_more_finely() -> None:
     assert with_roi["right"] >= 0.9 * with_roi["labels"], with_roi
     assert with_roi["right_preds"] >= 0.97 * with_roi["preds"], with_roi
     assert _score(entries, DiceConfig())["found"] < with_roi["found"]  # the whole frame: coarser
-
-
-def test_second_opinion_is_asked_about_unsure_dice_only(tmp_path) -> None:
-    """``cls_second`` models read only the crops the first classifier is unsure of."""
-    from vision.dice import MODELS, classify
-    from vision.errors import ModelError
-
-    img, labels = _rendered(77, synth_dice.SceneParams(n_dice=(3, 3), die_px=(50, 60), tilt_deg=(0, 10)), n=1)[0]
-    boxes = [d["box"] for d in labels]
-    missing = ((tmp_path / "missing.onnx", 1.3),)
-    sure = classify(img, boxes, DiceConfig(cls_second=missing, tta_below=0.0))  # nobody unsure: not loaded
-    assert sure.shape == (3, 7)
-    with pytest.raises(ModelError):  # everyone unsure: the second opinion is asked for
-        classify(img, boxes, DiceConfig(cls_second=missing, tta_below=1.01))
-    alone = classify(img, boxes, DiceConfig(tta_below=1.01))
-    second = ((MODELS / "dice_cls.onnx", 1.3),)  # the same net on wider crops: another opinion
-    both = classify(img, boxes, DiceConfig(cls_second=second, tta_below=1.01))
-    assert not np.allclose(alone, both)
-    assert np.allclose(both.sum(1), 1.0, atol=1e-4)
