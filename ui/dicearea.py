@@ -1,9 +1,10 @@
 """Where the camera reads dice: anywhere, off the board, or in a dice tray (a setting).
 
-The ``ui.dice_area`` setting is ``"anywhere"``, ``"off_board"`` (dice whose centre lies on the
-located board are not read: the board's printed pips and numbers, or a die resting on a square,
-are not the throw; while the board is not in view, dice are read anywhere), or a tray ``[x1, y1, x2, y2]`` in fractions of the camera frame (set by two
-touches on the Camera screen). With a tray the dice reader looks at the tray only, so small dice
+The ``ui.dice_area`` setting is ``"off_board"`` (the default: dice whose centre lies on the
+located board are not read, so counters, slabs and cubes, which the dice reader can take for
+dice showing 1, and a die resting on a square are not the throw; while the board is not in
+view, dice are read anywhere), ``"anywhere"``, or a tray ``[x1, y1, x2, y2]`` in fractions of
+the camera frame (set by two touches on the Camera screen). With a tray the dice reader looks at the tray only, so small dice
 in a wide camera view are read more finely (vision.dice's region of interest). No Kivy here.
 """
 

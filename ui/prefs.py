@@ -54,7 +54,7 @@ SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "ui.gpio": (dict(GPIO_DEFAULTS), _is_gpio, "GPIO pins"),
     "ui.min_confidence": (0.8, _is_conf, "camera confidence threshold"),
     "ui.camera_auto": (False, _is_bool, "camera auto-apply setting"),
-    "ui.dice_area": ("anywhere", is_area, "dice area"),
+    "ui.dice_area": ("off_board", is_area, "dice area"),
 }
 
 

@@ -46,3 +46,27 @@ def test_off_the_board_drops_dice_on_the_located_board_only() -> None:
     assert dicearea.keep([on_board, off_board], "off_board", size, pose, board) == [off_board]
     assert dicearea.keep([on_board, off_board], "anywhere", size, pose, board) == [on_board, off_board]
     assert dicearea.keep([on_board, off_board], "off_board", size, None, board) == [on_board, off_board]
+
+
+def test_by_default_counters_on_the_board_are_not_taken_for_dice() -> None:
+    """Chop! Chop!'s mice (a white dot on green) look like dice showing 1 to the dice reader;
+    with the default area (off the board) none of them counts. Real reader, rendered boards."""
+    from ui.prefs import SPECS
+    from ui.screens.camera import _on_marker
+    from vision.dice import read_dice
+    from vision.synth_board import random_position
+
+    default = SPECS["ui.dice_area"][0]
+    board = load_board("chopchop")
+    rng = np.random.default_rng(11)
+    anywhere = kept = 0
+    for _ in range(4):
+        scene = render_scene(board, random_position(board, rng), random_look(board, rng), rng)
+        pose = locate_board(scene.image, board)
+        assert pose.found
+        size = (scene.image.shape[1], scene.image.shape[0])
+        seen = [d for d in read_dice(scene.image) if not _on_marker(d.box, pose)]
+        anywhere += len(dicearea.keep(seen, "anywhere", size, pose, board))
+        kept += len(dicearea.keep(seen, default, size, pose, board))
+    assert anywhere >= 4  # the reader does see "dice" on the board...
+    assert kept == 0  # ...and the default setting keeps none of them

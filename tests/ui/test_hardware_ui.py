@@ -211,7 +211,7 @@ def test_turn_leds_after_a_lost_turn_light_the_next_player_and_blink_the_loser(m
 
 def test_dice_area_off_the_board_or_a_tray_set_by_two_touches(make_app: Any) -> None:
     """The dice area setting: a tray touched on the picture keeps only the dice inside it (and
-    is saved); the button cycles anywhere -> off the board -> tray -> anywhere."""
+    is saved); the button cycles off the board (the default) -> tray -> anywhere -> off the board."""
     from tests.ui.helpers import tap_at
 
     app = make_app(demo=True)
@@ -227,8 +227,6 @@ def test_dice_area_off_the_board_or_a_tray_set_by_two_touches(make_app: Any) -> 
 
     try:
         assert wait_for(lambda: "3 97%" in cam.reading_text, timeout=20), cam.reading_text
-        assert cam.area_text == "Dice: anywhere"
-        tap(cam.ids.area_button)
         assert app.prefs.get("ui.dice_area") == "off_board" and cam.area_text == "Dice: off the board"
         tap(cam.ids.area_button)
         assert "two opposite corners" in cam.tray_hint
@@ -241,8 +239,8 @@ def test_dice_area_off_the_board_or_a_tray_set_by_two_touches(make_app: Any) -> 
         assert wait_for(lambda: cam.reading_text == "Dice: none seen", timeout=20), cam.reading_text
         assert app.store.get_setting("ui.dice_area") == area  # saved
         tap(cam.ids.area_button)  # tray -> anywhere
-        assert app.prefs.get("ui.dice_area") == "anywhere"
-        tap(cam.ids.area_button)
+        assert app.prefs.get("ui.dice_area") == "anywhere" and cam.area_text == "Dice: anywhere"
+        tap(cam.ids.area_button)  # -> off the board
         tap(cam.ids.area_button)
         touch_frame(350, 100)  # a tray around the dice
         touch_frame(620, 240)

@@ -112,7 +112,7 @@ class CameraScreen(Screen):
     use_text = StringProperty("")
     can_use = BooleanProperty(False)
     readings = ListProperty([])
-    area_text = StringProperty("Dice: anywhere")
+    area_text = StringProperty("Dice: off the board")
     tray_hint = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -339,7 +339,7 @@ class CameraScreen(Screen):
     # -- where dice are read ------------------------------------------------------------------
 
     def cycle_dice_area(self) -> None:
-        """Anywhere -> off the board -> a tray (two touches on the picture) -> anywhere."""
+        """Off the board (the default) -> a tray (two touches on the picture) -> anywhere -> off the board."""
         area = self.app.prefs.get("ui.dice_area")
         if area == "anywhere":
             self.app.prefs.set("ui.dice_area", "off_board")
