@@ -240,13 +240,13 @@ class CameraWatcher:
         except ImportError as exc:
             self.app.bridge.post(STATE_KIND, "failed", str(exc))
             return
-        read_dice: Any = self.reader
+        reader: Any = self.reader
         tracker: Any = None
-        if read_dice is None:
+        if reader is None:
             try:
-                from vision.dice import read_dice
+                import vision.dice  # noqa: F401
             except ImportError:
-                read_dice = lambda _frame: []  # noqa: E731
+                reader = lambda _frame: []  # noqa: E731
         try:
             from vision.boardlocate import BoardTracker
 
@@ -258,20 +258,14 @@ class CameraWatcher:
             if not self._throw_due:
                 return []
             area = self.app.prefs.get("ui.dice_area")
-            size = (frame.shape[1], frame.shape[0])
-            config = dicearea.reader_config(area, size) if self.reader is None else None
-            found = read_dice(frame, config) if config is not None else read_dice(frame)
+            found = dicearea.read(frame, area, reader)
             pose = None
             if tracker is not None and found:
-                from ui.screens.camera import _on_marker
-
                 try:
                     pose = tracker.update(frame)
                 except Exception:
                     pose = None
-                if pose is not None and getattr(pose, "found", False):
-                    found = [d for d in found if not _on_marker(d.box, pose)]
-            return dicearea.keep(list(found), area, size, pose, board)
+            return dicearea.counted(found, area, (frame.shape[1], frame.shape[0]), pose, board)
 
         # With auto-apply, dice already lying there when watching starts are not taken as a throw.
         config = SettleConfig(window_s=self.settle_window_s, quiet_s=self.settle_quiet_s, armed_at_start=not auto)

@@ -48,6 +48,16 @@ def describe(area: Area) -> str:
     return "anywhere"
 
 
+def read(frame: Any, area: Area, reader: Any = None) -> list[Any]:
+    """The dice on ``frame``: ``reader(frame)`` when one is given (tests give labelled
+    readers), else vision.dice's reader, looking only at the tray when the area is one."""
+    if reader is not None:
+        return list(reader(frame))
+    from vision.dice import read_dice
+
+    return read_dice(frame, reader_config(area, (frame.shape[1], frame.shape[0])))
+
+
 def reader_config(area: Area, size: tuple[int, int]) -> Any:
     """The vision.dice config for this area (a region of interest for a tray), or None."""
     rect = tray_pixels(area, size)
@@ -69,6 +79,18 @@ def _board_outline(pose: Any, board: Any) -> Any:
     return cv2.convexHull(np.float32(pts).reshape(-1, 1, 2))
 
 
+def on_marker(box: Any, pose: Any) -> bool:
+    """A 'die' found on one of the board's printed markers (they look like dice faces)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    for quad in getattr(pose, "corners", {}).values():
+        xs = [p[0] for p in quad.reshape(-1, 2)]
+        ys = [p[1] for p in quad.reshape(-1, 2)]
+        pad = 0.25 * (max(xs) - min(xs))
+        if min(xs) - pad <= cx <= max(xs) + pad and min(ys) - pad <= cy <= max(ys) + pad:
+            return True
+    return False
+
+
 def keep(dice: list[Any], area: Area, size: tuple[int, int], pose: Any = None, board: Any = None) -> list[Any]:
     """The readings that count for this area (any reader's: the filter does not rely on it)."""
     rect = tray_pixels(area, size)
@@ -84,3 +106,11 @@ def keep(dice: list[Any], area: Area, size: tuple[int, int], pose: Any = None, b
         return [d for d in dice
                 if cv2.pointPolygonTest(hull, ((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2), False) < 0]
     return dice
+
+
+def counted(dice: list[Any], area: Area, size: tuple[int, int], pose: Any = None, board: Any = None) -> list[Any]:
+    """The dice the camera counts: with the board located, none on its printed markers (they
+    look like dice faces), whatever the area; then those the area keeps."""
+    if pose is not None and getattr(pose, "found", False):
+        dice = [d for d in dice if not on_marker(d.box, pose)]
+    return keep(dice, area, size, pose, board)

@@ -52,7 +52,6 @@ def test_by_default_counters_on_the_board_are_not_taken_for_dice() -> None:
     """Chop! Chop!'s mice (a white dot on green) look like dice showing 1 to the dice reader;
     with the default area (off the board) none of them counts. Real reader, rendered boards."""
     from ui.prefs import SPECS
-    from ui.screens.camera import _on_marker
     from vision.dice import read_dice
     from vision.synth_board import random_position
 
@@ -65,8 +64,8 @@ def test_by_default_counters_on_the_board_are_not_taken_for_dice() -> None:
         pose = locate_board(scene.image, board)
         assert pose.found
         size = (scene.image.shape[1], scene.image.shape[0])
-        seen = [d for d in read_dice(scene.image) if not _on_marker(d.box, pose)]
-        anywhere += len(dicearea.keep(seen, "anywhere", size, pose, board))
-        kept += len(dicearea.keep(seen, default, size, pose, board))
+        seen = read_dice(scene.image)
+        anywhere += len(dicearea.counted(seen, "anywhere", size, pose, board))  # markers never count
+        kept += len(dicearea.counted(seen, default, size, pose, board))
     assert anywhere >= 4  # the reader does see "dice" on the board...
     assert kept == 0  # ...and the default setting keeps none of them

@@ -216,13 +216,15 @@ class CameraScreen(Screen):
 
     def _run(self) -> None:
         """Worker thread: read frames, analyse them, hand the results to the UI thread."""
-        read_dice: Any = self.reader
+        reads_dice = self.reader is not None
         BoardTracker: Any = None
         try:
             from vision.boardlocate import BoardTracker
 
-            if read_dice is None:
-                from vision.dice import read_dice
+            if not reads_dice:
+                import vision.dice  # noqa: F401
+
+                reads_dice = True
         except ImportError:
             pass
         board = self._board()
@@ -240,11 +242,9 @@ class CameraScreen(Screen):
                     except Exception:
                         pose = None
                 area = self.app.prefs.get("ui.dice_area")
-                size = (frame.shape[1], frame.shape[0])
-                if read_dice is not None:
+                if reads_dice:
                     try:
-                        config = dicearea.reader_config(area, size) if self.reader is None else None
-                        dice = read_dice(frame, config) if config is not None else read_dice(frame)
+                        dice = dicearea.read(frame, area, self.reader)
                     except Exception:
                         dice = []
                 polygons = []
@@ -256,10 +256,9 @@ class CameraScreen(Screen):
                 if tile_sq is not None and pose is not None and getattr(pose, "found", False):
                     self._propose_tile(board, frame, tile_sq)
                 if pose is not None and getattr(pose, "found", False):
-                    dice = [d for d in dice if not _on_marker(d.box, pose)]
                     for sq in board.squares.values():
                         polygons.append([tuple(p) for p in pose.to_pixels(list(sq.polygon))])
-                dice = dicearea.keep(dice, area, size, pose, board)
+                dice = dicearea.counted(dice, area, (frame.shape[1], frame.shape[0]), pose, board)
                 self._consumed.wait(timeout=2.0)
                 if self._stop.is_set():
                     break
@@ -559,13 +558,3 @@ def model_path(game: str) -> Path:
     return _data_dir() / f"pieces-{game}.json"
 
 
-def _on_marker(box: Any, pose: Any) -> bool:
-    """A 'die' found on one of the board's printed markers (they look like dice faces)."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    for quad in getattr(pose, "corners", {}).values():
-        xs = [p[0] for p in quad.reshape(-1, 2)]
-        ys = [p[1] for p in quad.reshape(-1, 2)]
-        pad = 0.25 * (max(xs) - min(xs))
-        if min(xs) - pad <= cx <= max(xs) + pad and min(ys) - pad <= cy <= max(ys) + pad:
-            return True
-    return False
