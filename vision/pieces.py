@@ -501,8 +501,7 @@ class BoardReader:
         self._last_coef = coef
         self._last_image_size = (image.shape[1], image.shape[0])
         empty, eg0_b, egn_b, elooks_b, ep_b = self._empty_at(self._camera_px_per_mm(pose))
-        self._last_empty_looks = elooks_b
-        self._last_look_empty = elooks_b
+        self._last_look_empty = elooks_b  # the empty print's looks where looks are read (raised plane: below)
         self._last_patches, self._last_empty_patches = patches, ep_b
         scores, looks = self._scores(patches, eg0_b, egn_b, elooks_b)
         self.last_base_scores = scores
@@ -699,7 +698,7 @@ class BoardReader:
                 token = None  # something at the edge only: a neighbour leaning over, a shadow
                 conf = 0.6
             else:
-                d_all = np.sqrt((((protos - looks[i]) / LOOK_SCALE) ** 2).sum(axis=1))
+                d_all = _look_distance(protos, looks[i])
                 per_cls: dict[str, float] = {}
                 for n_, dv in zip(names, d_all):
                     per_cls[n_] = min(per_cls.get(n_, 1e9), float(dv))
@@ -767,7 +766,7 @@ class BoardReader:
                 continue
             if token is not None or self._never_empty[i] or not cfg.frame_weak <= score[i] < 1:
                 continue
-            d_empty = float(_look_distance(looks[i], self._last_empty_looks[i]))
+            d_empty = float(_look_distance(looks[i], self._last_look_empty[i]))
             dists = [float(_look_distance(looks[i], m)) for _, m, _ in frame]
             j = int(np.argmin(dists))
             if dists[j] < cfg.frame_look_dist and dists[j] < 0.5 * d_empty:
@@ -825,10 +824,10 @@ class BoardReader:
         if not most or not len(names):
             return
         classes = sorted(set(names))
-        dist = np.sqrt((((looks[:, None, :] - protos[None, :, :]) / LOOK_SCALE) ** 2).sum(axis=2))
+        dist = _look_distance(looks[:, None, :], protos[None, :, :])
         d_cls = {c: dist[:, [k for k, n in enumerate(names) if n == c]].min(axis=1) for c in classes}
 
-        d_empty = np.sqrt((((looks - self._last_look_empty) / LOOK_SCALE) ** 2).sum(axis=1))
+        d_empty = _look_distance(looks, self._last_look_empty)
 
         def support(i: int, c: str) -> float:
             """How well spot i shows a piece of class c: its evidence, times how much nearer
@@ -874,6 +873,8 @@ class BoardReader:
                 decided[i] = (c, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
 
     def _centre_weak_for(self, i: int, cls: str) -> bool:
+        """The raised plane's middle of spot ``i`` changed much less than class ``cls``'s
+        learned examples did there (see ``PieceConfig.centre_share``)."""
         centre = float(self.last_centre[i])
         ref = self.model.centre.get(cls)
         if not np.isfinite(centre) or not ref:
@@ -883,18 +884,11 @@ class BoardReader:
     def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than the nearest piece
         look's learned examples did there (see ``PieceConfig.centre_share``)."""
-        centre = float(self.last_centre[i])
-        if not np.isfinite(centre) or not self.model.centre:
-            return False
-        d_all = np.sqrt((((protos - look) / LOOK_SCALE) ** 2).sum(axis=1))
-        ref = self.model.centre.get(names[int(np.argmin(d_all))])
-        if not ref:
-            return False
-        return centre < self.config.centre_share * float(np.median(ref))
+        return self._centre_weak_for(i, names[int(np.argmin(_look_distance(protos, look)))])
 
     def _hole_or_mouse(self, look: np.ndarray, names: list[str], protos: np.ndarray) -> tuple[str, float]:
         """A Chop! Chop! hole spot: a mouse or an opened hole slab (rule C3), with a confidence."""
-        d_all = np.sqrt((((protos - look) / LOOK_SCALE) ** 2).sum(axis=1))
+        d_all = _look_distance(protos, look)
         learned = set(self.model.looks)
         d_mouse = min((float(d) for n, d in zip(names, d_all) if n == "mouse"), default=1e9)
         d_hole = min((float(d) for n, d in zip(names, d_all) if n == "hole"), default=1e9)

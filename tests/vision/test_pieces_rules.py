@@ -142,7 +142,7 @@ def test_a_crowd_of_look_alikes_read_as_mice_is_a_slab_set_in_unfamiliar_light()
     n = len(reader.groups)
     free = [i for i in range(n) if not reader._never_empty[i]]
     looks = np.tile(np.array([0.33, 0.33, 0.0, 0.0]), (n, 1))
-    reader._last_empty_looks = looks.copy()
+    reader._last_look_empty = looks.copy()
     seen = np.array([0.36, 0.31, -0.35, 0.015])  # slabs under a brighter light: flat, near the mouse look
     crowd, weak, real = free[:6], free[6:8], free[8]
     score = np.zeros(n)
