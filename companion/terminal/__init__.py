@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from companion.cli import add_db_argument, open_store
