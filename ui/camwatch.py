@@ -185,7 +185,9 @@ class CameraWatcher:
     # -- results (UI thread, through the bridge) --------------------------------------------
 
     def on_state(self, state: str, detail: str = "") -> None:
-        self.source_text = f"{self.source_text.split(' · ')[0]} · {state}{': ' + detail if detail else ''}"
+        from ui.screens.camera import with_state
+
+        self.source_text = with_state(self.source_text, state, detail)
 
     def on_dice(self, values: list[int | None], sure: bool, fresh: list[int | None] | None = None,
                 fresh_sure: bool = False) -> None:

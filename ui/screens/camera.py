@@ -270,7 +270,7 @@ class CameraScreen(Screen):
     # -- on the UI thread -------------------------------------------------------------------
 
     def on_camera_state(self, state: str, detail: str = "") -> None:
-        self.source_text = f"{self.source_text.split(' · ')[0]} · {state}{': ' + detail if detail else ''}"
+        self.source_text = with_state(self.source_text, state, detail)
 
     def on_frame(self, frame: Any, dice: list[Any], pose: Any, polygons: list[Any]) -> None:
         self._consumed.set()
@@ -535,6 +535,11 @@ def pick_source(app: Any, feed_folder: Path | str, fps: float, background: bool 
     except ValueError:
         return None, f"No camera at {dev!r}."
     return camera.open_camera(index), f"USB camera {dev}"
+
+
+def with_state(source_text: str, state: str, detail: str = "") -> str:
+    """A source's line ("USB camera /dev/video0") with its latest state after a dot."""
+    return f"{source_text.split(' · ')[0]} · {state}{': ' + detail if detail else ''}"
 
 
 def _data_dir() -> Path:
