@@ -77,7 +77,6 @@ def test_watch_images_folder_reports_one_throw(tmp_path: Path) -> None:
     assert lines[0]["source"] == "images" and lines[0]["t"] > 1e9 and len(lines[0]["details"]) == len(labels["dice"])
 
 
-
 def test_watch_serial_dispatches_to_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
     import types
 
