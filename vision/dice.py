@@ -80,6 +80,7 @@ class DieReading:
     box: tuple[float, float, float, float]  # top face, x1,y1,x2,y2 in image pixels
     confidence: float  # 0..1: of the value when there is one, else of there being a die
     colour: str  # short colour name of the die body
+    body: tuple[int, int, int] | None = None  # the body's colour, BGR (companion.dicecolour compares these)
 
     def to_json(self) -> dict[str, object]:
         return {"value": self.value, "box": [round(v, 1) for v in self.box],
@@ -303,23 +304,38 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     return probs
 
 
-def die_colour(image: np.ndarray, box: Sequence[float]) -> str:
-    """Name of the body colour: the median of the top face, ignoring the pips (the minority)."""
-    from vision.synth_dice import colour_name
-
+def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | None:
+    """The body colour (BGR): the median of the top face's inner part without the pips (the
+    smaller of its dark and light parts)."""
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
     xa, ya = int(max(0, x1 + w * 0.15)), int(max(0, y1 + h * 0.15))
     xb, yb = int(min(image.shape[1], x2 - w * 0.15)), int(min(image.shape[0], y2 - h * 0.15))
     if xb <= xa or yb <= ya:
-        return "unknown"
+        return None
     px = cv2.resize(image[ya:yb, xa:xb], (12, 12), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
     lum = px @ np.float32([0.114, 0.587, 0.299])
-    med = np.median(lum)
-    # pips are the minority: keep the pixels on the majority side of the median-ish split
-    lo, hi = px[lum <= med], px[lum > med]
-    body = np.median(hi if len(hi) >= len(lo) * 0.9 and (lum > med).mean() > 0.45 else px, 0)
-    return colour_name(body)
+    # pips are the minority: split dark from light where the two groups are most apart
+    # (Otsu) and keep the bigger group
+    order = np.sort(lum)
+    n = len(order)
+    k = np.arange(1, n)
+    csum = np.cumsum(order)
+    m1, m2 = csum[:-1] / k, (csum[-1] - csum[:-1]) / (n - k)
+    split = int(np.argmax(k * (n - k) * (m1 - m2) ** 2))
+    thr = order[split]
+    dark = lum <= thr
+    body = np.median(px[dark] if dark.sum() * 2 >= n else px[~dark], 0)
+    b, g, r = (int(round(float(v))) for v in body)
+    return (b, g, r)
+
+
+def die_colour(image: np.ndarray, box: Sequence[float]) -> str:
+    """Short name of the body colour (see die_body)."""
+    from vision.synth_dice import colour_name
+
+    body = die_body(image, box)
+    return "unknown" if body is None else colour_name(np.float32(body))
 
 
 def _region(img: np.ndarray, cfg: DiceConfig) -> tuple[int, int, int, int]:
@@ -381,13 +397,17 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     found = [f for f in found if not _is_group(f[0], sure)]
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
+    from vision.synth_dice import colour_name
+
     out = []
     for box, p_die, v, conf in found:
         if _part_of_a_bigger_die(box, sure):
             continue
+        body = die_body(img, box)
+        name = "unknown" if body is None else colour_name(np.float32(body))
         if conf >= cfg.min_value_prob:
-            out.append(DieReading(v, box, conf, die_colour(img, box)))
+            out.append(DieReading(v, box, conf, name, body))
         else:
-            out.append(DieReading(None, box, p_die, die_colour(img, box)))
+            out.append(DieReading(None, box, p_die, name, body))
     out.sort(key=lambda r: (r.box[0], r.box[1]))
     return out

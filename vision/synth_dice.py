@@ -50,6 +50,10 @@ class SceneParams:
     translucent_prob: float = 0.15
     hand_prob: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    # body colours (BGR) of the dice, in order, instead of random ones (a game's own dice);
+    # the scene then has exactly this many dice (fewer if they don't fit), the pips contrast
+    # with each body, and each label says which body it is ("die": the index)
+    bodies: tuple[tuple[float, float, float], ...] = ()
 
 
 # ---------------------------------------------------------------- colours
@@ -442,8 +446,16 @@ def colour_name(bgr: np.ndarray) -> str:
     return "purple" if h < 150 else "pink"
 
 
+def _pip_for(body: np.ndarray) -> np.ndarray:
+    """White pips on a dark or coloured body, black ones on a light body."""
+    lum = float(body @ np.float32([0.114, 0.587, 0.299]))
+    return np.float32([25, 25, 25]) if lum > 150 else np.float32([240, 240, 240])
+
+
 def _make_dice(rng: np.random.Generator, p: SceneParams, w: int, h: int) -> list[Die]:
     n = int(rng.integers(p.n_dice[0], p.n_dice[1] + 1))
+    if p.bodies:
+        n = len(p.bodies)
     # dice of one scene share a size range (one camera distance), with spread
     mean = math.exp(rng.uniform(math.log(p.die_px[0]), math.log(p.die_px[1])))
     sizes = np.clip(mean * rng.uniform(0.8, 1.25, n), p.die_px[0] * 0.9, p.die_px[1] * 1.1)
@@ -456,6 +468,9 @@ def _make_dice(rng: np.random.Generator, p: SceneParams, w: int, h: int) -> list
     dice = []
     for (x, y), s in zip(pos, sizes):
         body, pip = cols if shared_colours else random_die_colours(rng)
+        if p.bodies:
+            body = np.float32(p.bodies[len(dice)])
+            pip = _pip_for(body)
         op = rng.uniform(0.7, 0.92) if rng.random() < p.translucent_prob else 1.0
         dice.append(Die(x, y, float(s), rng.uniform(0, 2 * math.pi), int(rng.integers(1, 7)),
                         body, pip, _die_style(rng), op))
@@ -487,6 +502,8 @@ def _compose(rng: np.random.Generator, p: SceneParams, bg: np.ndarray, light: np
             continue
         labels.append({"value": dice[i].value, "box": [round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)],
                        "colour": colour_name(dice[i].body)})
+        if p.bodies:
+            labels[-1]["die"] = i  # which of the given bodies
     return _finish(img, finish_rng if finish_rng is not None else rng, p), labels
 
 
