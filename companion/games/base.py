@@ -158,6 +158,11 @@ class State(ABC):
     def to_json(self) -> dict[str, JSON]:
         """A JSON-able snapshot; ``game.state_from_json(state.to_json()) == state``."""
 
+    def die_colours(self) -> tuple[str, ...]:
+        """The colour of each die of the throw due now, where the game's dice differ (Chop!
+        Chop!'s cat and mouse dice, a Kilkenny colour's own die); empty: any die will do."""
+        return ()
+
     def is_over(self) -> bool:
         return self.to_move() is None
 
@@ -201,6 +206,10 @@ class Game(ABC):
     def narrate(self, effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
         """Plain-words sentences for what one action did; games may join effects into sentences."""
         return [e.describe(names) for e in effects]
+
+    def dice_colours(self) -> tuple[str, ...]:
+        """The colours of all the game's dice when they differ (empty: all dice alike)."""
+        return ()
 
     def interpretations(self) -> list[str]:
         """Sentences for the rules screen: which interpretation of each open point is active."""

@@ -92,6 +92,7 @@ TILE_NAMES: dict[str, str] = {
 }
 CAT_DIE: tuple[int, ...] = (1, 1, 2, 2, 2, 3)
 MOUSE_DIE: tuple[int, ...] = (1, 1, 2, 2, 3, 4)
+DIE_COLOURS: dict[str, str] = {"cat": "blue", "mice": "grey"}  # the game's own dice (RULES.md, components)
 
 CAT = "cat"
 MICE = "mice"
@@ -430,6 +431,9 @@ class ChopChop(Game):
             "cheese_to_win": self.cheese_to_win,
             "out_of_cheese": self.out_of_cheese,
         }
+
+    def dice_colours(self) -> tuple[str, ...]:
+        return (DIE_COLOURS[CAT], DIE_COLOURS[MICE])
 
     def interpretations(self) -> list[str]:
         comp = ", ".join(f"{TILE_NAMES[t]} {n}" for t, n in self.tiles.items())
@@ -771,6 +775,9 @@ class ChopChopState(State):
 
     def die(self) -> tuple[int, ...]:
         return CAT_DIE if self.side == CAT else MOUSE_DIE
+
+    def die_colours(self) -> tuple[str, ...]:
+        return (DIE_COLOURS[self.side],) if self.phase == "roll" else ()
 
     def tile_counts(self) -> dict[str, tuple[int, int | None]]:
         """type -> (revealed, remaining or None when the composition is contradicted)."""

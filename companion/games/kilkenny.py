@@ -217,6 +217,9 @@ class KilkennyState(State):
     def current_player(self) -> str | None:
         return None if self.over else self.turn
 
+    def die_colours(self) -> tuple[str, ...]:
+        return (self.turn,) if self.to_move() == CHANCE else ()
+
     def is_parked(self, square: str) -> bool:
         return square in self.game.geometry.mice and square in self.cats
 
@@ -462,6 +465,9 @@ class KilkennyCats(Game):
             "colours": list(self.colours),
             "board": self.board_name,
         }
+
+    def dice_colours(self) -> tuple[str, ...]:
+        return self.players  # each colour throws its own die
 
     def interpretations(self) -> list[str]:
         sides = ", ".join(f"{self.player_label(c)} {s}" for c, s in self.side_of.items())
