@@ -12,7 +12,10 @@ frame and the UI thread only ever gets small results through the bridge):
   applied at once with the "apply camera throws without asking" setting); an unsure one only
   says "Camera not sure: enter the throw by touch". Unsure readings never become throws. When
   more dice lie there than the throw needs (Chop! Chop!'s other die, other players' Kilkenny
-  dice), the ones that are new since the last settled reading are the throw.
+  dice), the ones that are new since the last settled reading are the throw; when several moved
+  and the game's dice differ in colour, the thrower's own die is the throw if one clearly is
+  (``companion.dicecolour``), and a die that looks like another player's is offered with a
+  warning, never applied by itself.
 - **cross-check**: after an action that changes the pieces, once the scene has been still for
   ``check_still_s`` after the players moved (or ``check_grace_s`` passed without movement),
   the board is read (``vision.pieces.BoardReader`` with the learned piece model) and compared
@@ -31,13 +34,21 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ui import dicearea
 
 DICE_KIND = "camwatch_dice"
 CHECK_KIND = "camwatch_check"
 STATE_KIND = "camwatch_state"
+
+
+class SeenDie(NamedTuple):
+    """One die of a settled reading, as the UI thread gets it."""
+
+    value: int | None
+    sure: bool  # a value read at least at the confidence threshold
+    body: tuple[int, int, int] | None = None  # body colour, BGR (companion.dicecolour)
 
 
 class CameraWatcher:
@@ -189,11 +200,11 @@ class CameraWatcher:
 
         self.source_text = with_state(self.source_text, state, detail)
 
-    def on_dice(self, values: list[int | None], sure: bool, fresh: list[int | None] | None = None,
-                fresh_sure: bool = False) -> None:
-        """A settled throw: ``values`` of every die seen; ``fresh`` of those that were not lying
-        in the same place with the same face at the last settled reading (the dice just thrown,
+    def on_dice(self, seen: list[SeenDie], fresh: list[SeenDie] | None = None) -> None:
+        """A settled throw: ``seen``, every die in view; ``fresh``, those that were not lying in
+        the same place with the same face at the last settled reading (the dice just thrown,
         e.g. the cat die while the mouse die of the last turn still lies there)."""
+        from companion import dicecolour
         from ui import actions
 
         self.throws_seen += 1
@@ -206,20 +217,36 @@ class CameraWatcher:
         if state.is_over() or actions.chance_kind(state) != "dice":
             return
         want = actions.dice_spec(state)[0]
-        if len(values) != want and fresh is not None and len(fresh) == want:
-            values, sure = fresh, fresh_sure  # the others lay there still: not this throw
-        if not sure:
+        colours = state.die_colours()  # the thrower's own die, where the game's dice differ
+        dice = list(seen)
+        if len(dice) != want and fresh is not None and len(fresh) == want:
+            dice = list(fresh)  # the others lay there still: not this throw
+        elif len(dice) != want and want == 1 and len(colours) == 1:
+            # several dice moved (one bumped, or all in view at the start): the one of the
+            # thrower's colour, when one clearly is
+            pool = list(fresh) if fresh and len(fresh) > 1 else dice
+            i = dicecolour.pick([d.body for d in pool], colours[0])
+            if i is not None:
+                dice = [pool[i]]
+        if not all(d.sure for d in dice):
             screen.show_camera_note("Camera not sure: enter the throw by touch.")
             return
-        ints = sorted(int(v) for v in values if v is not None)
+        ints = sorted(int(d.value) for d in dice if d.value is not None)
         if len(ints) != want:
             screen.show_camera_note(f"Camera sees {len(ints)} dice, the game needs {want}: enter the throw by touch.")
             return
-        if app.prefs.get("ui.camera_auto"):
+        warning = None
+        if len(colours) == len(dice) == 1:
+            other = dicecolour.looks_like(dice[0].body, state.game.dice_colours())
+            if other is not None and other != colours[0]:
+                who = state.game.player_label(state.current_player() or "")
+                warning = (f"{who}: that looks like the {other} die, not your {colours[0]} one. "
+                           "Use it only if it is right.")
+        if warning is None and app.prefs.get("ui.camera_auto"):
             app.toast(f"Camera throw: {' + '.join(map(str, ints))}", "good")
             screen.enter_throw(ints, "camera")
             return
-        screen.offer_camera_throw(ints)
+        screen.offer_camera_throw(ints, warning)
 
     def on_check(self, gen: int, mismatches: list[Any]) -> None:
         self.checks_done += 1
@@ -275,8 +302,9 @@ class CameraWatcher:
         post = self.app.bridge.post
         last_dice: Any = None
 
-        def is_sure(rs: list[Any]) -> bool:
-            return all(r.value is not None and r.confidence >= threshold for r in rs)
+        def as_seen(rs: list[Any]) -> list[SeenDie]:
+            return [SeenDie(r.value, r.value is not None and r.confidence >= threshold, getattr(r, "body", None))
+                    for r in rs]
 
         last_motion = time.monotonic()
         next_at = 0.0
@@ -298,8 +326,7 @@ class CameraWatcher:
                     if not same_dice(readings, last_dice):
                         fresh = new_dice(readings, last_dice)
                         last_dice = readings
-                        post(DICE_KIND, [r.value for r in readings], is_sure(readings),
-                             [r.value for r in fresh], is_sure(fresh))
+                        post(DICE_KIND, as_seen(readings), as_seen(fresh))
                 if read_board is not None:
                     self._maybe_check(frame, now, last_motion, read_board, threshold, post)
                 if self._stop.is_set():

@@ -126,13 +126,13 @@ def test_unsure_reading_is_not_offered(make_app: Any) -> None:
 def test_the_die_just_thrown_is_the_throw_when_another_lies_still(make_app: Any) -> None:
     """Chop! Chop!: the mouse die of the last turn still lies there when the cat die is thrown;
     the die that is new since the last settled reading is offered, not "2 dice seen"."""
-    from ui.camwatch import DICE_KIND
+    from ui.camwatch import DICE_KIND, SeenDie
 
     app = _chopchop_at_first_throw(make_app)
     screen = app.game_screen
     try:
         assert screen.input_mode == "dice"
-        app.bridge.post(DICE_KIND, [4, 3], True, [3], True)  # the 4 lay there before
+        app.bridge.post(DICE_KIND, [SeenDie(4, True), SeenDie(3, True)], [SeenDie(3, True)])  # the 4 lay there
         assert wait_for(lambda: screen.ids.get("camera_offer") is not None, timeout=5)
         assert screen.ids.camera_offer.text == "Camera sees 3 \u2014 Use"
         tap(screen.ids.camera_offer)
@@ -143,16 +143,81 @@ def test_the_die_just_thrown_is_the_throw_when_another_lies_still(make_app: Any)
 
 
 def test_two_new_dice_when_one_is_wanted_are_left_to_the_players(make_app: Any) -> None:
-    from ui.camwatch import DICE_KIND
+    from ui.camwatch import DICE_KIND, SeenDie
 
     app = _chopchop_at_first_throw(make_app)
     screen = app.game_screen
     try:
-        app.bridge.post(DICE_KIND, [4, 3], True, [4, 3], True)
+        both = [SeenDie(4, True), SeenDie(3, True)]  # no body colours: nothing to tell them apart by
+        app.bridge.post(DICE_KIND, both, both)
         assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
         assert any("camera sees 2 dice, the game needs 1" in t.lower() for t in texts(screen))
         assert screen.ids.get("camera_offer") is None
         assert all(t.source != "camera" for t in app.session.turns)
+    finally:
+        app.camera_watch.stop()
+
+
+def _rendered_game_dice(seed: int) -> tuple[Any, list[dict[str, Any]]]:
+    """A rendered table with Chop! Chop!'s blue cat die and grey mouse die, under a slightly
+    bluish light, as the real reader sees it: (readings, labels with "die": 0 blue, 1 grey)."""
+    import numpy as np
+
+    from vision import synth_dice
+    from vision.dice import read_dice
+
+    params = synth_dice.SceneParams(bodies=((170.0, 100.0, 40.0), (150.0, 150.0, 150.0)), n_dice=(2, 2),
+                                    die_px=(40.0, 60.0), tilt_deg=(0.0, 20.0), translucent_prob=0.0)
+    img, lab = synth_dice.render_scene(np.random.default_rng(seed), params)
+    img = np.clip(img.astype(np.float32) * np.float32([1.08, 1.0, 0.92]), 0, 255).astype(np.uint8)
+    return read_dice(img), lab["dice"]
+
+
+def test_of_two_new_dice_the_throwers_own_die_is_the_throw(make_app: Any) -> None:
+    """Chop! Chop!: both dice moved (the other one was bumped); the camera reads a real rendered
+    table and the mice's grey die is offered, told from the blue cat die by its colour."""
+    from vision.cli import boxes_match
+    from ui.camwatch import DICE_KIND, SeenDie
+
+    readings, labels = _rendered_game_dice(seed=5)
+    assert len(readings) == 2 and all(r.value is not None and r.body is not None for r in readings)
+    grey = next(d for d in labels if d["die"] == 1)
+    grey_value = next(r.value for r in readings if boxes_match(list(r.box), grey["box"]))
+    app = _chopchop_at_first_throw(make_app)
+    screen = app.game_screen
+    try:
+        assert app.session.state.die_colours() == ("grey",)
+        seen = [SeenDie(r.value, True, r.body) for r in readings]
+        app.bridge.post(DICE_KIND, seen, seen)
+        assert wait_for(lambda: screen.ids.get("camera_offer") is not None, timeout=5)
+        assert screen.ids.camera_offer.values == [grey_value]
+        assert screen.ids.get("camera_note") is None  # no warning: it is the mice's die
+    finally:
+        app.camera_watch.stop()
+
+
+def test_a_die_that_looks_like_the_other_sides_is_offered_with_a_warning_never_applied(make_app: Any) -> None:
+    from ui.camwatch import DICE_KIND, SeenDie
+
+    readings, labels = _rendered_game_dice(seed=5)
+    from vision.cli import boxes_match
+
+    blue = next(d for d in labels if d["die"] == 0)
+    cat_die = next(r for r in readings if boxes_match(list(r.box), blue["box"]))
+    app = _chopchop_at_first_throw(make_app)
+    app.prefs.set("ui.camera_auto", True)
+    screen = app.game_screen
+    try:
+        turns = len(app.session.turns)
+        app.bridge.post(DICE_KIND, [SeenDie(cat_die.value, True, cat_die.body)], None)
+        assert wait_for(lambda: screen.ids.get("camera_offer") is not None, timeout=5)
+        assert any("mice: that looks like the blue die, not your grey one" in t.lower() for t in texts(screen))
+        pump(5)
+        assert len(app.session.turns) == turns  # not applied by itself, even with auto-apply on
+        assert small_text(screen) == []
+        screenshot(app.root, "game_camera_wrong_die_800x480")
+        tap(screen.ids.camera_offer)  # the players say it is right after all
+        assert app.session.turns[-1].source == "camera"
     finally:
         app.camera_watch.stop()
 

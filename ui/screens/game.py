@@ -328,13 +328,16 @@ class GameScreen(Screen):
             w.parent.remove_widget(w)
         self.ids.pop(name, None)
 
-    def offer_camera_throw(self, values: list[int]) -> None:
-        """A settled, sure camera reading of the wanted dice: one touch enters it."""
+    def offer_camera_throw(self, values: list[int], warning: str | None = None) -> None:
+        """A settled, sure camera reading of the wanted dice: one touch enters it (below a
+        ``warning`` when the die looks like another player's)."""
         text = "Camera sees " + " + ".join(map(str, values)) + " \u2014 Use"
         button = BigButton(text=text, size_hint_y=None, height=56, bg=list(theme.GOOD), font_size=theme.FONT)
         button.values = list(values)
         button.bind(on_release=lambda b: self.use_camera_throw(b.values))
         self._camera_drop("camera_note")
+        if warning:
+            self._camera_item("camera_note", self._message_panel(warning))
         self._camera_item("camera_offer", button)
 
     def use_camera_throw(self, values: list[int]) -> None:
