@@ -225,7 +225,7 @@ class CameraWatcher:
             # several dice moved (one bumped, or all in view at the start): the one of the
             # thrower's colour, when one clearly is
             pool = list(fresh) if fresh and len(fresh) > 1 else dice
-            i = dicecolour.pick([d.body for d in pool], colours[0])
+            i = dicecolour.pick([d.body for d in pool], colours[0], state.game.dice_colours())
             if i is not None:
                 dice = [pool[i]]
         if not all(d.sure for d in dice):
