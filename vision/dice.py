@@ -314,27 +314,20 @@ def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | 
     if xb <= xa or yb <= ya:
         return None
     px = cv2.resize(image[ya:yb, xa:xb], (12, 12), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
-    lum = px @ np.float32([0.114, 0.587, 0.299])
+    lum = np.clip(px @ np.float32([0.114, 0.587, 0.299]), 0, 255).astype(np.uint8)
     # pips are the minority: split dark from light where the two groups are most apart
     # (Otsu) and keep the bigger group
-    order = np.sort(lum)
-    n = len(order)
-    k = np.arange(1, n)
-    csum = np.cumsum(order)
-    m1, m2 = csum[:-1] / k, (csum[-1] - csum[:-1]) / (n - k)
-    split = int(np.argmax(k * (n - k) * (m1 - m2) ** 2))
-    thr = order[split]
-    dark = lum <= thr
-    body = np.median(px[dark] if dark.sum() * 2 >= n else px[~dark], 0)
+    _thr, light = cv2.threshold(lum, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    dark = light.ravel() == 0
+    body = np.median(px[dark] if dark.sum() * 2 >= len(px) else px[~dark], 0)
     b, g, r = (int(round(float(v))) for v in body)
     return (b, g, r)
 
 
-def die_colour(image: np.ndarray, box: Sequence[float]) -> str:
-    """Short name of the body colour (see die_body)."""
+def body_name(body: tuple[int, int, int] | None) -> str:
+    """Short name of a body colour from die_body ("unknown" without one)."""
     from vision.synth_dice import colour_name
 
-    body = die_body(image, box)
     return "unknown" if body is None else colour_name(np.float32(body))
 
 
@@ -397,17 +390,14 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     found = [f for f in found if not _is_group(f[0], sure)]
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
-    from vision.synth_dice import colour_name
-
     out = []
     for box, p_die, v, conf in found:
         if _part_of_a_bigger_die(box, sure):
             continue
         body = die_body(img, box)
-        name = "unknown" if body is None else colour_name(np.float32(body))
         if conf >= cfg.min_value_prob:
-            out.append(DieReading(v, box, conf, name, body))
+            out.append(DieReading(v, box, conf, body_name(body), body))
         else:
-            out.append(DieReading(None, box, p_die, name, body))
+            out.append(DieReading(None, box, p_die, body_name(body), body))
     out.sort(key=lambda r: (r.box[0], r.box[1]))
     return out
