@@ -218,6 +218,7 @@ class CameraWatcher:
             return
         want = actions.dice_spec(state)[0]
         colours = state.die_colours()  # the thrower's own die, where the game's dice differ
+        all_colours = state.game.dice_colours()
         dice = list(seen)
         if len(dice) != want and fresh is not None and len(fresh) == want:
             dice = list(fresh)  # the others lay there still: not this throw
@@ -225,7 +226,7 @@ class CameraWatcher:
             # several dice moved (one bumped, or all in view at the start): the one of the
             # thrower's colour, when one clearly is
             pool = list(fresh) if fresh and len(fresh) > 1 else dice
-            i = dicecolour.pick([d.body for d in pool], colours[0], state.game.dice_colours())
+            i = dicecolour.pick([d.body for d in pool], colours[0], all_colours)
             if i is not None:
                 dice = [pool[i]]
         if not all(d.sure for d in dice):
@@ -237,7 +238,7 @@ class CameraWatcher:
             return
         warning = None
         if len(colours) == len(dice) == 1:
-            other = dicecolour.looks_like(dice[0].body, state.game.dice_colours())
+            other = dicecolour.looks_like(dice[0].body, all_colours)
             if other is not None and other != colours[0]:
                 who = state.game.player_label(state.current_player() or "")
                 warning = (f"{who}: that looks like the {other} die, not your {colours[0]} one. "
@@ -303,8 +304,7 @@ class CameraWatcher:
         last_dice: Any = None
 
         def as_seen(rs: list[Any]) -> list[SeenDie]:
-            return [SeenDie(r.value, r.value is not None and r.confidence >= threshold, getattr(r, "body", None))
-                    for r in rs]
+            return [SeenDie(r.value, dicearea.is_sure(r, threshold), r.body) for r in rs]
 
         last_motion = time.monotonic()
         next_at = 0.0

@@ -48,6 +48,11 @@ def describe(area: Area) -> str:
     return "anywhere"
 
 
+def is_sure(reading: Any, threshold: float) -> bool:
+    """A die whose value is read at least at the confidence threshold (else: ask the players)."""
+    return reading.value is not None and reading.confidence >= threshold
+
+
 def read(frame: Any, area: Area, reader: Any = None) -> list[Any]:
     """The dice on ``frame``: ``reader(frame)`` when one is given (tests give labelled
     readers), else vision.dice's reader, looking only at the tray when the area is one."""

@@ -280,7 +280,7 @@ class CameraScreen(Screen):
         boxes = []
         readings = []
         for d in dice:
-            sure = d.value is not None and d.confidence >= threshold
+            sure = dicearea.is_sure(d, threshold)
             colour = theme.GOOD if sure else theme.BAD
             label = f"{d.value if d.value is not None else '?'} {d.confidence * 100:.0f}%"
             boxes.append((d.box, label, colour))
