@@ -28,6 +28,8 @@ HUES: dict[str, float] = {
 NEUTRAL = frozenset({"white", "grey", "gray", "black", "silver", "ivory"})
 FULL_CHROMA = 0.3  # chroma (max - min of r, g, b in 0..1) from which a body counts as fully coloured
 MARGIN = 0.2  # how much better than every other die (or colour) a choice must be
+WARN_MARGIN = 0.35  # looks_like, behind the "that looks like another side's die" warning: surer still
+MIN_LIKENESS = 0.3  # a chosen die must look like its colour at least this much
 
 
 def known(colour: str) -> bool:
@@ -81,18 +83,18 @@ def pick(bodies: Sequence[BGR | None], colour: str, colours: Sequence[str] = (),
     ranked = sorted(best.items(), key=lambda kv: -kv[1])
     top, score = ranked[0]
     runner_up = ranked[1][1] if len(ranked) > 1 else -1.0
-    if top is None or score - runner_up < margin or like[top][colour] < 0.3:
+    if top is None or score - runner_up < margin or like[top][colour] < MIN_LIKENESS:
         return None
     return top
 
 
-def looks_like(body: BGR | None, colours: Sequence[str], margin: float = 0.35) -> str | None:
+def looks_like(body: BGR | None, colours: Sequence[str], margin: float = WARN_MARGIN) -> str | None:
     """Which of ``colours`` (the game's dice) a die body is, when one is clearly the most like
     it; None when it can't be told."""
     if body is None or len(colours) < 2 or not all(known(c) for c in colours):
         return None
     scores = {c: float(likeness(body, c) or 0.0) for c in colours}
     order = sorted(scores, key=lambda c: -scores[c])
-    if scores[order[0]] < 0.3 or scores[order[0]] - scores[order[1]] < margin:
+    if scores[order[0]] < MIN_LIKENESS or scores[order[0]] - scores[order[1]] < margin:
         return None
     return order[0]
