@@ -14,6 +14,7 @@ changes the state it is given: it decides on copies.
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ class RandomPlayer(Player):
 
     def analyse(self, state: State) -> list[Option]:
         actions = self._check(state)
-        rng = random.Random(f"{self.seed}:{hash(state)}")
+        rng = random.Random(f"{self.seed}:{json.dumps(state.to_json(), sort_keys=True)}")
         order = list(actions)
         rng.shuffle(order)
         return [Option(a) for a in order]
