@@ -19,9 +19,13 @@ from typing import Any
 
 from companion import games
 from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.players import STRENGTHS
 from companion.store import EventRecord, GameRecord, Store
 
-__all__ = ["Session", "Turn", "SessionEvent", "replay", "IllegalAction"]
+__all__ = ["COMPANION_SOURCE", "Session", "Turn", "SessionEvent", "replay", "IllegalAction"]
+
+COMPANION_SOURCE = "companion"
+"""The source of an action the companion decided (and a person confirmed on the board)."""
 
 
 @dataclass(frozen=True)
@@ -96,8 +100,12 @@ class Session:
         game_key: str,
         seats: Mapping[str, str] | None = None,
         settings: Mapping[str, Any] | None = None,
+        companions: Mapping[str, str] | None = None,
     ) -> Session:
-        """A new game. ``seats`` maps the game's player ids to names (defaults: the labels)."""
+        """A new game. ``seats`` maps the game's player ids to names (defaults: the labels);
+        ``companions`` maps the player ids the companion plays to its strength (``"easy"``,
+        ``"normal"`` or ``"strong"``, see :data:`companion.players.STRENGTHS`); people play
+        the others."""
         game = games.make(game_key, settings)
         names = {p: game.player_label(p) for p in game.players}
         for role, name in (seats or {}).items():
@@ -105,7 +113,13 @@ class Session:
                 raise ValueError(f"{game.title} has no player {role!r}; players: {', '.join(names)}")
             if name.strip():
                 names[role] = name
-        gid = store.create_game(game_key, game.settings(), names)
+        robots = dict(companions or {})
+        for role, strength in robots.items():
+            if role not in names:
+                raise ValueError(f"{game.title} has no player {role!r}; players: {', '.join(names)}")
+            if strength not in STRENGTHS:
+                raise ValueError(f"the companion's strength is one of {', '.join(STRENGTHS)}, not {strength!r}")
+        gid = store.create_game(game_key, game.settings(), names, robots)
         return cls(store, store.game(gid))
 
     @classmethod
@@ -128,6 +142,22 @@ class Session:
     def seats(self) -> dict[str, str]:
         """player id -> name"""
         return dict(self.record.seats)
+
+    @property
+    def companions(self) -> dict[str, str]:
+        """player id -> strength, for the seats the companion plays"""
+        return dict(self.record.companions)
+
+    def is_companion(self, player: str | None) -> bool:
+        """Whether the companion plays ``player`` (a player id; ``None`` and chance: no)."""
+        return player is not None and player in self.record.companions
+
+    def by_companion(self, turn: Turn) -> bool:
+        """Whether ``turn`` was the companion's: an action it made (source ``"companion"``), or
+        a throw or reveal in one of its turns, whoever entered it."""
+        if turn.source == COMPANION_SOURCE:
+            return True
+        return turn.player == CHANCE and self.is_companion(turn.turn_player)
 
     def name(self, player: str | None) -> str:
         if player is None:
@@ -199,6 +229,20 @@ class Session:
         self._notify(SessionEvent("undone", self.state, undone, ()))
         return undone
 
+    def undo_to_human(self, source: str = "touch") -> list[Turn]:
+        """Undo back to the last decision a person made: the companion's actions (and the
+        throws and reveals in its turns) after it, and that action itself. Returns the undone
+        turns, latest first; empty when there was nothing to undo."""
+        undone: list[Turn] = []
+        while self.turns and self.by_companion(self.turns[-1]):
+            turn = self.undo(source)
+            assert turn is not None
+            undone.append(turn)
+        turn = self.undo(source)
+        if turn is not None:
+            undone.append(turn)
+        return undone
+
     def abandon(self) -> None:
         self.store.abandon_game(self.game_id)
 
@@ -212,6 +256,7 @@ class Session:
             "title": self.game.title,
             "settings": self.game.settings(),
             "seats": self.seats,
+            "companions": self.companions,
             "created": self.record.created,
             "finished": self.record.finished,
             "outcome": self.state.outcome(),

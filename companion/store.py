@@ -17,7 +17,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +69,16 @@ CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS companions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    role TEXT NOT NULL,
+    strength TEXT NOT NULL,
+    PRIMARY KEY (game_id, role)
+);
 """
+# The ``companions`` table (the seats the companion plays, with its strength) came after the
+# first release; CREATE TABLE IF NOT EXISTS adds it to an older database when it is opened, and
+# a game without rows there is played by people only, so the schema version stays 1.
 
 
 class StoreError(RuntimeError):
@@ -87,6 +96,8 @@ class GameRecord:
     outcome: dict[str, Any] | None
     seats: dict[str, str]
     """role -> player name"""
+    companions: dict[str, str] = field(default_factory=dict)
+    """role -> strength, for the seats the companion plays (the others are people)"""
 
 
 @dataclass(frozen=True)
@@ -230,7 +241,14 @@ class Store:
 
     # -- games -----------------------------------------------------------------------------
 
-    def create_game(self, game: str, settings: Mapping[str, Any], seats: Mapping[str, str]) -> int:
+    def create_game(
+        self,
+        game: str,
+        settings: Mapping[str, Any],
+        seats: Mapping[str, str],
+        companions: Mapping[str, str] | None = None,
+    ) -> int:
+        """A new game; ``companions`` maps the roles the companion plays to its strength."""
         ids = {role: self.player_id(name) for role, name in seats.items()}
         try:
             with self._tx() as c:
@@ -241,6 +259,10 @@ class Store:
                 gid = int(cur.lastrowid or 0)
                 for role, pid in ids.items():
                     c.execute("INSERT INTO seats(game_id, role, player_id) VALUES (?, ?, ?)", (gid, role, pid))
+                for role, strength in (companions or {}).items():
+                    c.execute(
+                        "INSERT INTO companions(game_id, role, strength) VALUES (?, ?, ?)", (gid, role, strength)
+                    )
         except sqlite3.OperationalError as exc:
             raise StoreError(f"could not write to the database {self.path}: {exc}") from None
         return gid
@@ -254,6 +276,10 @@ class Store:
                 (gid,),
             )
         }
+        companions = {
+            str(r[0]): str(r[1])
+            for r in self._conn.execute("SELECT role, strength FROM companions WHERE game_id = ?", (gid,))
+        }
         return GameRecord(
             id=gid,
             game=str(row[1]),
@@ -263,6 +289,7 @@ class Store:
             abandoned=bool(row[5]),
             outcome=None if row[6] is None else json.loads(row[6]),
             seats=seats,
+            companions=companions,
         )
 
     _GAME_COLS = "id, game, settings, created, finished, abandoned, outcome"
