@@ -27,16 +27,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.games.base import Action, Effect, Game, IllegalAction, State
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.players import Option, Player, make
 from companion.proposals import Described, describe
 from companion.session import COMPANION_SOURCE, Session
 
-__all__ = ["CompanionSeats", "Due", "Hint", "Proposal", "StaleProposal", "draw", "hint", "is_throw"]
+__all__ = ["STRENGTH_WORDS", "CompanionSeats", "Due", "Hint", "Proposal", "StaleProposal", "draw", "hint", "is_throw"]
 
 THROW_TYPES = frozenset({"Throw", "Roll"})
 """The names of the chance actions that are die throws (the others are reveals: a tile under
 a slab, the arrow on top of a cube that tipped)."""
+
+
+STRENGTH_WORDS: dict[str, str] = {"easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong")}
+"""The strengths in words (translate with ``_()`` when shown)."""
 
 
 class StaleProposal(IllegalAction):

@@ -37,8 +37,10 @@ def start_or_resume(
     settings: Mapping[str, Any] | None,
     new: bool,
     out: TextIO,
+    companions: Mapping[str, str] | None = None,
 ) -> Session:
-    """Resume the newest unfinished game of this kind unless ``new``; else start one."""
+    """Resume the newest unfinished game of this kind unless ``new``; else start one (with
+    the companion on the ``companions`` seats: role -> strength)."""
     if not new:
         session = Session.resume(store, game_key)
         if session is not None:
@@ -47,7 +49,7 @@ def start_or_resume(
                 "Use --new to start another.\n"
             )
             return session
-    return Session.start(store, game_key, seats, settings)
+    return Session.start(store, game_key, seats, settings, companions=companions)
 
 
 class Console:

@@ -12,7 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import TextIO
 
-from companion.games.base import CHANCE, Action, IllegalAction
+from companion import games
+from companion.games.base import CHANCE, Action, Effect, IllegalAction
 from companion.games.chopchop import (
     CAT,
     TILE_TYPES,
@@ -29,6 +30,7 @@ from companion.games.chopchop import (
 from companion.games.chopchop_tracker import tracker
 from companion.session import Session
 from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume
+from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 TILE_WORDS: dict[str, str] = {
     "cheese": "cheese", "c": "cheese", "ch": "cheese",
@@ -133,6 +135,14 @@ class ChopChopTerminal:
         for line in self.session.narrate(effects):
             self.con.say(f"  * {line}")
         return True
+
+    def narrate(self, effects: list[Effect]) -> None:
+        for line in self.session.narrate(effects):
+            self.con.say(f"  * {line}")
+        if self.state.phase in ("move", "bonus") and not self.session.is_companion(self.state.current_player()):
+            self.con.say(f"Legal moves with {self.state.roll}:")
+            for line in destinations_text(self.state):
+                self.con.say(line)
 
     def draw(self) -> Action:
         """A chance outcome drawn with its probability (a throw, or a tile from what is left)."""
@@ -304,6 +314,8 @@ class ChopChopTerminal:
                 self.show_board()
                 self.show_tracker()
                 last_turn_key = key
+            if isinstance(self.con, CompanionConsole) and self.con.take_turns(self.narrate):
+                continue
             if self.step() == "quit":
                 self.con.say(f"Game #{self.session.game_id} saved; 'companion play chopchop' resumes it.")
                 return 0
@@ -323,14 +335,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="how many mice players take the mice turns in rotation (default 1)")
     parser.add_argument("--board", default="chopchop", help="board name or board file (default chopchop)")
     add_common_play_arguments(parser)
+    add_companion_arguments(parser)
     return parser
 
 
 def play(argv: Sequence[str], inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    args = build_parser().parse_args(list(argv))
-    con = Console(inp, out)
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    con = CompanionConsole(inp, out)
+    settings = {"mice_players": args.mice_players, "board": args.board}
+    robots = companion_seats(parser, args, games.make("chopchop", settings))
     with open_store(args.db) as store:
-        session = start_or_resume(
-            store, "chopchop", None, {"mice_players": args.mice_players, "board": args.board}, args.new, con.out
-        )
+        session = start_or_resume(store, "chopchop", None, settings, args.new, con.out, robots)
+        con.attach(session, args.seed, robots)
         return ChopChopTerminal(session, con, random.Random(args.seed)).run()

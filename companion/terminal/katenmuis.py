@@ -30,6 +30,7 @@ from companion.games.katenmuis import (
 from companion.session import Session
 from companion.store import StoreError
 from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume
+from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 __all__ = ["play", "replay", "odds", "parse_dice", "parse_throws"]
 
@@ -168,9 +169,11 @@ def play(argv: Sequence[str], console: Console | None = None) -> int:
         help="K1: decide the roles by a throw (--cat and --mouse are then just the first and second player)",
     )
     _add_settings(parser)
+    add_companion_arguments(parser)
     args = parser.parse_args(list(argv))
     game = _make_game(args, parser)
-    con = console or Console()
+    con = console or CompanionConsole()
+    robots = companion_seats(parser, args, game)
     rng = random.Random(args.seed)
 
     with open_store(args.db) as store:
@@ -181,7 +184,7 @@ def play(argv: Sequence[str], console: Console | None = None) -> int:
             if roles is None:
                 return 0
             seats = {"cat": roles[0], "mouse": roles[1]}
-        session = start_or_resume(store, "katenmuis", seats, game.settings(), args.new, con.out)
+        session = start_or_resume(store, "katenmuis", seats, game.settings(), args.new, con.out, robots)
         if resumed is not None and _settings(args) and session.game.settings() != game.settings():
             con.say("(The resumed game keeps its own settings; use --new for a game with these.)")
         con.say(f"Kat en Muis - {session.seats['cat']} is Cat, {session.seats['mouse']} is Mouse.")
@@ -189,7 +192,14 @@ def play(argv: Sequence[str], console: Console | None = None) -> int:
             con.say(line)
         con.say(HELP)
         con.say("\n".join(status_lines(session)))
+        if isinstance(con, CompanionConsole):
+            con.attach(session, args.seed, robots)
         while True:
+            if isinstance(con, CompanionConsole) and con.take_turns(
+                lambda effects: con.say("\n".join([*(f"  {s}" for s in narrate(effects, session.seats)),
+                                                    *status_lines(session)]))
+            ):
+                continue
             if session.is_over():
                 outcome = session.state.outcome() or {}
                 scores = outcome.get("scores", {})

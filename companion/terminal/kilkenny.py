@@ -18,6 +18,7 @@ from companion.games.base import IllegalAction
 from companion.games.kilkenny import KilkennyCats, KilkennyState, Move, Moved, NoMove, Throw
 from companion.session import Session
 from companion.terminal import Console, add_common_play_arguments, common_command, open_store, start_or_resume
+from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 SQUARE = r"(-?\d+)\s*,\s*(-?\d+)"
 MOVE_RE = re.compile(rf"^{SQUARE}\s*(?:-|to|\s)\s*{SQUARE}$")
@@ -91,6 +92,9 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
     while True:
         state = session.state
         assert isinstance(state, KilkennyState)
+        if isinstance(console, CompanionConsole) and console.take_turns():
+            show_board = True
+            continue
         if show_board:
             console.say(render(state))
             console.say(_status(session, state))
@@ -176,8 +180,9 @@ def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: Text
     parser.add_argument("--players", type=int, choices=(2, 3, 4), help="number of colours (default 2)")
     parser.add_argument("--cats", type=int, help="cats per colour (default 8)")
     parser.add_argument("--names", help="player names in colour order, comma-separated, e.g. 'Ann,Bo'")
+    add_companion_arguments(parser)
     args = parser.parse_args(list(argv or []))
-    console = Console(inp, out)
+    console = CompanionConsole(inp, out)
     settings: dict[str, int] = {}
     if args.players is not None:
         settings["players"] = args.players
@@ -188,8 +193,9 @@ def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: Text
     except ValueError as exc:
         parser.error(str(exc))
     seats = dict(zip(game.players, [n.strip() for n in (args.names or "").split(",") if n.strip()]))
+    robots = companion_seats(parser, args, game)
     with open_store(args.db) as store:
-        session = start_or_resume(store, "kilkenny", seats, settings, args.new, console.out)
+        session = start_or_resume(store, "kilkenny", seats, settings, args.new, console.out, robots)
         resumed = session.game.settings()
         if args.players is not None and resumed["players"] != args.players:
             console.say(f"(This game has {resumed['players']} players; use --new for a {args.players}-player game.)")
@@ -197,4 +203,5 @@ def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: Text
         assert isinstance(played, KilkennyCats)
         names = ", ".join(f"{session.name(c)} ({c}, {side})" for c, side in played.side_of.items())
         console.say(f"Kilkenny Cats #{session.game_id}: {names}")
+        console.attach(session, args.seed, robots)
         return run(session, console, random.Random(args.seed))

@@ -28,6 +28,7 @@ from companion.games.qubism import (
 )
 from companion.session import Session
 from companion.terminal import Console, add_common_play_arguments, common_command, open_store, start_or_resume
+from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 SQ = r"(\d+)\s*,\s*(\d+)"
 PAWN_RE = re.compile(rf"^(?:pawn\s+|p\s+)?{SQ}$")
@@ -113,6 +114,9 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
     while True:
         state = session.state
         assert isinstance(state, QubismState)
+        if isinstance(console, CompanionConsole) and console.take_turns():
+            show_board = not session.state.is_chance()
+            continue
         if show_board:
             console.say(render(state))
             show_board = False
@@ -180,13 +184,16 @@ def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: Text
         "forward (it points the way it slid), back (it points back)",
     )
     parser.add_argument("--names", help="player names, white first, comma-separated, e.g. 'Ann,Bo'")
+    add_companion_arguments(parser)
     args = parser.parse_args(list(argv or []))
-    console = Console(inp, out)
+    console = CompanionConsole(inp, out)
     settings = {"cube_model": args.cube_model} if args.cube_model else {}
     game = Qubism(**settings)
     seats = dict(zip(game.players, [n.strip() for n in (args.names or "").split(",") if n.strip()]))
+    robots = companion_seats(parser, args, game)
     with open_store(args.db) as store:
-        session = start_or_resume(store, "qubism", seats, settings, args.new, console.out)
+        session = start_or_resume(store, "qubism", seats, settings, args.new, console.out, robots)
         names = ", ".join(f"{session.name(p)} ({p})" for p in session.game.players)
         console.say(f"Qubism #{session.game_id}: {names}; {session.game.interpretations()[2]}")
+        console.attach(session, args.seed, robots)
         return run(session, console, random.Random(args.seed))
