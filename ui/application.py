@@ -28,6 +28,7 @@ from ui.widgets.toast import Toast
 HERE = Path(__file__).parent
 KV_FILES = [
     HERE / "widgets" / "style.kv",
+    HERE / "widgets" / "companion.kv",
     HERE / "screens" / "home.kv",
     HERE / "screens" / "game.kv",
     HERE / "screens" / "katenmuis.kv",
@@ -181,9 +182,11 @@ class CompanionApp(App):
         if self.sm is not None and self.sm.current == session.record.game:
             self.camera_watch.start()
 
-    def start_game(self, key: str, seats: dict[str, str], settings: dict[str, Any]) -> Session | None:
+    def start_game(
+        self, key: str, seats: dict[str, str], settings: dict[str, Any], companions: dict[str, str] | None = None
+    ) -> Session | None:
         try:
-            session = Session.start(self.store, key, seats, settings)
+            session = Session.start(self.store, key, seats, settings, companions=companions)
         except (ValueError, StoreError) as exc:
             self.toast(str(exc), "bad")
             return None
@@ -219,12 +222,12 @@ class CompanionApp(App):
     def undo(self) -> None:
         if self.session is None:
             return
-        try:
-            turn = self.session.undo()
+        try:  # with the companion seated: back to the last person's decision
+            turn = self.session.undo_to_human() if self.session.companions else self.session.undo()
         except StoreError as exc:
             self.toast(str(exc), "bad")
             return
-        if turn is None:
+        if not turn:
             self.toast("Nothing to undo.", "info")
         else:
             self.toast("Undone.", "info")

@@ -41,6 +41,7 @@ from ui import dicearea
 DICE_KIND = "camwatch_dice"
 CHECK_KIND = "camwatch_check"
 STATE_KIND = "camwatch_state"
+WATCH_KIND = "camwatch_watch"
 
 
 class SeenDie(NamedTuple):
@@ -88,6 +89,8 @@ class CameraWatcher:
         self._last_view: dict[str, str] | None = None
         self.checking = False
         """A piece model was found at start: cross-checks run."""
+        self._watch: tuple[str, dict[str, str], float] | None = None
+        self._watch_cb: Any = None
 
     @property
     def running(self) -> bool:
@@ -122,7 +125,7 @@ class CameraWatcher:
         self._stop.clear()
         bridge = app.bridge
         self._offs = [bridge.on(DICE_KIND, self.on_dice), bridge.on(CHECK_KIND, self.on_check),
-                      bridge.on(STATE_KIND, self.on_state)]
+                      bridge.on(STATE_KIND, self.on_state), bridge.on(WATCH_KIND, self.on_watch)]
         source.on_state = bridge.callback(STATE_KIND)
         self._last_view = self._view()
         self._request = None
@@ -192,6 +195,26 @@ class CameraWatcher:
             else:
                 self._request = None
         self._last_view = view
+
+    def watch_for(self, view: dict[str, str] | None, tag: str, on_result: Any) -> None:
+        """Read the board, once still, against ``view`` (the position after a move the companion
+        proposed; ``None`` stops watching): ``on_result(tag, mismatches)`` returns whether to
+        look again after the next movement (ui.companion_turn)."""
+        with self._lock:
+            self._watch = None if view is None else (tag, dict(view), time.monotonic())
+        self._watch_cb = on_result
+
+    def on_watch(self, tag: str, mismatches: list[Any]) -> None:
+        self.checks_done += 1
+        watch, cb = self._watch, self._watch_cb
+        if cb is None or watch is None or watch[0] != tag:
+            return
+        if cb(tag, mismatches):
+            with self._lock:
+                if self._watch is watch:
+                    self._watch = (tag, watch[1], time.monotonic())
+        else:
+            self.watch_for(None, "", None)
 
     # -- results (UI thread, through the bridge) --------------------------------------------
 
@@ -338,7 +361,10 @@ class CameraWatcher:
     def _maybe_check(self, frame: Any, now: float, last_motion: float, read_board: Any, threshold: float,
                      post: Any) -> None:
         with self._lock:
-            request = self._request
+            request: Any = self._request
+            watching = request is None and self._watch is not None
+            if watching:
+                request = self._watch
         if request is None:
             return
         gen, expected, asked = request
@@ -354,6 +380,15 @@ class CameraWatcher:
         found = reading is not None and getattr(reading, "found", False)
         if not found and now - asked < self.check_timeout_s:
             return  # the board is not in view (a hand over the markers): try again later
+        if watching:
+            with self._lock:
+                if self._watch is request:  # asked once; the UI re-arms it when still waiting
+                    self._watch = (gen, expected, float("inf")) if found else (gen, expected, now)
+            if found:
+                from companion.crosscheck import crosscheck
+
+                post(WATCH_KIND, gen, crosscheck(expected, reading.squares, threshold))
+            return
         with self._lock:
             if self._request is request:
                 self._request = None

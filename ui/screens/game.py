@@ -25,7 +25,7 @@ from companion import games
 from companion.boards import BoardError, load_board
 from companion.games.base import CHANCE, Action, Effect, State
 from companion.session import Session, SessionEvent
-from ui import actions, theme
+from ui import actions, companion_turn, theme
 from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel
 from ui.widgets.dice import DicePicker
 from ui.widgets.tiles import TilePicker
@@ -245,6 +245,7 @@ class GameScreen(Screen):
         self.on_input_mode(self, mode)
         self.refresh_board(state)
         self.refresh_panel(state)
+        companion_turn.update(self, state)
 
     def tile_prompt(self, state: State) -> str:
         return "Touch what it shows."

@@ -16,7 +16,7 @@ from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 
 from companion import games
-from ui import theme
+from ui import seating, theme
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
 from ui.widgets.dice import DicePicker
 
@@ -45,6 +45,7 @@ class HomeScreen(Screen):
         self.name_inputs: dict[str, TextInput] = {}
         self.game_buttons: dict[str, BigToggle] = {}
         self.role_buttons: dict[str, BigToggle] = {}
+        self.seat_choices: dict[str, seating.SeatChoice] = {}
         super().__init__(**kwargs)
 
     @property
@@ -97,6 +98,8 @@ class HomeScreen(Screen):
         box = self.ids.players
         box.clear_widgets()
         self.name_inputs = {}
+        self.seat_choices = {}
+        robots = seating.remembered(self.app, self.game_key)
         remembered = self.app.prefs.last_seats(self.game_key) if self.app else {}
         known = self.app.store.player_names() if self.app else []
         for role in game.players:
@@ -105,12 +108,17 @@ class HomeScreen(Screen):
                            color=theme.piece_colour(role))
             inp = TextInput(text=remembered.get(role, ""), hint_text=f"{game.player_label(role)}'s name")
             row.add_widget(dot)
-            row.add_widget(inp)
+            choice = seating.SeatChoice(role, inp, robots.get(role))
+            self.seat_choices[role] = choice
+            row.add_widget(choice.slot)
+            row.add_widget(choice.who)
             if known:
                 sp = Spinner(text="Names", values=known, size_hint_x=None, width=100, font_size=theme.FONT_SMALL,
                              background_normal="", background_color=theme.PANEL_HI)
                 sp.bind(text=lambda s, v, i=inp: self._pick_name(s, v, i))
                 row.add_widget(sp)
+                choice.names = sp
+                choice.refresh()
             box.add_widget(row)
             self.name_inputs[role] = inp
         if self.game_key == "katenmuis":
@@ -235,10 +243,13 @@ class HomeScreen(Screen):
         self.settings = trial
         if tuple(game.players) != before:  # e.g. more mice players: new name rows
             typed = self.seats()
+            robots = seating.companions(self.seat_choices)
             self._build_players(game)
             for role, text in typed.items():
                 if role in self.name_inputs and text:
                     self.name_inputs[role].text = text
+            for role, choice in self.seat_choices.items():
+                choice.set(robots.get(role))
         self._show_interpretations()
         return True
 
@@ -273,7 +284,9 @@ class HomeScreen(Screen):
             RollOffView(self, seats).open()
             return
         self.remember_rules()
-        self.app.start_game(self.game_key, seats, dict(self.settings))
+        robots = seating.companions(self.seat_choices)
+        seating.remember(self.app, self.game_key, robots)
+        self.app.start_game(self.game_key, seats, dict(self.settings), robots)
 
     def remember_rules(self) -> None:
         self.app.store.set_setting(f"ui.rules.{self.game_key}", dict(self.settings))
