@@ -174,7 +174,7 @@ class CompanionSeats:
         if state.is_chance():
             colours = state.die_colours()
             if not is_throw(state):
-                text = _("Companion ({side}): tell me what turned up under my piece").format(side=side)
+                text = _("Companion ({side}): what did my piece turn up?").format(side=side)
                 return Due("reveal", seat, strength, text, colours)
             if len(colours) == 1:
                 text = _("Throw the {colour} die for me ({side})").format(colour=_(colours[0]), side=side)

@@ -122,6 +122,7 @@ class CompanionTurn:
         if self.hint is not None and self.hint.seat != state.to_move():
             self.hint = None
         due = self.seats.due() if session.companions else None
+        self._take_roll_button(False)
         if due is None:
             self._hide(self.panel)
             self._people(state, key)
@@ -149,15 +150,32 @@ class CompanionTurn:
                     view.highlights = list(self.proposal.squares)
                     view.selected = ""
             self._show(p, alone=True)
-        else:
-            p.text = due.sentence
+        else:  # its throw or its reveal: said in the prompt; "Roll for me" takes the picker's Roll
+            p.text = ""
+            screen.prompt = due.sentence
             if due.kind == "throw":
                 ids.roll_for_me.opacity, ids.roll_for_me.disabled = 1, False
-            self._show(p, alone=False)
+                self._take_roll_button(True)
+                box = self._box()
+                if box is not None and p.parent is None:
+                    box.add_widget(p)  # at the bottom, where the picker's own Roll was
+            else:
+                self._hide(p)
             if self.said != key:
                 self.said = key
                 say(screen, due.sentence)
         self._led(due.seat)
+
+    def _take_roll_button(self, take: bool) -> None:
+        """While the companion's die is due its "Roll for me" stands in for the picker's Roll."""
+        picker = self.screen.ids.get("picker")
+        button = getattr(picker, "roll_button", None)
+        if button is None:
+            return
+        if take and button.parent is picker:
+            picker.remove_widget(button)
+        elif not take and button.parent is None:
+            picker.add_widget(button)
 
     def _people(self, state: State, key: str) -> None:
         """A person's turn: the Hint button under the move input; a shown hint lit."""

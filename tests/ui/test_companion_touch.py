@@ -134,7 +134,7 @@ def test_whole_qubism_game_person_against_the_companion(make_app: Any) -> None:
             continue
         # the companion's turn
         if state.is_chance():  # its slid cube tipped: the people enter the arrow on top
-            assert "tell me what turned up" in screen._companion_turn.panel.text
+            assert screen.prompt == "Companion (Black): what did my piece turn up?"
             tap(next(iter(screen.tile_picker.buttons.values())))
             continue
         turn = screen._companion_turn
@@ -195,12 +195,15 @@ def test_roll_for_me_in_kilkenny(make_app: Any) -> None:
     screen = app.screen("kilkenny")
     pump(2)
     panel = screen._companion_turn.panel
-    assert panel.text == "Throw the red die for me (Red)"
+    assert screen.prompt == "Throw the red die for me (Red)"
     assert panel.parent == screen.ids.input_box and screen.picker.parent == screen.ids.input_box
+    assert screen.picker.roll_button.parent is None  # "Roll for me" stands in for it
     assert screen.narration[0] == "Throw the red die for me (Red)."
     tap(panel.ids.roll_for_me)
     turn = app.session.turns[-1]
     assert turn.source == "companion" and turn.player == "chance"
+    pump(2)
+    assert screen.picker.roll_button.parent is not None or app.session.state.to_move() != "chance"
 
 
 @pytest.fixture
@@ -281,3 +284,23 @@ def test_chopchop_companion_cat_move_confirmed_by_the_camera(make_app: Any, tmp_
         assert turn.proposal is None
     finally:
         w.stop()
+
+
+def test_kat_en_muis_companion_throws_and_the_engine_moves(make_app: Any) -> None:
+    app = make_app()
+    app.start_game("katenmuis", {"cat": "Ann"}, {}, {"mouse": "normal"})
+    screen = app.screen("katenmuis")
+    pump(2)
+    screen.enter_throw((2, 5), "touch")  # Ann's throw
+    pump(2)
+    panel = screen._companion_turn.panel
+    assert screen.prompt == "Throw the dice for me (Mouse)" and panel.parent == screen.ids.input_box
+    assert small_touch_targets(screen) == [] and small_text(screen) == []
+    screenshot(app.root, "katenmuis_companion_throw_800x480")
+    narrated = len(screen.narration)
+    tap(panel.ids.roll_for_me)
+    turn = app.session.turns[-1]
+    assert turn.source == "companion" and turn.turn_player == "mouse"
+    assert len(screen.narration) > narrated  # the engine moved the mouse: narrated as any throw
+    tap(screen.ids.undo_button)  # back to Ann's throw and before it
+    assert app.session.turns == []
