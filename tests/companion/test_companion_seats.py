@@ -153,3 +153,18 @@ def test_hint_for_a_person_and_no_hint_on_a_throw(tmp_path: Path) -> None:
         k = Session.start(store, "kilkenny", companions={"blue": "easy"})
         with pytest.raises(IllegalAction, match="no move to suggest"):
             CompanionSeats(k).hint()
+
+
+def test_hint_lines_give_the_winning_chances_the_player_knows() -> None:
+    from companion import games
+    from companion.companion_turn import Hint
+    from companion.players import Option
+
+    state = games.make("qubism").new_state()
+    best, other = PawnMove("3,2"), PlaceCube("2,2", "N")
+    hint = Hint("white", best, describe(state, best, {"white": "Ann"}), (Option(best, 0.625), Option(other, None)))
+    assert hint.win_chance == 0.625
+    assert hint.lines(state, {"white": "Ann"}) == [
+        "Suggested: Ann moves the pawn from 4,2 to 3,2",
+        "Ann moves the pawn from 4,2 to 3,2: 62% to win",  # an option without a chance is left out
+    ]
