@@ -230,17 +230,14 @@ def test_chopchop_companion_cat_move_confirmed_by_the_camera(make_app: Any, tmp_
     import numpy as np
 
     from companion import games
+    from companion.boards import load_board
     from ui import actions
     from ui.screens.camera import model_path
     from vision import synth_board
     from vision.pieces import BoardReader
 
     game = games.make("chopchop")
-    board = synth_board.load_board("chopchop") if hasattr(synth_board, "load_board") else None
-    if board is None:
-        from companion.boards import load_board
-
-        board = load_board("chopchop")
+    board = load_board("chopchop")
     rng = np.random.default_rng(21)
     look = synth_board.random_look(board, rng)
     start = game.new_state()
