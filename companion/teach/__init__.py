@@ -59,6 +59,9 @@ class Page:
 
     text: str
     squares: tuple[str, ...] = ()
+    marks: tuple[tuple[str, str], ...] = ()
+    """(square id, short text) to print on lit squares, e.g. the number a player counts there
+    when the board's own label is too small to read (Kat en Muis)."""
 
 
 @dataclass(frozen=True)

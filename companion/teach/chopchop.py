@@ -89,10 +89,10 @@ def sections(game: Game) -> list[Section]:
         ], title=_("Tiles and special squares")),
         section("win", [
             Page(ngettext(
-                "The mice win at once when they hold {n} piece of cheese, all four holes are open, and a mouse "
-                "is in a hole.",
-                "The mice win at once when they hold {n} pieces of cheese, all four holes are open, and a mouse "
-                "is in a hole.",
+                "The mice win at once when they hold {n} piece of cheese, all four holes are open, "
+                "and a mouse is in a hole.",
+                "The mice win at once when they hold {n} pieces of cheese, all four holes are open, "
+                "and a mouse is in a hole.",
                 need,
             ).format(n=need), holes),
             Page(_("The Cat wins by catching all four mice.")),

@@ -51,6 +51,8 @@ def test_katenmuis_special_squares_light_both_numberings() -> None:
     special = howto(games.get("katenmuis"))[2]
     page = next(p for p in special.pages if p.text.startswith("Squares 11, 22"))
     assert set(page.squares) == {"11", "22", "33", "44", "55", "56", "45", "34", "23", "12"}
+    marks = dict(page.marks)
+    assert marks["11"] == "11" and marks["56"] == "11" and marks["12"] == "55"  # black 55 is red 12
 
 
 def test_katenmuis_text_follows_shortcut_setting() -> None:
