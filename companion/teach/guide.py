@@ -13,9 +13,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.base import CHANCE, Effect, Game, State
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
 
 __all__ = ["next_step", "who"]
+
+DIE_NAMES: dict[str, str] = {
+    "red": N_("the red die"),
+    "blue": N_("the blue die"),
+    "green": N_("the green die"),
+    "yellow": N_("the yellow die"),
+}
 
 
 def who(game: Game, names: Mapping[str, str] | None, player: str) -> str:
@@ -99,6 +106,14 @@ def _chopchop(game: Game, state: State, names: Mapping[str, str] | None, last: S
                 "cat and the square it went to.",
                 n,
             ).format(player=player, n=n)
+        if s.bonus_mouse:
+            return ngettext(
+                "{player}, move {piece} again, exactly {n} square. Then touch it and the square it "
+                "went to.",
+                "{player}, move {piece} again, exactly {n} squares. Then touch it and the square it "
+                "went to.",
+                n,
+            ).format(player=player, piece=_chop_piece(str(s.bonus_mouse)), n=n)
         return ngettext(
             "{player}, move one mouse exactly {n} square, up, down, left or right. Then touch the "
             "mouse and the square it went to.",
@@ -129,7 +144,9 @@ def _kilkenny(game: Game, state: State, names: Mapping[str, str] | None, last: S
     colour = str(state.current_player())
     player = who(game, names, colour)
     if state.to_move() == CHANCE:
-        return _("{player}, throw your own die.").format(player=player)
+        colours = state.die_colours() or (colour,)
+        die = _(DIE_NAMES[colours[0]]) if colours[0] in DIE_NAMES else _("your own die")
+        return _("{player}, throw {die}.").format(player=player, die=die)
     n = int(s.throw or 0)
     if not state.legal_actions():
         return _("{player}, none of your cats can move: the turn is lost.").format(player=player)

@@ -187,12 +187,14 @@ def test_next_step_chopchop_setup_roll_move_reveal_and_over() -> None:
 def test_next_step_kilkenny_names_the_colour_and_its_die() -> None:
     game = games.make("kilkenny", {"players": 3})
     state = game.new_state()
-    assert next_step(game, state) == "Red, throw your own die."
+    assert next_step(game, state) == "Red, throw the red die."
     state = advance(state, lambda s: s.to_move() == "red")
     n = getattr(state, "throw")
     assert next_step(game, state).startswith(f"Red, move one of your cats {n} square")
     state = advance(state, lambda s: s.current_player() == "green" and s.to_move() == CHANCE)
-    assert next_step(game, state, {"green": "Cleo"}) == "Cleo (Green), throw your own die."
+    assert next_step(game, state, {"green": "Cleo"}) == "Cleo (Green), throw the green die."
+    odd = games.make("kilkenny", {"colours": ["purple", "blue"]})
+    assert next_step(odd, odd.new_state()) == "Purple, throw your own die."
 
 
 def test_next_step_qubism_move_tip_and_win() -> None:

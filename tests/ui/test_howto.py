@@ -162,3 +162,40 @@ def test_howto_screenshots_square_boards(make_app: Any, key: str) -> None:
     pump(2)
     assert screen.ids.board.highlights
     screenshot(app.root, f"howto_{key}_800x480")
+
+
+def test_howto_follows_a_language_change(make_app: Any, tmp_path: Any) -> None:
+    """A real (tiny) gettext catalogue: after set_language the page on screen is retranslated."""
+    import shutil
+    import subprocess
+
+    from companion import i18n
+
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("msgfmt (gettext) is not installed")
+    app = make_app()
+    screen = _open_from_home(app, "qubism")
+    screen.go(1)
+    english = screen.page_text
+    po = tmp_path / "companion.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        f'msgid "{english}"\nmsgstr "Wit begint in het midden van de onderste rij."\n',
+        encoding="utf-8",
+    )
+    locale = tmp_path / "locale"
+    (locale / "nl" / "LC_MESSAGES").mkdir(parents=True)
+    subprocess.run([msgfmt, "-o", str(locale / "nl" / "LC_MESSAGES" / "companion.mo"), str(po)], check=True)
+    old = i18n.LOCALE_DIR
+    try:
+        i18n.LOCALE_DIR = locale  # type: ignore[misc]
+        assert i18n.set_language("nl") == "nl"
+        pump(3)
+        assert screen.index == 1
+        assert screen.page_text == "Wit begint in het midden van de onderste rij."
+    finally:
+        i18n.LOCALE_DIR = old  # type: ignore[misc]
+        i18n.set_language("en")
+        pump(2)
+    assert screen.page_text == english

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
@@ -19,7 +20,7 @@ from kivy.utils import escape_markup
 from companion import games
 from companion.boards import BoardError
 from companion.games.base import Game
-from companion.i18n import _
+from companion.i18n import _, on_change
 from companion.teach import Page, Section, board_of, howto
 from ui import guide, theme
 from ui.widgets.board import BoardView
@@ -54,6 +55,14 @@ class HowToScreen(Screen):
         self.back_to = "home"
         self.section_buttons: list[BigButton] = []
         super().__init__(**kwargs)
+        on_change(lambda _lang: Clock.schedule_once(lambda _dt: self.retranslate()))
+
+    def retranslate(self) -> None:
+        """The language changed: the same page again, in the new language."""
+        if self.game is not None:
+            index = int(self.index)
+            self.show(self.game, self.back_to)
+            self.go(index)
 
     @property
     def app(self) -> Any:
