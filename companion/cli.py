@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": ("companion.cli", "replay_main", "apply a list of throws and print the result"),
     "odds": ("companion.cli", "odds_main", "exact winning chances from a position"),
     "games": ("companion.cli", "games_main", "list the games"),
+    "rules": ("companion.teach.cli", "main", "how to play a game: companion rules GAME [--lang L]"),
     "history": ("companion.cli", "history_main", "finished games and per-player totals; export as JSON"),
     "dice": ("vision.cli", "main", "read dice: from photos, a camera, a video or a serial die"),
     "board": ("vision.boardcli", "main", "print boards, read a board from a photo, evaluate"),

@@ -37,6 +37,7 @@ KV_FILES = [
     HERE / "screens" / "camera.kv",
     HERE / "screens" / "settings.kv",
     HERE / "screens" / "history.kv",
+    HERE / "screens" / "howto.kv",
 ]
 _kv_loaded = False
 
@@ -118,6 +119,9 @@ class CompanionApp(App):
         sm.add_widget(CameraScreen(name="camera"))
         sm.add_widget(SettingsScreen(name="settings"))
         sm.add_widget(HistoryScreen(name="history"))
+        from ui.screens.howto import HowToScreen
+
+        sm.add_widget(HowToScreen(name="howto"))
         root.add_widget(sm)
         self.toaster = Toast()
         root.add_widget(self.toaster)

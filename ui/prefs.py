@@ -55,6 +55,7 @@ SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "ui.min_confidence": (0.8, _is_conf, "camera confidence threshold"),
     "ui.camera_auto": (False, _is_bool, "camera auto-apply setting"),
     "ui.dice_area": ("off_board", is_area, "dice area"),
+    "ui.guide": (False, _is_bool, "first-game guide setting"),
 }
 
 

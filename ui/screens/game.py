@@ -25,7 +25,7 @@ from companion import games
 from companion.boards import BoardError, load_board
 from companion.games.base import CHANCE, Action, Effect, State
 from companion.session import Session, SessionEvent
-from ui import actions, companion_turn, theme
+from ui import actions, companion_turn, guide, theme
 from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel
 from ui.widgets.dice import DicePicker
 from ui.widgets.tiles import TilePicker
@@ -45,6 +45,8 @@ class GameScreen(Screen):
     input_mode = StringProperty("none")
     """"dice", "tile", "move" or "none" (game over / nothing to enter)."""
     narration_height = NumericProperty(96)
+    guide_text = StringProperty("")
+    """The first-game guide's "what to do next" line (empty: the guide is off); ui.guide."""
 
     def __init__(self, **kwargs: Any) -> None:
         self.session: Session | None = None
@@ -246,6 +248,7 @@ class GameScreen(Screen):
         self.refresh_board(state)
         self.refresh_panel(state)
         companion_turn.update(self, state)
+        self.guide_text = guide.text_for(self)
 
     def tile_prompt(self, state: State) -> str:
         return "Touch what it shows."
