@@ -5,17 +5,21 @@
 * ``ImageFolderSource(dir, fps=5, loop=False)``: a folder of images, sorted, fake frame rate;
 * ``PiCameraSource()``: picamera2 on Raspberry Pi OS (imported lazily).
 
-When a read fails the source reports ``state = "lost"`` (and calls ``on_state``), then reopens
-with exponential backoff (``backoff_s`` doubling up to ``max_backoff_s``) until the device comes
-back (``state = "running"`` again) or ``give_up_s`` has passed without a frame (then it stops:
-``state = "failed"``). A source that simply ends (last video frame, last image without loop)
-stops with ``state = "ended"``. ``sleep`` and ``clock`` can be injected for tests.
+When a read fails (an error, no frame, or a broken frame: empty, not 8-bit BGR) the source
+reports ``state = "lost"`` (and calls ``on_state``) at once, then reopens with exponential
+backoff (``backoff_s`` doubling up to ``max_backoff_s``) until the device comes back
+(``state = "running"`` again, ``reconnects`` counts it) or ``give_up_s`` has passed without a
+frame (then it stops: ``state = "failed"``). A source that simply ends (last video frame, last
+image without loop) stops with ``state = "ended"``. :meth:`FrameSource.stop` (any thread) ends
+the iteration at the next frame or during a backoff wait. ``sleep`` and ``clock`` can be
+injected for tests. Frames are scaled down to ``max_side`` here (``vision.limits``).
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,13 +41,15 @@ class FrameSource:
     """Base class: iterate for (t, frame); ``state`` and ``detail`` tell what is going on."""
 
     def __init__(self, backoff_s: float = 0.5, max_backoff_s: float = 8.0, give_up_s: float | None = None,
-                 on_state: StateCallback | None = None, sleep: Callable[[float], None] = time.sleep,
+                 on_state: StateCallback | None = None, sleep: Callable[[float], Any] | None = None,
                  clock: Callable[[], float] = time.time, max_side: int | None = CAMERA_MAX_SIDE) -> None:
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.give_up_s = give_up_s
         self.on_state = on_state
-        self.sleep = sleep
+        self._stopping = threading.Event()
+        self.sleep: Callable[[float], Any] = sleep if sleep is not None else self._stopping.wait
+        """Waits out a backoff; by default it wakes up early when :meth:`stop` is called."""
         self.clock = clock
         self.state = "closed"
         self.detail = ""
@@ -69,6 +75,11 @@ class FrameSource:
 
     def _release(self) -> None:
         pass
+
+    def stop(self) -> None:
+        """Ask the iteration to end (from any thread): after the frame being read, or at once
+        when waiting to reconnect. The device is released by the iterating thread."""
+        self._stopping.set()
 
     def close(self) -> None:
         self._release()
@@ -99,6 +110,10 @@ class FrameSource:
         lost_since: float | None = None
         opened = False
         while True:
+            if self._stopping.is_set():
+                self._release()
+                self._set("closed")
+                return
             try:
                 if not opened:
                     self._set("opening")
