@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.boards import BoardError
+from companion.i18n import _
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 
 # Small matrix work in the readers is faster single-threaded than through a BLAS thread pool.
@@ -105,7 +106,7 @@ def _cmd_learn(args: argparse.Namespace) -> int:
         return _fail(why)
     if args.position:
         try:
-            text = read_text_capped(args.position, MAX_JSON_FILE_BYTES, "a position")
+            text = read_text_capped(args.position, MAX_JSON_FILE_BYTES, _("a position"))
             known = {str(k): str(v) for k, v in json.loads(text).items()}
         except (OSError, ValueError, AttributeError) as exc:
             return _fail(f"cannot read position {args.position}: {exc} (expected a JSON object square -> token)")

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from companion.boards import Board, Marker, Square, parse_board
+from companion.i18n import _
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.boarddefaults import board_for, dump_board_toml
 from vision.boardlocate import locate_board
@@ -154,7 +155,7 @@ def save_board(data: dict[str, Any], path: str | Path) -> Board:
 def _read_points(path: str) -> list[tuple[float, float]]:
     pts = []
     try:
-        text = read_text_capped(path, MAX_JSON_FILE_BYTES, "a points file")
+        text = read_text_capped(path, MAX_JSON_FILE_BYTES, _("a points file"))
     except (OSError, ValueError) as exc:
         raise CalibrationError(f"cannot read the points file {path}: {exc}") from None
     for line in text.splitlines():

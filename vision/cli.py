@@ -29,6 +29,7 @@ from typing import Any, TextIO
 import cv2
 
 from vision.dice import DiceConfig, DieReading, RegionOfInterest, read_dice, read_dice_file, warm_up
+from companion.i18n import _
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.errors import VisionError
 from vision.imageload import load_image
@@ -175,7 +176,7 @@ def score_image(labels: list[dict[str, Any]], preds: list[DieReading]) -> dict[s
 def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = None
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     cv2.setNumThreads(1)
-    doc = json.loads(read_text_capped(dataset / "labels.json", MAX_JSON_FILE_BYTES, "dataset labels"))
+    doc = json.loads(read_text_capped(dataset / "labels.json", MAX_JSON_FILE_BYTES, _("dataset labels")))
     entries = [e for e in doc["images"] if split == "all" or e.get("split") == split]
     if not entries:
         raise VisionError(f"no images with split {split!r} in {dataset}")

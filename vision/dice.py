@@ -27,6 +27,7 @@ from typing import Literal, Sequence
 import cv2
 import numpy as np
 
+from companion.i18n import _
 from companion.limits import too_large_message
 from vision.errors import InvalidImageError, ModelError
 from vision.limits import MAX_MODEL_BYTES
@@ -102,7 +103,7 @@ def _net(path: Path) -> cv2.dnn.Net:
         if not Path(path).is_file():
             raise ModelError(f"dice model missing: {path} (train it with scripts/train_dice.py)")
         if Path(path).stat().st_size > MAX_MODEL_BYTES:
-            raise ModelError(too_large_message(path, Path(path).stat().st_size, MAX_MODEL_BYTES, "a dice model"))
+            raise ModelError(too_large_message(path, Path(path).stat().st_size, MAX_MODEL_BYTES, _("a dice model")))
         try:
             net = cv2.dnn.readNetFromONNX(key)
         except cv2.error as e:  # pragma: no cover - corrupt file

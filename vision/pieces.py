@@ -234,8 +234,10 @@ class PieceModel:
 
     @classmethod
     def load(cls, path: str | Path) -> PieceModel:
+        from companion.i18n import _
+
         try:
-            data = json.loads(read_text_capped(path, MAX_JSON_FILE_BYTES, "learned piece looks"))
+            data = json.loads(read_text_capped(path, MAX_JSON_FILE_BYTES, _("learned piece looks")))
             return cls(str(data.get("game", "")), {str(k): list(v) for k, v in data["looks"].items()},
                        [list(map(float, a)) for a in data.get("arrows", [])],
                        {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()})
