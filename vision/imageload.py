@@ -137,6 +137,16 @@ def image_size(path: str | Path) -> tuple[int, int] | None:
     return header_size(head) or _pillow_size(p)
 
 
+def is_cut_short(data: bytes) -> bool:
+    """A JPEG without its end marker or a PNG without its ``IEND`` chunk: a file still being
+    written or cut off. OpenCV would decode it with grey or garbage where the rest should be."""
+    if data[:2] == b"\xff\xd8":
+        return not data.rstrip(b"\x00\r\n ").endswith(b"\xff\xd9")
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return b"IEND" not in data[-32:]
+    return False
+
+
 def _reduce_flag(long_side: int, max_side: int | None) -> tuple[int, int]:
     """(OpenCV read flag, factor): the biggest 1/2, 1/4, 1/8 that keeps at least ``max_side``."""
     if max_side:
@@ -179,6 +189,8 @@ def load_image(path: str | Path, max_side: int | None = None) -> LoadedImage:
     except OSError as exc:
         raise InvalidImageError(_("{name} cannot be read ({why}).").format(
             name=name, why=exc.strerror or exc)) from None
+    if is_cut_short(data):
+        raise InvalidImageError(_("{name} is incomplete (cut short): it is not read.").format(name=name))
     flag, _factor = _reduce_flag(max(size) if size else 0, max_side)
     buf = np.frombuffer(data, np.uint8)
     try:

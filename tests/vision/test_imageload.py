@@ -114,9 +114,12 @@ def test_too_long_a_side_and_too_big_a_file(tmp_path: Path) -> None:
 def test_missing_and_broken_pictures(tmp_path: Path) -> None:
     with pytest.raises(InvalidImageError, match="no such picture"):
         load_image(tmp_path / "nothing.png")
-    (tmp_path / "junk.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
+    (tmp_path / "junk.jpg").write_bytes(b"not an image at all")
     with pytest.raises(InvalidImageError, match="not a picture"):
         load_image(tmp_path / "junk.jpg")
+    (tmp_path / "junk2.jpg").write_bytes(b"\xff\xd8 a broken jpeg \xff\xd9")
+    with pytest.raises(InvalidImageError, match="not a picture"):
+        load_image(tmp_path / "junk2.jpg")
 
 
 @pytest.mark.parametrize("cmd", [("dice", "read"), ("board", "read", "--board", "katenmuis")])
@@ -255,3 +258,29 @@ def test_learned_files_and_models_over_their_caps(tmp_path: Path) -> None:
         fh.truncate(limits.MAX_MODEL_BYTES + 1)
     with pytest.raises(ModelError, match="a dice model"):
         warm_up(DiceConfig(det_model=onnx))
+
+
+def test_a_picture_cut_short_is_never_decoded(tmp_path: Path) -> None:
+    scene, _ = synth_dice.render_scene(np.random.default_rng(3))
+    for ext in (".jpg", ".png"):
+        whole = tmp_path / f"whole{ext}"
+        cv2.imwrite(str(whole), scene)
+        assert load_image(whole).image.shape == scene.shape
+        cut = tmp_path / f"cut{ext}"
+        cut.write_bytes(whole.read_bytes()[: whole.stat().st_size * 2 // 3])  # a file still being written
+        with pytest.raises(InvalidImageError, match="incomplete"):
+            load_image(cut)
+
+
+def test_an_image_feed_skips_a_file_cut_short(tmp_path: Path) -> None:
+    from vision.camera import ImageFolderSource
+
+    scene, _ = synth_dice.render_scene(np.random.default_rng(4))
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"{i}.jpg"), scene)
+    data = (tmp_path / "1.jpg").read_bytes()
+    (tmp_path / "1.jpg").write_bytes(data[: len(data) // 2])
+    states: list[str] = []
+    got = list(ImageFolderSource(tmp_path, sleep=lambda s: None, on_state=lambda s, d: states.append(s)))
+    assert len(got) == 2 and all(np.array_equal(f, got[0][1]) for _, f in got)
+    assert states.count("lost") == 1 and states[-1] == "ended"
