@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.limits import MAX_SETTING_BYTES
+
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -422,11 +424,11 @@ class Store:
 
     def get_setting(self, key: str, default: Any = None) -> Any:
         row = self._conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        if row is None:
+        if row is None or len(row[0]) > MAX_SETTING_BYTES:  # an oversized value counts as missing
             return default
         try:
             return json.loads(row[0])
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return default
 
     def set_setting(self, key: str, value: Any) -> None:
@@ -438,8 +440,10 @@ class Store:
     def settings(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in self._conn.execute("SELECT key, value FROM settings"):
+            if len(value) > MAX_SETTING_BYTES:
+                continue
             try:
                 out[str(key)] = json.loads(value)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 continue
         return out

@@ -19,6 +19,14 @@ When the pins cannot be had (no Pi, no pin library, a pin in use), the panel war
 :attr:`Panel.available` is False with :attr:`Panel.reason` saying why. It never raises for
 missing hardware.
 
+A panel that worked and then fails (a pin factory raising on a read or write, a device closed
+under it, the header's cable pulled) is *lost*: the failing call returns quietly, ``state``
+becomes ``"lost"`` (``on_state("lost", reason)``), the devices are released, and a background
+thread reopens them with backoff (``retry_s`` doubling up to ``max_retry_s``) until they work
+again (``on_state("connected", "")``, the turn LED restored, ``reconnects`` counts it).
+:meth:`Panel.check` reads every pin once: the app calls it every few seconds so a loss is
+noticed even while nothing is lit or pressed.
+
 Callbacks run on gpiozero's threads: the app's bridge moves them to the UI thread.
 Effects are recognised by class name (ThrowsAgain, LosesNextTurn, TurnSkipped, Paid,
 Captured, Won), so this module needs no game imports.
@@ -108,6 +116,10 @@ class PanelPins:
         return cls(**{**d.__dict__, **kw})
 
 
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
 def _player_of(effect: object) -> str | None:
     for attr in ("player", "side", "winner"):
         value = getattr(effect, attr, None)
@@ -147,6 +159,9 @@ class Panel:
         bounce_time: float = 0.05,
         hold_time: float = 2.0,
         enabled: bool = True,
+        on_state: Callable[[str, str], None] | None = None,
+        retry_s: float = 1.0,
+        max_retry_s: float = 30.0,
     ) -> None:
         self.pins = pins if pins is not None else PanelPins()
         self.on_roll = on_roll
@@ -165,35 +180,117 @@ class Panel:
         self._beep_stop = threading.Event()
         self._beep_thread: threading.Thread | None = None
         self._beep_lock = threading.Lock()
+        self.on_state = on_state
+        self.retry_s = retry_s
+        self.max_retry_s = max_retry_s
+        self.state = "disabled"
+        """``"connected"``, ``"disabled"`` (never had its pins), ``"lost"`` (reconnecting) or ``"closed"``."""
+        self.reconnects = 0
+        self._pin_factory = pin_factory
+        self._state_lock = threading.Lock()
+        self._closing = threading.Event()
+        self._retry_thread: threading.Thread | None = None
+        self._turn: tuple[str | int | None, bool] | None = None
         if enabled:
             self._open(pin_factory)
 
     # -- setup ------------------------------------------------------------------------
+    def _make_devices(self, pin_factory: Any) -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero's PinFactoryFallback chatter
+            from gpiozero import LED, Button, Buzzer  # type: ignore[import-untyped]
+
+            p = self.pins
+            for name, pin in (("roll", p.roll), ("undo", p.undo), ("menu", p.menu)):
+                self._buttons[name] = Button(pin, pull_up=True, bounce_time=self.bounce_time,
+                                             hold_time=self.hold_time, pin_factory=pin_factory)
+            self._leds = [LED(pin, pin_factory=pin_factory) for pin in p.leds]
+            if p.buzzer is not None:
+                self._buzzer = Buzzer(p.buzzer, pin_factory=pin_factory)
+        self._buttons["roll"].when_pressed = lambda: self._pressed("roll", self.on_roll)
+        self._buttons["menu"].when_pressed = lambda: self._pressed("menu", self.on_menu)
+        self._buttons["undo"].when_held = lambda: self._pressed("undo", self.on_undo)
+
     def _open(self, pin_factory: Any) -> None:
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # gpiozero's PinFactoryFallback chatter
-                from gpiozero import LED, Button, Buzzer  # type: ignore[import-untyped]
-
-                p = self.pins
-                for name, pin in (("roll", p.roll), ("undo", p.undo), ("menu", p.menu)):
-                    self._buttons[name] = Button(pin, pull_up=True, bounce_time=self.bounce_time,
-                                                 hold_time=self.hold_time, pin_factory=pin_factory)
-                self._leds = [LED(pin, pin_factory=pin_factory) for pin in p.leds]
-                if p.buzzer is not None:
-                    self._buzzer = Buzzer(p.buzzer, pin_factory=pin_factory)
+            self._make_devices(pin_factory)
         except Exception as exc:  # BadPinFactory, GPIOPinInUse, ImportError, OSError, ...
             self._close_devices()
             self.available = False
-            self.reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            self.reason = _why(exc)
             warnings.warn(f"GPIO panel disabled: {self.reason}", PanelWarning, stacklevel=3)
             log.warning("GPIO panel disabled: %s", self.reason)
             return
         self.available = True
         self.reason = ""
-        self._buttons["roll"].when_pressed = lambda: self._pressed("roll", self.on_roll)
-        self._buttons["menu"].when_pressed = lambda: self._pressed("menu", self.on_menu)
-        self._buttons["undo"].when_held = lambda: self._pressed("undo", self.on_undo)
+        self.state = "connected"
+
+    # -- losing the pins mid-game, and getting them back --------------------------------
+    def _notify(self, state: str, detail: str) -> None:
+        if self.on_state is not None:
+            try:
+                self.on_state(state, detail)
+            except Exception:
+                log.exception("panel on_state callback failed")
+
+    def _safely(self, fn: Callable[[], Any], default: Any = None) -> Any:
+        """``fn()``; when the pins fail under it, the panel is lost (reconnecting) and
+        ``default`` comes back instead of an exception."""
+        try:
+            return fn()
+        except Exception as exc:
+            self._lost(exc)
+            return default
+
+    def _lost(self, exc: BaseException) -> None:
+        with self._state_lock:
+            if self.state != "connected" or self._closing.is_set():
+                return
+            self.state = "lost"
+            self.available = False
+            self.reason = _why(exc)
+        log.warning("GPIO panel lost: %s; reconnecting", self.reason)
+        self._close_devices()
+        self._notify("lost", self.reason)
+        self._retry_thread = threading.Thread(target=self._reconnect, name="panel-reconnect", daemon=True)
+        self._retry_thread.start()
+
+    def _reconnect(self) -> None:
+        delay = self.retry_s
+        while not self._closing.wait(delay):
+            try:
+                self._make_devices(self._pin_factory)
+            except Exception as exc:
+                self._close_devices()
+                self.reason = _why(exc)
+                delay = min(self.max_retry_s, delay * 2)
+                continue
+            with self._state_lock:
+                if self._closing.is_set():
+                    self._close_devices()
+                    return
+                self.state = "connected"
+                self.available = True
+                self.reason = ""
+                self.reconnects += 1
+            log.info("GPIO panel back")
+            if self._turn is not None:
+                self.show_turn(self._turn[0], lost=self._turn[1])
+            self._notify("connected", "")
+            return
+
+    def check(self) -> bool:
+        """Read every pin once (cheap); a failure makes the panel lost. True when it works."""
+        if self.state != "connected":
+            return False
+
+        def read_all() -> None:
+            for dev in [*self._buttons.values(), *self._leds, self._buzzer]:
+                if dev is not None:
+                    _ = dev.value
+
+        self._safely(read_all)
+        return self.state == "connected"
 
     def _pressed(self, name: str, fn: Callable[[], None] | None) -> None:
         if not self._debounce[name].accept():
@@ -215,10 +312,15 @@ class Panel:
         self._buttons, self._leds, self._buzzer = {}, [], None
 
     def close(self) -> None:
+        self._closing.set()
+        t = self._retry_thread
+        if t is not None and t is not threading.current_thread():
+            t.join(2.0)
         self._stop_beep()
         self._close_devices()
         self.available = False
         self.reason = "closed"
+        self.state = "closed"
 
     def __enter__(self) -> Panel:
         return self
@@ -246,21 +348,27 @@ class Panel:
     def show_turn(self, player: str | int | None, *, lost: bool = False) -> None:
         """Light the LED of whose turn it is (a player id or LED index); blink it for a lost
         turn; all off for None (game over, or between games)."""
+        self._turn = (player, lost)
         if not self.available:
             return
         i = self._index(player)
-        for j, led in enumerate(self._leds):
-            if j != i:
-                led.off()
-        if i is not None:
-            if lost:
-                self._leds[i].blink(*BLINK_LOST, background=True)
-            else:
-                self._leds[i].on()
+        leds = list(self._leds)
+
+        def light() -> None:
+            for j, led in enumerate(leds):
+                if j != i:
+                    led.off()
+            if i is not None:
+                if lost:
+                    leds[i].blink(*BLINK_LOST, background=True)
+                else:
+                    leds[i].on()
+
+        self._safely(light)
 
     def led_states(self) -> list[bool]:
         """Whether each LED is lit now (a blinking LED is lit half the time)."""
-        return [bool(led.is_lit) for led in self._leds]
+        return list(self._safely(lambda: [bool(led.is_lit) for led in self._leds], []))
 
     # -- buzzer -----------------------------------------------------------------------
     def beep(self, pattern: str | Pattern) -> None:
@@ -288,8 +396,10 @@ class Panel:
                 buzzer.off()
                 if off and stop.wait(off):
                     break
-        except Exception:  # closed under our feet
+        except Exception as exc:  # closed by close() (quiet), or the pins failed (lost)
             log.debug("buzzer pattern stopped", exc_info=True)
+            if not stop.is_set():
+                self._lost(exc)
         finally:
             try:
                 buzzer.off()
@@ -325,23 +435,29 @@ class Panel:
             self.beep(pattern)
         if not self.available:
             return pattern
-        for e in effects:
-            kind = type(e).__name__
-            i = self._index(_player_of(e))
-            if kind in ("LosesNextTurn", "TurnSkipped") and i is not None and "Won" not in names:
-                self._leds[i].blink(*BLINK_LOST, background=True)
-            if kind == "Won":
-                for j, led in enumerate(self._leds):
-                    if j != i:
-                        led.off()
-                if i is not None:
-                    self._leds[i].blink(*BLINK_WON, background=True)
+        leds = list(self._leds)
+
+        def blink() -> None:
+            for e in effects:
+                kind = type(e).__name__
+                i = self._index(_player_of(e))
+                if kind in ("LosesNextTurn", "TurnSkipped") and i is not None and "Won" not in names:
+                    leds[i].blink(*BLINK_LOST, background=True)
+                if kind == "Won":
+                    for j, led in enumerate(leds):
+                        if j != i:
+                            led.off()
+                    if i is not None:
+                        leds[i].blink(*BLINK_WON, background=True)
+
+        self._safely(blink)
         return pattern
 
     # -- settings screen --------------------------------------------------------------
     def pressed(self) -> dict[str, bool]:
         """Which buttons are held down now."""
-        return {name: bool(b.is_pressed) for name, b in self._buttons.items()}
+        buttons = dict(self._buttons)
+        return dict(self._safely(lambda: {name: bool(b.is_pressed) for name, b in buttons.items()}, {}))
 
     def live_test(self, step: float = 0.3) -> dict[str, Any]:
         """For the settings screen: light each LED in turn, beep once, and report which
@@ -356,14 +472,19 @@ class Panel:
         }
         if not self.available:
             return report
-        for led in self._leds:
-            led.off()
-        for i, led in enumerate(self._leds):
-            led.on()
-            if led.is_lit:
-                report["leds_lit"].append(self.pins.leds[i])
-            time.sleep(step)
-            led.off()
+        try:
+            for led in self._leds:
+                led.off()
+            for i, led in enumerate(self._leds):
+                led.on()
+                if led.is_lit:
+                    report["leds_lit"].append(self.pins.leds[i])
+                time.sleep(step)
+                led.off()
+        except Exception as exc:  # the pins failed during the test: lost, reconnecting
+            self._lost(exc)
+            report.update(available=False, reason=self.reason)
+            return report
         if self._buzzer is not None:
             self.beep("beep")
             report["beeped"] = self.wait_buzzer()

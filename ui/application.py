@@ -94,6 +94,10 @@ class CompanionApp(App):
         self.bridge.on("die_state", self.on_die_state)
         self.bridge.on("die_reject", self.on_die_reject)
         self.bridge.on("button", self.on_button)
+        from ui import panelwatch
+
+        self.bridge.on(panelwatch.STATE_KIND, lambda state, detail="": panelwatch.on_panel_state(self, state, detail))
+        self._panel_check = Clock.schedule_interval(lambda dt: panelwatch.check_panel(self), panelwatch.CHECK_EVERY_S)
         self.status = self._status_text()
 
     # -- building ---------------------------------------------------------------------------
@@ -135,6 +139,7 @@ class CompanionApp(App):
         self.start_hardware()
 
     def on_stop(self) -> None:
+        self._panel_check.cancel()
         self.shutdown()
 
     def shutdown(self) -> None:
@@ -291,6 +296,7 @@ class CompanionApp(App):
                 on_roll=lambda: post("button", "roll"),
                 on_undo=lambda: post("button", "undo"),
                 on_menu=lambda: post("button", "menu"),
+                on_state=self.bridge.callback("panel_state"),
             )
         self._panel_turn()
         return self.panel

@@ -24,6 +24,15 @@ frame and the UI thread only ever gets small results through the bridge):
   state change. Squares read below the confidence threshold are not trusted (no prompt). No
   learned piece model or no board in view: no check at all. One check per move.
 
+**A lost camera** (unplugged, its stream broken, frames that come empty or garbled): the source
+reports ``lost`` at once and the game screen says "Camera lost: keep playing by touch; it will
+come back by itself." while the source reopens with backoff (``vision.camera``); touch input
+goes on. When frames come again the status goes away ("Camera back") and the settle logic
+starts afresh (a reading from before the loss never counts towards one after it); the last
+settled dice are remembered across the loss, so the throw seen just before it is not offered
+again, and dice already lying there on resuming are offered (never applied by themselves with
+auto-apply, like at start, since they may have been entered by touch meanwhile).
+
 The worker never touches the session or widgets; ``stop()`` ends it and closes the source
 (leaving the game screen, opening the Camera screen, closing the app).
 """
@@ -36,6 +45,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from companion.i18n import _
 from ui import dicearea
 
 DICE_KIND = "camwatch_dice"
@@ -91,6 +101,10 @@ class CameraWatcher:
         """A piece model was found at start: cross-checks run."""
         self._watch: tuple[str, dict[str, str], float] | None = None
         self._watch_cb: Any = None
+        self.camera_lost = False
+        """The source reported ``lost`` and no frame came since (the screen says so)."""
+        self.resumed = 0
+        """Times the worker started the settle logic afresh after the camera came back."""
 
     @property
     def running(self) -> bool:
@@ -140,6 +154,8 @@ class CameraWatcher:
         self._stop.set()
         thread, self._thread = self._thread, None
         source, self._source = self._source, None
+        if source is not None and hasattr(source, "stop"):
+            source.stop()  # wakes a worker waiting to reconnect
         if thread is not None:
             thread.join(timeout=3)
         if source is not None:
@@ -154,6 +170,9 @@ class CameraWatcher:
         screen = self.app.game_screen if self.app is not None else None
         if screen is not None and hasattr(screen, "clear_camera"):
             screen.clear_camera()
+        if screen is not None and hasattr(screen, "show_camera_status"):
+            screen.show_camera_status(None)
+        self.camera_lost = False
 
     def _piece_reader(self, board: Any) -> Any:
         from ui.screens.camera import model_path
@@ -222,6 +241,20 @@ class CameraWatcher:
         from ui.screens.camera import with_state
 
         self.source_text = with_state(self.source_text, state, detail)
+        screen = self.app.game_screen
+        if screen is None or not hasattr(screen, "show_camera_status") or self._thread is None:
+            return
+        if state == "lost" and not self.camera_lost:
+            self.camera_lost = True
+            screen.show_camera_status(_("Camera lost: keep playing by touch; it will come back by itself."))
+        elif state == "running" and self.camera_lost:
+            self.camera_lost = False
+            screen.show_camera_status(None)
+            self.app.toast(_("Camera back: it watches the dice again."), "good")
+        elif state == "failed":
+            self.camera_lost = False
+            screen.show_camera_status(
+                _("Camera stopped ({why}): keep playing by touch.").format(why=detail or _("no frames")))
 
     def on_dice(self, seen: list[SeenDie], fresh: list[SeenDie] | None = None) -> None:
         """A settled throw: ``seen``, every die in view; ``fresh``, those that were not lying in
@@ -331,11 +364,17 @@ class CameraWatcher:
 
         last_motion = time.monotonic()
         next_at = 0.0
+        reconnects = getattr(source, "reconnects", 0)
         try:
             for _t, frame in source:
                 if self._stop.is_set():
                     break
                 now = time.monotonic()
+                if getattr(source, "reconnects", 0) != reconnects:  # the camera came back
+                    reconnects = source.reconnects
+                    settler = Settler(config, dice_in)  # nothing from before the loss counts
+                    last_motion, next_at = now, 0.0
+                    self.resumed += 1
                 if now < next_at:
                     self.dropped += 1
                     continue

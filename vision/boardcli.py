@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.boards import BoardError
+from companion.i18n import _
+from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 
 # Small matrix work in the readers is faster single-threaded than through a BLAS thread pool.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -44,11 +46,18 @@ def _cmd_print(args: argparse.Namespace) -> int:
     return 0
 
 
-def _image(path: Path) -> Any:
-    """The picture at ``path`` (BGR), or None when it is missing or OpenCV cannot decode it."""
-    import cv2
+def _image(path: Path) -> tuple[Any, str]:
+    """(the picture at ``path`` as BGR, "") or (None, why not): loaded through
+    ``vision.imageload`` (refused before decoding when absurdly big) and scaled down to the
+    board stages' working size, ``vision.limits.BOARD_MAX_SIDE``."""
+    from vision.errors import VisionError
+    from vision.imageload import load_image
+    from vision.limits import BOARD_MAX_SIDE
 
-    return cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    try:
+        return load_image(path, BOARD_MAX_SIDE).image, ""
+    except VisionError as exc:
+        return None, str(exc)
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
@@ -56,9 +65,9 @@ def _cmd_read(args: argparse.Namespace) -> int:
     from vision.pieces import PieceModel, read_board
 
     board = board_for(args.board)
-    image = _image(Path(args.image))
+    image, why = _image(Path(args.image))
     if image is None:
-        return _fail(f"cannot read image {args.image} (missing, or not a picture OpenCV can decode)")
+        return _fail(why)
     model = PieceModel.load(args.model) if args.model else None
     reading = read_board(image, board, model=model)
     if args.json:
@@ -92,12 +101,13 @@ def _cmd_learn(args: argparse.Namespace) -> int:
     from vision.pieces import BoardReader, PieceModel
 
     board = board_for(args.board)
-    image = _image(Path(args.image))
+    image, why = _image(Path(args.image))
     if image is None:
-        return _fail(f"cannot read image {args.image} (missing, or not a picture OpenCV can decode)")
+        return _fail(why)
     if args.position:
         try:
-            known = {str(k): str(v) for k, v in json.loads(Path(args.position).read_text(encoding="utf-8")).items()}
+            text = read_text_capped(args.position, MAX_JSON_FILE_BYTES, _("a position"))
+            known = {str(k): str(v) for k, v in json.loads(text).items()}
         except (OSError, ValueError, AttributeError) as exc:
             return _fail(f"cannot read position {args.position}: {exc} (expected a JSON object square -> token)")
     else:

@@ -26,9 +26,12 @@ import cv2
 import numpy as np
 
 from companion.boards import Board, Marker, Square, parse_board
+from companion.i18n import _
+from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.boarddefaults import board_for, dump_board_toml
 from vision.boardlocate import locate_board
 from vision.errors import VisionError
+from vision.imageload import load_image
 
 
 class CalibrationError(VisionError):
@@ -151,7 +154,11 @@ def save_board(data: dict[str, Any], path: str | Path) -> Board:
 
 def _read_points(path: str) -> list[tuple[float, float]]:
     pts = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    try:
+        text = read_text_capped(path, MAX_JSON_FILE_BYTES, _("a points file"))
+    except (OSError, ValueError) as exc:
+        raise CalibrationError(f"cannot read the points file {path}: {exc}") from None
+    for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
@@ -165,9 +172,10 @@ def _read_points(path: str) -> list[tuple[float, float]]:
 
 def calibrate_cli(args: argparse.Namespace) -> int:
     board = board_for(args.board)
-    image = cv2.imread(str(args.image), cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
-    if image is None:
-        raise CalibrationError(f"cannot read photo {args.image}")
+    try:  # corners and points are in the photo's pixels: checked, never scaled
+        image = load_image(args.image).image
+    except VisionError as exc:
+        raise CalibrationError(str(exc)) from None
     if args.points_file:
         data = calibrate_track(board, image, _read_points(args.points_file))
     elif args.corners:

@@ -5,17 +5,21 @@
 * ``ImageFolderSource(dir, fps=5, loop=False)``: a folder of images, sorted, fake frame rate;
 * ``PiCameraSource()``: picamera2 on Raspberry Pi OS (imported lazily).
 
-When a read fails the source reports ``state = "lost"`` (and calls ``on_state``), then reopens
-with exponential backoff (``backoff_s`` doubling up to ``max_backoff_s``) until the device comes
-back (``state = "running"`` again) or ``give_up_s`` has passed without a frame (then it stops:
-``state = "failed"``). A source that simply ends (last video frame, last image without loop)
-stops with ``state = "ended"``. ``sleep`` and ``clock`` can be injected for tests.
+When a read fails (an error, no frame, or a broken frame: empty, not 8-bit BGR) the source
+reports ``state = "lost"`` (and calls ``on_state``) at once, then reopens with exponential
+backoff (``backoff_s`` doubling up to ``max_backoff_s``) until the device comes back
+(``state = "running"`` again, ``reconnects`` counts it) or ``give_up_s`` has passed without a
+frame (then it stops: ``state = "failed"``). A source that simply ends (last video frame, last
+image without loop) stops with ``state = "ended"``. :meth:`FrameSource.stop` (any thread) ends
+the iteration at the next frame or during a backoff wait. ``sleep`` and ``clock`` can be
+injected for tests. Frames are scaled down to ``max_side`` here (``vision.limits``).
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,7 +28,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.errors import CameraError
+from companion.i18n import _
+from vision.errors import CameraError, InvalidImageError
+from vision.imageload import ImageTooLargeError, check_size, fit_frame, load_image
+from vision.limits import CAMERA_MAX_SIDE
 
 IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 StateCallback = Callable[[str, str], None]  # (state, detail)
@@ -34,17 +41,23 @@ class FrameSource:
     """Base class: iterate for (t, frame); ``state`` and ``detail`` tell what is going on."""
 
     def __init__(self, backoff_s: float = 0.5, max_backoff_s: float = 8.0, give_up_s: float | None = None,
-                 on_state: StateCallback | None = None, sleep: Callable[[float], None] = time.sleep,
-                 clock: Callable[[], float] = time.time) -> None:
+                 on_state: StateCallback | None = None, sleep: Callable[[float], Any] | None = None,
+                 clock: Callable[[], float] = time.time, max_side: int | None = CAMERA_MAX_SIDE) -> None:
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.give_up_s = give_up_s
         self.on_state = on_state
-        self.sleep = sleep
+        self._stopping = threading.Event()
+        self.sleep: Callable[[float], Any] = sleep if sleep is not None else self._stopping.wait
+        """Waits out a backoff; by default it wakes up early when :meth:`stop` is called."""
         self.clock = clock
         self.state = "closed"
         self.detail = ""
         self.reconnects = 0
+        self.max_side = max_side
+        """Frames are scaled down to this long side at the source (None: as delivered)."""
+        self.broken_frames = 0
+        """Frames dropped because they were empty or not 8-bit BGR (the device was failing)."""
 
     def _set(self, state: str, detail: str = "") -> None:
         if state != self.state or detail != self.detail:
@@ -63,9 +76,28 @@ class FrameSource:
     def _release(self) -> None:
         pass
 
+    def stop(self) -> None:
+        """Ask the iteration to end (from any thread): after the frame being read, or at once
+        when waiting to reconnect. The device is released by the iterating thread."""
+        self._stopping.set()
+
     def close(self) -> None:
         self._release()
         self._set("closed")
+
+    def _fit(self, frame: Any) -> np.ndarray:
+        """A frame as the stages get it: 8-bit BGR, at most :data:`CAMERA_MAX_SIDE` long.
+
+        A broken frame (nothing, empty, not 8-bit, not 3 channels: a device half unplugged) is a
+        lost device (``CameraError``), never analysed; a frame over ``MAX_IMAGE_PIXELS`` is
+        refused (``ImageTooLargeError``); a big one is scaled down here, once."""
+        if (not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0
+                or frame.dtype != np.uint8):
+            self.broken_frames += 1
+            raise CameraError(_("the camera delivered a broken frame"))
+        h, w = frame.shape[:2]
+        check_size(w, h, _("a camera frame"))
+        return fit_frame(frame, self.max_side)[0]
 
     def __enter__(self) -> FrameSource:
         return self
@@ -78,12 +110,22 @@ class FrameSource:
         lost_since: float | None = None
         opened = False
         while True:
+            if self._stopping.is_set():
+                self._release()
+                self._set("closed")
+                return
             try:
                 if not opened:
                     self._set("opening")
                     self._open()
                     opened = True
                 item = self._read()
+                if item is not None:
+                    item = (item[0], self._fit(item[1]))
+            except ImageTooLargeError as e:  # refused, not lost: retrying would not help
+                self._release()
+                self._set("failed", str(e))
+                return
             except CameraError as e:
                 self._release()
                 opened = False
@@ -232,9 +274,13 @@ class ImageFolderSource(FrameSource):
                 return None
             self._pos = 0
         path = self._files[self._pos]
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-        if frame is None:
-            raise CameraError(f"image unreadable or gone: {path}")
+        if not path.is_file():
+            raise CameraError(f"image gone: {path}")  # lost: the same image is tried again
+        try:
+            frame = load_image(path, self.max_side).image
+        except InvalidImageError as exc:  # unreadable or too big: reported, the next try moves on
+            self._pos += 1
+            raise CameraError(str(exc)) from None
         self._pos += 1
         t = self.t0 + self._count / self.fps
         self._count += 1

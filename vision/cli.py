@@ -28,8 +28,11 @@ from typing import Any, TextIO
 
 import cv2
 
-from vision.dice import DiceConfig, DieReading, RegionOfInterest, read_dice, warm_up
+from vision.dice import DiceConfig, DieReading, RegionOfInterest, read_dice, read_dice_file, warm_up
+from companion.i18n import _
+from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.errors import VisionError
+from vision.imageload import load_image
 
 
 def _config(a: argparse.Namespace) -> DiceConfig:
@@ -103,10 +106,7 @@ def cmd_read(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for path in a.images:
         t = time.perf_counter()
         try:
-            img = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None
-            if img is None:
-                raise VisionError("cannot read image (missing or not an image)")
-            dice = read_dice(img, cfg)
+            dice = read_dice_file(path, cfg)
         except VisionError as e:
             failed += 1
             if a.jsonl:
@@ -176,7 +176,7 @@ def score_image(labels: list[dict[str, Any]], preds: list[DieReading]) -> dict[s
 def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = None
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     cv2.setNumThreads(1)
-    doc = json.loads((dataset / "labels.json").read_text())
+    doc = json.loads(read_text_capped(dataset / "labels.json", MAX_JSON_FILE_BYTES, _("dataset labels")))
     entries = [e for e in doc["images"] if split == "all" or e.get("split") == split]
     if not entries:
         raise VisionError(f"no images with split {split!r} in {dataset}")
@@ -184,9 +184,7 @@ def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = Non
     tot: dict[str, int] = {}
     times, cpu, per_image = [], [], []
     for e in entries:
-        img = cv2.imread(str(dataset / e["file"]), cv2.IMREAD_COLOR)
-        if img is None:
-            raise VisionError(f"cannot read {dataset / e['file']}")
+        img = load_image(dataset / e["file"]).image  # labels are in the file's pixels: not scaled
         t, c = time.perf_counter(), time.process_time()
         preds = read_dice(img, config)
         times.append((time.perf_counter() - t) * 1000)

@@ -27,7 +27,10 @@ from typing import Literal, Sequence
 import cv2
 import numpy as np
 
+from companion.i18n import _
+from companion.limits import too_large_message
 from vision.errors import InvalidImageError, ModelError
+from vision.limits import MAX_MODEL_BYTES
 
 MODELS = Path(__file__).resolve().parent / "models"
 DET_STRIDE = 4
@@ -99,6 +102,8 @@ def _net(path: Path) -> cv2.dnn.Net:
     if key not in nets:
         if not Path(path).is_file():
             raise ModelError(f"dice model missing: {path} (train it with scripts/train_dice.py)")
+        if Path(path).stat().st_size > MAX_MODEL_BYTES:
+            raise ModelError(too_large_message(path, Path(path).stat().st_size, MAX_MODEL_BYTES, _("a dice model")))
         try:
             net = cv2.dnn.readNetFromONNX(key)
         except cv2.error as e:  # pragma: no cover - corrupt file
@@ -401,3 +406,26 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
             out.append(DieReading(None, box, p_die, body_name(body), body))
     out.sort(key=lambda r: (r.box[0], r.box[1]))
     return out
+
+
+def read_dice_file(path: str | Path, config: DiceConfig | None = None) -> list[DieReading]:
+    """:func:`read_dice` on a picture file, loaded through ``vision.imageload``: refused before
+    decoding when absurdly big, read at :data:`vision.limits.DICE_MAX_SIDE` when bigger than
+    that. Boxes (and the region of interest) are in the file's pixels either way."""
+    from dataclasses import replace
+
+    from vision.imageload import load_image
+    from vision.limits import DICE_MAX_SIDE
+
+    cfg = config or DiceConfig()
+    loaded = load_image(path, DICE_MAX_SIDE)
+    s = loaded.scale
+    if s == 1.0:
+        return read_dice(loaded.image, cfg)
+    roi = cfg.roi
+    if roi is not None:
+        roi = replace(roi, rect=None if roi.rect is None else (roi.rect[0] * s, roi.rect[1] * s,
+                                                                roi.rect[2] * s, roi.rect[3] * s),
+                      polygon=None if roi.polygon is None else tuple((x * s, y * s) for x, y in roi.polygon))
+    found = read_dice(loaded.image, replace(cfg, roi=roi))
+    return [replace(r, box=(r.box[0] / s, r.box[1] / s, r.box[2] / s, r.box[3] / s)) for r in found]

@@ -48,6 +48,7 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
+from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.boardlocate import BoardPose, BoardTracker, LocateConfig, camera_from_homography, locate_board
 from vision.errors import InvalidImageError, VisionError
 from vision.printing import render_board
@@ -233,8 +234,10 @@ class PieceModel:
 
     @classmethod
     def load(cls, path: str | Path) -> PieceModel:
+        from companion.i18n import _
+
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json.loads(read_text_capped(path, MAX_JSON_FILE_BYTES, _("learned piece looks")))
             return cls(str(data.get("game", "")), {str(k): list(v) for k, v in data["looks"].items()},
                        [list(map(float, a)) for a in data.get("arrows", [])],
                        {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()})

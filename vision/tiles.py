@@ -23,6 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.i18n import _
+from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.errors import InvalidImageError, VisionError
 
 SIZE = 32
@@ -129,7 +131,7 @@ class TileLearner:
     @classmethod
     def load(cls, path: str | Path) -> TileLearner:
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json.loads(read_text_capped(path, MAX_JSON_FILE_BYTES, _("tile examples")))
             learner = cls(float(data.get("min_confidence", 0.55)))
             for k, rows in data["examples"].items():
                 learner.examples[str(k)] = [np.asarray(r, np.float32) for r in rows]

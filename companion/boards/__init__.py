@@ -52,6 +52,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import _
+from companion.limits import MAX_BOARD_FILE_BYTES, FileTooLargeError, read_text_capped
+
 Point = tuple[float, float]
 
 
@@ -240,9 +243,13 @@ def load_board_file(path: str | Path) -> Board:
     """Load a user's board file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text_capped(p, MAX_BOARD_FILE_BYTES, _("a board file"))
+    except FileTooLargeError as exc:
+        raise BoardError(str(exc)) from None
     except OSError as exc:
         raise BoardError(f"cannot read board file {p}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BoardError(f"board file {p} is not UTF-8 text") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -13,7 +13,8 @@ really throws next.
 Interpretations and settings (RULES.md):
 
 - ``shortcut_from`` (K5): ``"reached"`` (default: double ``k`` goes to ``11k`` from
-  ``11(k-1) <= s < 11k``) or ``"strictly_past"`` (``11(k-1) < s < 11k``).
+  ``11(k-1) <= s < 11k``) or ``"strictly_past"`` (``11(k-1) < s < 11k``). Under both, double 1
+  goes to 11 from the start (squares 0..10): ``strictly_past`` changes doubles 2..5 only.
 - ``bank`` (default 30) and ``stake`` (default 5): each bank starts at ``bank - stake`` and each
   pot holds ``stake``. Banks may go below zero ("owes"); banks + pots never change.
 - K7 jump fee: passing over the other counter (strictly between start and stop, or anywhere on
@@ -265,7 +266,8 @@ def resolve_throw(start: int, dice: tuple[int, int], shortcut_from: str = "reach
     if a == b:
         k = a
         low = 11 * (k - 1)
-        in_reach = (start >= low) if shortcut_from == "reached" else (start > low)
+        # Double 1 works from the start under both settings (K5): only doubles 2..5 differ.
+        in_reach = start >= low if shortcut_from == "reached" or k == 1 else start > low
         if in_reach and start < 11 * k:  # K5
             along = tuple(range(start + 1, 11 * k + 1))
             return MoveResult(start, 11 * k, "shortcut", along, frozenset(along[:-1]), k)
@@ -513,7 +515,7 @@ class KatEnMuis(Game):
         reach = (
             "a double k goes straight to 11k from square 11(k-1) up (double 1 from the start)"
             if self.shortcut_from == "reached"
-            else "a double k goes straight to 11k only from strictly past 11(k-1) (not from the start)"
+            else "a double k goes straight to 11k only from strictly past 11(k-1) (double 1 still from the start)"
         )
         return [
             f"Shortcuts (K5): {reach}.",

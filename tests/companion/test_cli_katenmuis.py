@@ -71,7 +71,19 @@ def test_replay_stops_at_a_win() -> None:
 
 def test_replay_settings() -> None:
     r = run("replay", "katenmuis", "--throws", "1-1", "--shortcut", "strictly_past", "--json")
-    assert json.loads(r.stdout)["cat"] == {"square": 2, "chips": 25, "skip_next": False}
+    assert json.loads(r.stdout)["cat"] == {"square": 11, "chips": 27, "skip_next": False}
+    r = run("replay", "katenmuis", "--throws", "2-2", "--shortcut", "strictly_past", "--json")
+    assert json.loads(r.stdout)["cat"] == {"square": 4, "chips": 24, "skip_next": False}
+
+
+@pytest.mark.parametrize("shortcut", ["reached", "strictly_past"])
+def test_replay_K5_double_one_from_the_start_both_settings(shortcut: str) -> None:
+    r = run("replay", "katenmuis", "--throws", "1-4 1-1", "--shortcut", shortcut, "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["mouse"] == {"square": 11, "chips": 27, "skip_next": False}
+    assert data["cat"] == {"square": 5, "chips": 23, "skip_next": False}
+    assert data["to_move"] == "mouse"  # Cat's lost turn (square 5) already taken
     r = run("replay", "katenmuis", "--throws", "6-6 2-3", "--bank", "10", "--stake", "2", "--json")
     data = json.loads(r.stdout)
     assert (data["cat"]["chips"], data["mouse"]["chips"], data["pots"]) == (6, 10, 4)

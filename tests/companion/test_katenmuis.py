@@ -207,7 +207,8 @@ def test_K5_reached_boundaries(k: int) -> None:
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
 def test_K5_strictly_past_boundaries(k: int) -> None:
     low, high = 11 * (k - 1), 11 * k
-    assert resolve_throw(low, (k, k), "strictly_past").stop == low + 2 * k
+    # double 1 goes to 11 from the start under both settings; doubles 2..5 need strictly past low
+    assert resolve_throw(low, (k, k), "strictly_past").stop == (high if k == 1 else low + 2 * k)
     assert resolve_throw(low + 1, (k, k), "strictly_past").stop == high
     assert resolve_throw(high - 1, (k, k), "strictly_past").stop == high
     assert resolve_throw(high, (k, k), "strictly_past").stop == high + 2 * k
@@ -221,7 +222,26 @@ def test_K5_double_one_from_the_start() -> None:
     assert paid(effects) == [("mouse", "cat", 2, "square")]  # K8 on 11
     state = pos(shortcut_from="strictly_past")
     effects = state.apply(Throw((1, 1)))
-    assert state.square["cat"] == 2 and not any(isinstance(e, Shortcut) for e in effects)
+    assert state.square["cat"] == 11  # K5: strictly_past changes doubles 2..5 only
+    assert Shortcut("cat", 1, 11) in effects
+    assert paid(effects) == [("mouse", "cat", 2, "square")]
+
+
+@pytest.mark.parametrize("shortcut", ["reached", "strictly_past"])
+@pytest.mark.parametrize("start", range(0, 11))
+def test_K5_double_one_from_squares_0_to_10_under_both_settings(shortcut: str, start: int) -> None:
+    res = resolve_throw(start, (1, 1), shortcut)
+    assert (res.stop, res.kind, res.double) == (11, "shortcut", 1)
+    assert resolve_throw(11, (1, 1), shortcut).stop == 13  # on 11 itself a double 1 counts 2
+
+
+def test_K5_mouse_double_one_from_the_start_strictly_past() -> None:
+    state = pos(shortcut_from="strictly_past")
+    state.apply(Throw((1, 4)))  # Cat to 5: loses the next turn
+    effects = state.apply(Throw((1, 1)))
+    assert state.square["mouse"] == 11
+    assert Shortcut("mouse", 1, 11) in effects
+    assert paid(effects) == [("cat", "mouse", 2, "square")]
 
 
 def test_K5_mouse_shortcut_from_22() -> None:

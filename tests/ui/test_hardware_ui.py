@@ -251,3 +251,32 @@ def test_dice_area_off_the_board_or_a_tray_set_by_two_touches(make_app: Any) -> 
         screenshot(app.root, "camera_dice_tray_800x480")
     finally:
         cam.stop()
+
+
+def test_gpio_panel_lost_mid_game_then_back(make_app: Any) -> None:
+    """The panel's pins fail mid-game (its devices closed under it): the players are told, touch
+    input goes on, the panel reconnects by itself and lights whose turn it is again."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from tests.ui.helpers import texts
+
+    app = make_app()
+    app.pin_factory = MockFactory(pin_class=MockPWMPin)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    panel = app.connect_panel()
+    assert panel is not None and panel.available
+    panel.retry_s = 0.1
+    try:
+        for led in panel._leds:
+            led.close()  # the pins fail under the panel
+        panel.show_turn("cat")  # what the app does after every move: no exception
+        assert panel.state == "lost"
+        assert wait_for(lambda: any("Button panel lost" in t for t in texts(app.root)), timeout=3)
+        assert "Button panel lost" in app.status
+        app.screen("katenmuis").enter_throw((2, 4), "touch")  # the game goes on by touch
+        assert len(app.session.turns) == 1
+        assert wait_for(lambda: panel.state == "connected" and "Button panel back" in app.status, timeout=5)
+        player = app.session.state.current_player()
+        assert wait_for(lambda: panel.led_states()[app.session.game.players.index(player)], timeout=2)
+    finally:
+        app.shutdown()

@@ -58,7 +58,7 @@ def test_read_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     bad = tmp_path / "bad.png"
     bad.write_bytes(b"not a picture")
     assert main(["read", str(bad), "--board", "katenmuis"]) == 2
-    assert "cannot read image" in capsys.readouterr().err
+    assert "is not a picture the companion can read" in capsys.readouterr().err
 
 
 def test_calibrate_grid_from_corners(tmp_path: Path) -> None:

@@ -397,8 +397,11 @@ class CameraScreen(Screen):
         if "Demo feed" in self.source_text:
             import json
 
+            from companion.i18n import _
+            from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
+
             try:
-                labels = json.loads((DEMO_FEED / "labels.json").read_text())
+                labels = json.loads(read_text_capped(DEMO_FEED / "labels.json", MAX_JSON_FILE_BYTES, _("demo labels")))
                 return dict(next(x["squares"] for x in labels if x.get("kind") == "board"))
             except (OSError, ValueError, StopIteration, KeyError):
                 return {}

@@ -358,6 +358,13 @@ class GameScreen(Screen):
         self._camera_drop("camera_offer")
         self._camera_item("camera_note", note)
 
+    def show_camera_status(self, text: str | None) -> None:
+        """The camera's own trouble (lost, stopped) above the board until cleared (None)."""
+        if text is None:
+            self._camera_drop("camera_status")
+        else:
+            self._camera_item("camera_status", self._message_panel(text))
+
     def _message_panel(self, text: str) -> Any:
         panel = Panel(orientation="vertical", size_hint_y=None, padding=[10, 6, 10, 6], spacing=6,
                       bg=list(theme.PANEL_HI))
