@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.i18n import _
+from companion.i18n import N_, _
 
 AUDIO_OUTPUT_SYNCHRONOUS = 2
 INITIALIZE_DONT_EXIT = 0x8000
@@ -40,11 +40,11 @@ LANGUAGE_VOICES: dict[str, str] = {"en": "en", "nl": "nl", "fr": "fr", "ja": "ja
 """The app's language code -> the eSpeak NG voice that speaks it."""
 
 VARIANTS: dict[str, str] = {
-    "": "Standard",
-    "f3": "Female",
-    "m3": "Male, lower",
-    "f5": "Female, softer",
-    "klatt": "Klatt",
+    "": N_("Standard"),
+    "f3": N_("Female"),
+    "m3": N_("Male, lower"),
+    "f5": N_("Female, softer"),
+    "klatt": N_("Klatt"),
 }
 """Voice variants offered in Settings (eSpeak NG's ``voice+variant``); the labels are shown
 through ``_()``."""

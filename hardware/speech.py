@@ -148,6 +148,12 @@ class Speaker:
     def speaking(self) -> bool:
         return self._current is not None
 
+    @property
+    def current_text(self) -> str | None:
+        """The sentence being spoken now, if any."""
+        cur = self._current
+        return cur.text if cur is not None else None
+
     def start(self) -> Speaker:
         with self._cond:
             if self._thread is not None and self._thread.is_alive():
