@@ -96,7 +96,7 @@ def test_the_ui_keeps_drawing_while_a_long_sentence_is_spoken(make_app: Any, spe
         ev.cancel()
         app.voice.speaker.stop()
     assert said_in < 0.05, f"say() blocked the UI thread for {said_in:.3f} s"
-    assert ticks[0] >= 30, f"only {ticks[0]} frames in 1 s while speaking"
+    assert ticks[0] >= 15, f"only {ticks[0]} frames in 1 s while speaking"
 
 
 def test_the_mute_button_stops_speech_and_is_remembered(make_app: Any, speech_to: Any, tmp_path: Path) -> None:
