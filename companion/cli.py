@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "dice": ("vision.cli", "main", "read dice: from photos, a camera, a video or a serial die"),
     "board": ("vision.boardcli", "main", "print boards, read a board from a photo, evaluate"),
     "virtual-dice": ("hardware.virtualdie", "main", "a virtual serial die on a pseudo-terminal"),
+    "say": ("hardware.speechcli", "main", "speak a sentence (or write a WAV file) to check the sound"),
 }
 
 # game -> module with play(argv), and optionally replay(argv), odds(argv)

@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 REPO=$PWD
 TARGET=$HOME/table-companion
 
-echo "== system packages (Kivy's SDL2/GL libraries, the camera stack)"
+echo "== system packages (Kivy's SDL2/GL libraries, the camera stack, the voice)"
 sudo apt-get update -qq
 sudo apt-get install -y -qq python3-venv python3-dev libgl1 libegl1 libgles2 libmtdev1 \
-  libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-ttf-2.0-0 python3-picamera2 x11-xserver-utils
+  libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-ttf-2.0-0 python3-picamera2 x11-xserver-utils \
+  espeak-ng alsa-utils
 
 echo "== the app in $TARGET"
 if [ "$REPO" != "$TARGET" ]; then

@@ -70,6 +70,10 @@ class CompanionApp(App):
     demo = BooleanProperty(False)
     status = StringProperty("")
     session: Any = ObjectProperty(None, allownone=True)
+    speech_engine: Any = "espeak-ng"
+    """The voice's engine (a name or factory, see hardware.speech) and output (None: the sound
+    card through aplay); tests give a WAV-file output or a missing library."""
+    speech_output: Any = None
 
     def __init__(self, store: Store, force_demo: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -89,6 +93,10 @@ class CompanionApp(App):
         from ui.camwatch import CameraWatcher
 
         self.camera_watch = CameraWatcher(self)
+        from ui.voice import AppVoice
+
+        self.voice = AppVoice(self.prefs, self.bridge, self.speech_engine, self.speech_output)
+        """The voice: ``app.voice.say(text)`` from anywhere on the UI thread (see ui.voice)."""
         """The camera during play (settled dice offered as throws, the board cross-checked)."""
         self.bridge.on("die", self.on_die_throw)
         self.bridge.on("die_state", self.on_die_state)
@@ -107,6 +115,7 @@ class CompanionApp(App):
         import ui.widgets.common  # noqa: F401
         import ui.widgets.dice  # noqa: F401
         import ui.widgets.plot  # noqa: F401
+        import ui.voice  # noqa: F401  (MuteButton, VoicePanel)
 
         load_kv()
         from ui.screens.camera import CameraScreen
@@ -137,13 +146,16 @@ class CompanionApp(App):
 
     def on_start(self) -> None:
         self.start_hardware()
+        self.voice.start()
 
     def on_stop(self) -> None:
         self._panel_check.cancel()
         self.shutdown()
+        self.voice.close()
 
     def shutdown(self) -> None:
         self.camera_watch.stop()
+        self.voice.speaker.stop()
         panel, self.panel = self.panel, None
         if panel is not None:
             try:

@@ -48,6 +48,16 @@ def _is_bool(v: Any) -> bool:
     return isinstance(v, bool)
 
 
+def _int_in(low: int, high: int) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+
+
+def _is_variant(v: Any) -> bool:
+    from hardware.espeak import VARIANTS
+
+    return isinstance(v, str) and v in VARIANTS
+
+
 SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "ui.camera": ("auto", _is_camera, "camera choice"),
     "ui.serial_port": ("", _is_port, "serial port"),
@@ -56,6 +66,10 @@ SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "ui.camera_auto": (False, _is_bool, "camera auto-apply setting"),
     "ui.dice_area": ("off_board", is_area, "dice area"),
     "ui.guide": (False, _is_bool, "first-game guide setting"),
+    "ui.speech_on": (True, _is_bool, "voice on/off"),
+    "ui.speech_volume": (100, _int_in(0, 100), "voice volume"),
+    "ui.speech_rate": (160, _int_in(80, 450), "voice speed"),
+    "ui.speech_variant": ("", _is_variant, "voice"),
 }
 
 

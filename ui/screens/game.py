@@ -24,6 +24,7 @@ from kivy.utils import escape_markup
 from companion import games
 from companion.boards import BoardError, load_board
 from companion.games.base import CHANCE, Action, Effect, State
+from companion.i18n import _
 from companion.session import Session, SessionEvent
 from ui import actions, companion_turn, guide, theme
 from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel
@@ -149,10 +150,10 @@ class GameScreen(Screen):
         if event.kind in ("applied", "undone"):
             self.clear_camera()  # the throw was entered / the move that was checked is gone
         if event.kind == "applied" and event.turn is not None:
-            self._add_narration(self.narrate_turn(event.effects, event.turn.action))
+            self._add_narration(self.narrate_turn(event.effects, event.turn.action), speak=True)
             self.on_effects(list(event.effects))
         elif event.kind == "undone" and event.turn is not None:
-            self._add_narration([f"Undone: {actions.describe_action(event.turn.action)}."])
+            self._add_narration([f"Undone: {actions.describe_action(event.turn.action)}."], speak=True)
             self.on_effects([])  # transfers and badges of the undone move are gone
         view = self.ids.get("board")
         if view is not None and event.kind in ("applied", "undone"):
@@ -181,7 +182,9 @@ class GameScreen(Screen):
             lines = [_sentence(actions.describe_action(action))]
         return lines
 
-    def _add_narration(self, lines: list[str]) -> None:
+    def _add_narration(self, lines: list[str], speak: bool = False) -> None:
+        if speak:
+            self.app.voice.narrate(lines)
         for line in lines:
             self.narration.insert(0, line)
         del self.narration[MAX_NARRATION:]
@@ -245,6 +248,7 @@ class GameScreen(Screen):
                     self.prompt = "Touch a piece, then a lit square."
         self.input_mode = mode
         self.on_input_mode(self, mode)
+        self.app.voice.turn(self.banner)
         self.refresh_board(state)
         self.refresh_panel(state)
         companion_turn.update(self, state)
@@ -343,6 +347,7 @@ class GameScreen(Screen):
         if warning:
             self._camera_item("camera_note", self._message_panel(warning))
         self._camera_item("camera_offer", button)
+        self.app.voice.say(_("The camera sees {dice}.").format(dice=" + ".join(map(str, values))))
 
     def use_camera_throw(self, values: list[int]) -> None:
         self._camera_drop("camera_offer")
@@ -357,6 +362,7 @@ class GameScreen(Screen):
         note = self._message_panel(text)
         self._camera_drop("camera_offer")
         self._camera_item("camera_note", note)
+        self.app.voice.say(text)
 
     def show_camera_status(self, text: str | None) -> None:
         """The camera's own trouble (lost, stopped) above the board until cleared (None)."""
@@ -394,6 +400,7 @@ class GameScreen(Screen):
         self.ids["crosscheck_fix"] = fix
         self.ids["crosscheck_ignore"] = ignore
         self._camera_item("crosscheck", panel)
+        self.app.voice.say(text)
 
     def dismiss_crosscheck(self, fixed: bool) -> None:
         self._camera_drop("crosscheck")

@@ -66,6 +66,7 @@ class SettingsScreen(Screen):
             self.camera_buttons[value] = b
         self.ids.confidence.text = f"{float(app.prefs.get('ui.min_confidence')) * 100:.0f}%"
         self.ids.camera_auto.state = "down" if app.prefs.get("ui.camera_auto") else "normal"
+        self.ids.voice.refresh()
         # GPIO pins
         pins = self.ids.pins
         pins.clear_widgets()
