@@ -13,6 +13,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import Effect, State
+from companion.i18n import _, ngettext
 from ui import theme
 from ui.screens.game import GameScreen
 from ui.widgets.common import KeyLabel, TextLabel
@@ -49,7 +50,7 @@ class BoardGameScreen(GameScreen):
         self.side.last = "; ".join(caught)
 
     def tile_prompt(self, state: State) -> str:
-        return "Which arrow is on top now?"
+        return _("Which arrow is on top now?")
 
     def refresh_panel(self, state: State) -> None:
         if self.session is None:
@@ -68,18 +69,18 @@ class BoardGameScreen(GameScreen):
             extra = ""
             if hasattr(s, "cats"):
                 n = sum(1 for c in s.cats.values() if c == p)
-                extra = f"{n} cats"
+                extra = ngettext("{n} cat", "{n} cats", n).format(n=n)
             elif hasattr(s, "pawns"):
-                extra = f"pawn {s.pawns.get(p, '-')}"
+                extra = _("pawn {square}").format(square=s.pawns.get(p, "-"))
             if p == current:
-                extra = f"{extra} · to play" if extra else "to play"
+                extra = f"{extra} · {_('to play')}" if extra else _("to play")
             row.add_widget(TextLabel(text=extra, color=theme.TEXT if p == current else theme.MUTED,
                                      size_hint_x=0.4, font_size=theme.FONT_SMALL))
             box.add_widget(row)
         info = []
         if hasattr(s, "pool"):
-            info.append(f"Cubes in the pool: {s.pool}")
+            info.append(_("Cubes in the pool: {n}").format(n=s.pool))
         if getattr(s, "throw", None):
-            info.append(f"Die shows {s.throw}")
+            info.append(_("Die shows {throw}").format(throw=s.throw))
         self.side.info = "\n".join(info)
         self.last_dice = [s.throw] if getattr(s, "throw", None) else []
