@@ -60,12 +60,13 @@ class BoardGameScreen(GameScreen):
         box.clear_widgets()
         current = state.current_player()
         for p in self.session.game.players:
-            row = BoxLayout(size_hint_y=None, height=40, spacing=6)
-            row.add_widget(KeyLabel(
+            row = BoxLayout(size_hint_y=None, height=48, spacing=6)
+            name = KeyLabel(
                 text=self.session.name(p), font_size=theme.FONT_BIG if p == current else theme.FONT,
-                color=theme.text_colour(p), halign="left", valign="middle",
-                text_size=(190, 40), size_hint_x=0.6, shorten=True,
-            ))
+                color=theme.text_colour(p), halign="left", valign="middle", size_hint_x=0.55, shorten=True,
+            )
+            name.bind(size=name.setter("text_size"))
+            row.add_widget(name)
             extra = ""
             if hasattr(s, "cats"):
                 n = sum(1 for c in s.cats.values() if c == p)
@@ -75,7 +76,7 @@ class BoardGameScreen(GameScreen):
             if p == current:
                 extra = f"{extra} · {_('to play')}" if extra else _("to play")
             row.add_widget(TextLabel(text=extra, color=theme.TEXT if p == current else theme.MUTED,
-                                     size_hint_x=0.4, font_size=theme.FONT_SMALL))
+                                     size_hint_x=0.45, font_size=theme.FONT_SMALL))
             box.add_widget(row)
         info = []
         if hasattr(s, "pool"):

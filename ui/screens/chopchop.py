@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import State
@@ -37,6 +37,9 @@ class TrackerPanel(BoxLayout):
     caught = StringProperty("")
     notes = StringProperty("")
     warning = StringProperty("")
+    show_counts = BooleanProperty(True)
+    """The tiles left and their chances; hidden while the tile picker (which shows the same
+    chances) needs the room below."""
 
 
 def tracker_of(state: Any) -> Any:
@@ -107,6 +110,7 @@ class ChopChopScreen(BoardGameScreen):
         side.cheese = f"{tr.cheese_held}/{tr.cheese_to_win}"
         side.holes = f"{len(tr.holes_opened)}/{len(tr.holes_opened) + len(tr.holes_closed)}"
         side.caught = str(len(tr.mice_caught))
+        side.show_counts = self.input_mode != "tile"
         grid = side.ids.tiles
         grid.clear_widgets()
         for t, count in tr.counts.items():

@@ -27,7 +27,7 @@ from companion.games.base import CHANCE, Action, Effect, State
 from companion.i18n import _, ngettext
 from companion.session import Session, SessionEvent
 from ui import actions, theme
-from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel
+from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel, wrap_text
 from ui.widgets.dice import DicePicker
 from ui.widgets.tiles import TilePicker, pretty_tile
 
@@ -74,9 +74,9 @@ class GameScreen(Screen):
         self.picker.bind(minimum_height=self.picker.setter("height"))
         self.picker.bind(on_throw=lambda _w, values: self.enter_throw(values, "touch"))
         self.ids["picker"] = self.picker
-        self.moves_button = BigButton(text=_("List the moves"))
+        self.moves_button = wrap_text(BigButton(text=_("List the moves")))
         self.moves_button.bind(on_release=lambda *_: self.show_moves())
-        self.zoom_button = BigButton(text=_("Whole board"), size_hint_x=0.45, font_size=theme.FONT_SMALL)
+        self.zoom_button = wrap_text(BigButton(text=_("Whole board"), size_hint_x=0.45, font_size=theme.FONT_SMALL))
         self.zoom_button.bind(on_release=lambda *_: self.ids.board.zoom_out())
         self.ids["zoom_out"] = self.zoom_button
         board = self.ids.board
