@@ -53,10 +53,12 @@ def listen(app: Any) -> Callable[[], None]:
 
 def rebuild(app: Any) -> None:
     """Build every screen again in the language now in use, in place of the old ones."""
+    from kivy.app import App
+
     old = app.sm
     root = app.root
-    if old is None or root is None:
-        return
+    if old is None or root is None or App.get_running_app() is not app:
+        return  # not built yet, or an app that is no longer the one running (tests make several)
     current = old.current
     app.camera_watch.stop()
     for screen in old.screens:

@@ -15,8 +15,11 @@ import gettext
 import json
 import re
 import struct
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "ui"
@@ -117,3 +120,29 @@ def ui_catalogue_dir(tmp: Path) -> Path | None:
             messages[entry["msgid"] + "\0" + entry["msgid_plural"]] = "\0".join(entry[lang])
         write_mo(tmp / lang / "LC_MESSAGES" / "companion.mo", messages)
     return tmp
+
+
+@pytest.fixture(scope="module")
+def locale_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The locale folder to test nl and fr with (skips when nothing covers ui/'s messages)."""
+    found = ui_catalogue_dir(tmp_path_factory.mktemp("locale"))
+    if found is None:
+        pytest.skip("the nl/fr catalogues do not hold ui/'s messages and ui-translations.json is gone")
+    return found
+
+
+@pytest.fixture
+def lang_app(make_app: Any, locale_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Any]]:
+    """``lang_app("nl")``: an app started in that language, with the catalogues above."""
+    from companion import i18n
+
+    monkeypatch.setattr(i18n, "LOCALE_DIR", locale_dir)
+
+    def make(lang: str | None, **kwargs: Any) -> Any:
+        app = make_app(lang=lang, **kwargs)
+        if lang is not None:
+            assert i18n.language() == lang
+        return app
+
+    yield make
+    i18n.set_language("en")

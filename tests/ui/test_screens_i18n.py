@@ -7,40 +7,14 @@ from companion/locale/ui-translations.json (see tests.ui.catalogue)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.ui.catalogue import lang_app, locale_dir  # noqa: F401  (fixtures)
 from tests.ui.helpers import clipped, outside_parent, pump, screenshot, small_touch_targets, tap
 
 LANGS = ["en", "nl", "fr"]
-
-
-@pytest.fixture(scope="module")
-def locale_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.ui.catalogue import ui_catalogue_dir
-
-    found = ui_catalogue_dir(tmp_path_factory.mktemp("locale"))
-    if found is None:
-        pytest.skip("the nl/fr catalogues do not hold ui/'s messages and ui-translations.json is gone")
-    return found
-
-
-@pytest.fixture
-def lang_app(make_app: Any, locale_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], Any]]:
-    from companion import i18n
-
-    monkeypatch.setattr(i18n, "LOCALE_DIR", locale_dir)
-
-    def make(lang: str) -> Any:
-        app = make_app(lang=lang)
-        assert i18n.language() == lang
-        return app
-
-    yield make
-    i18n.set_language("en")
 
 
 class Scenes:
