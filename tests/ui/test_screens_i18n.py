@@ -25,13 +25,13 @@ class Scenes:
         self.problems: list[str] = []
         self.shown: list[str] = []
 
-    def check(self, scene: str, widget: Any = None) -> None:
+    def check(self, scene: str, widget: Any = None, keep_toast: bool = False) -> None:
         pump(3)
         target = widget if widget is not None else self.app.sm.current_screen
         self.problems += [f"{scene}: {p}" for p in clipped(target)]
         self.problems += [f"{scene}: {p}" for p in outside_parent(target)]
         self.problems += [f"{scene}: small touch target {p}" for p in small_touch_targets(target)]
-        screenshot(self.app.root, f"{scene}_{self.lang}_800x480")
+        screenshot(self.app.root, f"{scene}_{self.lang}_800x480", keep_toast=keep_toast)
         self.shown.append(scene)
 
     def done(self) -> None:
@@ -171,6 +171,7 @@ def test_camera_settings_and_history(lang_app: Any, lang: str) -> None:
     cam = app.screen("camera")
     s.check("camera_off")
     frame = cv2.imread(str(DEMO_FEED / "000.jpg"))
+    cam.ids.placeholder.opacity = 0  # frames from here on: as from a camera
     from vision.dice import DieReading
 
     cam.on_frame(frame, [DieReading(3, (10, 10, 40, 40), 0.55, "red")], None, [])
@@ -182,6 +183,10 @@ def test_camera_settings_and_history(lang_app: Any, lang: str) -> None:
                  None, [])
     cam.on_tile("C3", "crockery", 0.93, None)
     s.check("camera_two_dice")
+    from companion.i18n import _
+
+    app.toast(_("Start or resume a game first: the counters must stand where the game shows them."), "info")
+    s.check("camera_toast", app.toaster, keep_toast=True)
     app.go("settings")
     s.check("settings")
     settings = app.screen("settings")
