@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.games.base import CHANCE, Action, IllegalAction, State
+from companion.i18n import _
 
 
 def int_fields(action: Action) -> tuple[int, ...]:
@@ -55,7 +56,7 @@ def chance_kind(state: State) -> str | None:
     chance outcome is due."""
     if state.to_move() != CHANCE:
         return None
-    outcomes = [a for a, _ in state.chance_outcomes()]
+    outcomes = [a for a, _p in state.chance_outcomes()]
     if not outcomes:
         return None
     if len({type(a) for a in outcomes}) == 1:
@@ -80,7 +81,7 @@ def dice_spec(state: State) -> tuple[int, list[int]]:
     if not outcomes:
         return (0, [])
     n = len(int_fields(outcomes[0][0]))
-    faces = sorted({v for a, _ in outcomes for v in int_fields(a)})
+    faces = sorted({v for a, _p in outcomes for v in int_fields(a)})
     return (n, faces)
 
 
@@ -88,15 +89,15 @@ def throw_action(state: State, values: Sequence[int]) -> Action:
     """The chance outcome matching the dice shown (order-free); IllegalAction if none."""
     want = sorted(int(v) for v in values)
     if state.to_move() != CHANCE:
-        raise IllegalAction("no throw is due now")
-    exact = [a for a, _ in state.chance_outcomes() if list(int_fields(a)) == [int(v) for v in values]]
+        raise IllegalAction(_("no throw is due now"))
+    exact = [a for a, _p in state.chance_outcomes() if list(int_fields(a)) == [int(v) for v in values]]
     if exact:
         return exact[0]
-    for a, _ in state.chance_outcomes():
+    for a, _p in state.chance_outcomes():
         if sorted(int_fields(a)) == want:
             return a
     shown = " + ".join(str(v) for v in values)
-    raise IllegalAction(f"a throw of {shown} is not possible here")
+    raise IllegalAction(_("a throw of {throw} is not possible here").format(throw=shown))
 
 
 def tile_label(action: Action, varying: Sequence[str] | None = None) -> str:
@@ -113,7 +114,7 @@ def tile_outcomes(state: State) -> list[tuple[str, Action, Fraction]]:
     """Named outcomes grouped by what varies: (label, an action for it, chance)."""
     seen: dict[str, tuple[Action, Fraction]] = {}
     outcomes = state.chance_outcomes()
-    varying = varying_fields([a for a, _ in outcomes])
+    varying = varying_fields([a for a, _p in outcomes])
     for a, p in outcomes:
         label = tile_label(a, varying)
         if label in seen:
@@ -193,7 +194,7 @@ def describe_action(action: Action) -> str:
     ints = int_fields(action)
     strs = str_fields(action)
     if ints and not strs:
-        return "throws " + " + ".join(str(v) for v in ints)
+        return _("throws {throw}").format(throw=" + ".join(str(v) for v in ints))
     name = type(action).__name__
     words = "".join(" " + c.lower() if c.isupper() else c for c in name).strip()
     parts = []

@@ -1,6 +1,6 @@
 """``companion app``: start the touchscreen app.
 
-    companion app [--db PATH] [--demo] [--fullscreen] [--size 800x480] [--kiosk]
+    companion app [--db PATH] [--demo] [--fullscreen] [--size 800x480] [--kiosk] [--lang nl]
 
 Kivy reads its window configuration when ``kivy.core.window`` is first imported, so
 :func:`configure` runs before anything Kivy-graphical is imported (this module imports no
@@ -37,6 +37,16 @@ def parse_size(text: str) -> tuple[int, int]:
     return (w, h)
 
 
+def parse_lang(text: str) -> str:
+    from companion.i18n import LANGUAGES
+
+    code = text.strip().split(".")[0].replace("-", "_").split("_")[0].lower()
+    if code not in LANGUAGES:
+        raise argparse.ArgumentTypeError(
+            f"unknown language {text!r}: choose one of {', '.join(LANGUAGES)}")
+    return code
+
+
 def build_parser() -> argparse.ArgumentParser:
     from companion.cli import add_db_argument
 
@@ -55,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--size", type=parse_size, default=DEFAULT_SIZE, metavar="WxH",
                         help="window size (default 800x480, the Pi touchscreen)")
+    parser.add_argument(
+        "--lang", type=parse_lang, default=None, metavar="LANG",
+        help="the app's language: en, nl or fr (default: the one chosen in Settings, else $LANG)",
+    )
     parser.add_argument(
         "--verbose", action="store_true",
         help="show Kivy's own log on the console (it is always written to ~/.kivy/logs)",
@@ -100,9 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from ui.application import CompanionApp
 
-    app = CompanionApp(store=store, force_demo=args.demo)
-    print(f"Table companion: starting ({'kiosk' if kiosk else f'{args.size[0]}x{args.size[1]} window'}; "
-          f"games are saved in {store.path}). Close the window to stop.", flush=True)
+    app = CompanionApp(store=store, force_demo=args.demo, lang=args.lang)
+    from companion.i18n import _
+
+    how = _("kiosk") if kiosk else _("{width}x{height} window").format(width=args.size[0], height=args.size[1])
+    print(_("Table companion: starting ({how}; games are saved in {path}). Close the window to stop.").format(
+        how=how, path=store.path), flush=True)
     try:
         app.run()
     finally:

@@ -18,9 +18,10 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.games.base import IllegalAction
+from companion.i18n import _
 from companion.session import Session, SessionEvent
 from companion.store import Store, StoreError
-from ui import hardware, theme
+from ui import hardware, language, theme
 from ui.bridge import Bridge
 from ui.prefs import Prefs
 from ui.widgets.toast import Toast
@@ -66,7 +67,6 @@ class Root(FloatLayout):
 
 
 class CompanionApp(App):
-    title = "Table companion"
     demo = BooleanProperty(False)
     status = StringProperty("")
     session: Any = ObjectProperty(None, allownone=True)
@@ -75,10 +75,13 @@ class CompanionApp(App):
     card through aplay); tests give a WAV-file output or a missing library."""
     speech_output: Any = None
 
-    def __init__(self, store: Store, force_demo: bool = False, **kwargs: Any) -> None:
+    def __init__(self, store: Store, force_demo: bool = False, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.store = store
         self.prefs = Prefs(store)
+        language.start(self, lang)  # --lang > the saved setting > LANG
+        self.title = self.window_title()
+        self._unlisten_language: Any = None
         self.bridge = Bridge()
         self.bridge.on_error = lambda msg: self.toast(msg, "bad")
         self.hardware = hardware.detect(self.prefs.get("ui.serial_port") or None)
@@ -93,11 +96,11 @@ class CompanionApp(App):
         from ui.camwatch import CameraWatcher
 
         self.camera_watch = CameraWatcher(self)
+        """The camera during play (settled dice offered as throws, the board cross-checked)."""
         from ui.voice import AppVoice
 
         self.voice = AppVoice(self.prefs, self.bridge, self.speech_engine, self.speech_output)
         """The voice: ``app.voice.say(text)`` from anywhere on the UI thread (see ui.voice)."""
-        """The camera during play (settled dice offered as throws, the board cross-checked)."""
         self.bridge.on("die", self.on_die_throw)
         self.bridge.on("die_state", self.on_die_state)
         self.bridge.on("die_reject", self.on_die_reject)
@@ -118,12 +121,29 @@ class CompanionApp(App):
         import ui.voice  # noqa: F401  (MuteButton, VoicePanel)
 
         load_kv()
+        root = Root()
+        sm = self.make_screens()
+        root.add_widget(sm)
+        self.toaster = Toast()
+        root.add_widget(self.toaster)
+        self.sm = sm
+        self.root = root
+        for note in self.prefs.notes:
+            Clock.schedule_once(lambda _dt, n=note: self.toast(n, "bad"), 0.5)
+        if self._unlisten_language is None:
+            self._unlisten_language = language.listen(self)  # a new language rebuilds the screens
+        return root
+
+    def window_title(self) -> str:
+        return _("Table companion")
+
+    def make_screens(self) -> ScreenManager:
+        """Every screen, built in the language now in use."""
         from ui.screens.camera import CameraScreen
         from ui.screens.history import HistoryScreen
         from ui.screens.home import HomeScreen
         from ui.screens.settings import SettingsScreen
 
-        root = Root()
         sm = ScreenManager(transition=NoTransition())
         sm.add_widget(HomeScreen(name="home"))
         for key, (mod, cls) in GAME_SCREENS.items():
@@ -135,14 +155,7 @@ class CompanionApp(App):
         from ui.screens.howto import HowToScreen
 
         sm.add_widget(HowToScreen(name="howto"))
-        root.add_widget(sm)
-        self.toaster = Toast()
-        root.add_widget(self.toaster)
-        self.sm = sm
-        self.root = root
-        for note in self.prefs.notes:
-            Clock.schedule_once(lambda _dt, n=note: self.toast(n, "bad"), 0.5)
-        return root
+        return sm
 
     def on_start(self) -> None:
         self.start_hardware()
@@ -150,6 +163,9 @@ class CompanionApp(App):
 
     def on_stop(self) -> None:
         self._panel_check.cancel()
+        unlisten, self._unlisten_language = self._unlisten_language, None
+        if unlisten is not None:
+            unlisten()
         self.shutdown()
         self.voice.close()
 
@@ -219,10 +235,10 @@ class CompanionApp(App):
         try:
             session = Session.resume(self.store, key)
         except (ValueError, StoreError) as exc:
-            self.toast(f"could not resume: {exc}", "bad")
+            self.toast(_("Could not resume: {error}").format(error=exc), "bad")
             return None
         if session is None:
-            self.toast("There is no unfinished game.", "info")
+            self.toast(_("There is no unfinished game."), "info")
             return None
         self.open_session(session)
         return session
@@ -230,7 +246,7 @@ class CompanionApp(App):
     def apply(self, action: Any, source: str = "touch") -> list[Any] | None:
         """Apply through the session; an illegal action or a save failure becomes a toast."""
         if self.session is None:
-            self.toast("Start or resume a game first.", "info")
+            self.toast(_("Start or resume a game first."), "info")
             return None
         try:
             return self.session.apply(action, source)
@@ -249,9 +265,9 @@ class CompanionApp(App):
             self.toast(str(exc), "bad")
             return
         if not turn:
-            self.toast("Nothing to undo.", "info")
+            self.toast(_("Nothing to undo."), "info")
         else:
-            self.toast("Undone.", "info")
+            self.toast(_("Undone."), "info")
 
     def _on_session_event(self, event: SessionEvent) -> None:
         screen = self.game_screen
@@ -268,8 +284,8 @@ class CompanionApp(App):
 
     def _status_text(self) -> str:
         if self.demo:
-            return "Demo mode"
-        parts = [p.name for p in (self.hardware.serial, self.hardware.camera, self.hardware.gpio) if p.found]
+            return _("Demo mode")
+        parts = [_(p.name) for p in (self.hardware.serial, self.hardware.camera, self.hardware.gpio) if p.found]
         return " · ".join(parts)
 
     def start_hardware(self) -> None:
@@ -288,7 +304,7 @@ class CompanionApp(App):
 
             from hardware.panel import Panel, PanelPins
         except ImportError as exc:
-            self.toast(f"The GPIO panel is not available: {exc}", "bad")
+            self.toast(_("The GPIO panel is not available: {error}").format(error=exc), "bad")
             return None
         if self.panel is not None:
             self.panel.close()
@@ -298,7 +314,7 @@ class CompanionApp(App):
             pins = PanelPins(roll=g["roll"], undo=g["undo"], menu=g["menu"], leds=tuple(g["leds"]),
                              buzzer=g["buzzer"])
         except ValueError as exc:
-            self.toast(f"GPIO pins: {exc}", "bad")
+            self.toast(_("GPIO pins: {error}").format(error=exc), "bad")
             return None
         post = self.bridge.post
         with warnings.catch_warnings():
@@ -331,7 +347,7 @@ class CompanionApp(App):
         try:
             from hardware.serialdie import SerialDie
         except ImportError as exc:
-            self.toast(f"The serial die is not available: {exc}", "bad")
+            self.toast(_("The serial die is not available: {error}").format(error=exc), "bad")
             return False
         self.shutdown()
         kwargs: dict[str, Any] = {}
@@ -364,14 +380,14 @@ class CompanionApp(App):
         values = tuple(getattr(throw, "dice", throw))
         screen = self.game_screen
         if screen is None:
-            self.toast(f"Die shows {' + '.join(map(str, values))}: start a game first.", "info")
+            self.toast(_("Die shows {throw}: start a game first.").format(throw=" + ".join(map(str, values))), "info")
             return
         screen.enter_throw(values, source)
 
     def on_die_reject(self, rejected: Any) -> None:
         """The die sent something that is not a valid throw for this game (shown, never applied)."""
         reason = getattr(rejected, "reason", "") or str(rejected)
-        self.toast(f"The die's reading was refused: {reason}", "bad")
+        self.toast(_("The die's reading was refused: {reason}").format(reason=reason), "bad")
 
     def on_die_state(self, state: Any) -> None:
         describe = getattr(state, "describe", None)
@@ -402,5 +418,5 @@ class CompanionApp(App):
 def _sentence(text: str) -> str:
     text = text.strip()
     if not text:
-        return "That is not allowed."
+        return _("That is not allowed.")
     return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

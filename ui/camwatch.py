@@ -45,8 +45,11 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from companion.i18n import _
+from companion.i18n import N_, _, ngettext
 from ui import dicearea
+
+DIE_COLOUR_WORDS = (N_("blue"), N_("grey"), N_("red"), N_("green"), N_("yellow"), N_("white"), N_("black"))
+"""The games' die colours, marked for translation (a warning names them: ``_(colour)``)."""
 
 DICE_KIND = "camwatch_dice"
 CHECK_KIND = "camwatch_check"
@@ -286,21 +289,24 @@ class CameraWatcher:
             if i is not None:
                 dice = [pool[i]]
         if not all(d.sure for d in dice):
-            screen.show_camera_note("Camera not sure: enter the throw by touch.")
+            screen.show_camera_note(_("Camera not sure: enter the throw by touch."))
             return
         ints = sorted(int(d.value) for d in dice if d.value is not None)
         if len(ints) != want:
-            screen.show_camera_note(f"Camera sees {len(ints)} dice, the game needs {want}: enter the throw by touch.")
+            screen.show_camera_note(ngettext(
+                "Camera sees {n} die, the game needs {want}: enter the throw by touch.",
+                "Camera sees {n} dice, the game needs {want}: enter the throw by touch.", len(ints),
+            ).format(n=len(ints), want=want))
             return
         warning = None
         if len(colours) == len(dice) == 1:
             other = dicecolour.looks_like(dice[0].body, all_colours)
             if other is not None and other != colours[0]:
                 who = state.game.player_label(state.current_player() or "")
-                warning = (f"{who}: that looks like the {other} die, not your {colours[0]} one. "
-                           "Use it only if it is right.")
+                warning = _("{player}: that looks like the {other} die, not your {own} one. "
+                            "Use it only if it is right.").format(player=who, other=_(other), own=_(colours[0]))
         if warning is None and app.prefs.get("ui.camera_auto"):
-            app.toast(f"Camera throw: {' + '.join(map(str, ints))}", "good")
+            app.toast(_("Camera throw: {throw}").format(throw=" + ".join(map(str, ints))), "good")
             screen.enter_throw(ints, "camera")
             return
         screen.offer_camera_throw(ints, warning)

@@ -11,6 +11,7 @@ in a wide camera view are read more finely (vision.dice's region of interest). N
 from __future__ import annotations
 
 from typing import Any
+from companion.i18n import _
 
 Area = str | list[float]
 
@@ -41,11 +42,12 @@ def tray_pixels(area: Area, size: tuple[int, int]) -> tuple[float, float, float,
 
 
 def describe(area: Area) -> str:
+    """Where dice are read, in the language now in use."""
     if area == "off_board":
-        return "off the board"
+        return _("off the board")
     if isinstance(area, list):
-        return "in the tray"
-    return "anywhere"
+        return _("in the tray")
+    return _("anywhere")
 
 
 def is_sure(reading: Any, threshold: float) -> bool:

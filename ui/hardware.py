@@ -15,12 +15,16 @@ import importlib.util
 import os
 from dataclasses import dataclass, field
 
+from companion.i18n import N_, _
+
 
 @dataclass
 class Part:
     name: str
+    """What the part is, in English (marked for translation: show ``_(part.name)``)."""
     found: bool
     detail: str
+    """Ports/devices found, or why none (English when it is a reason: show ``_(part.detail)``)."""
     module_ok: bool = True
 
 
@@ -43,7 +47,7 @@ def module_available(name: str) -> tuple[bool, str]:
     except (ImportError, ValueError):
         spec = None
     if spec is None:
-        return (False, f"{name} is not installed yet")
+        return (False, _("{module} is not installed yet").format(module=name))
     return (True, "")
 
 
@@ -67,18 +71,18 @@ def gpio_chips() -> list[str]:
 def detect(saved_port: str | None = None) -> HardwareReport:
     ports = serial_ports(saved_port)
     ok, why = module_available("hardware.serialdie")
-    serial = Part("Serial die", bool(ports) and ok,
-                  ", ".join(ports) if ports else "no serial port found", ok)
+    serial = Part(N_("Serial die"), bool(ports) and ok,
+                  ", ".join(ports) if ports else N_("no serial port found"), ok)
     if not ok:
         serial.detail = why
     cams = cameras()
     cam_ok, cam_why = module_available("vision.camera")
-    camera = Part("Camera", bool(cams) and cam_ok, ", ".join(cams) if cams else "no camera found", cam_ok)
+    camera = Part(N_("Camera"), bool(cams) and cam_ok, ", ".join(cams) if cams else N_("no camera found"), cam_ok)
     if not cam_ok:
         camera.detail = cam_why
     chips = gpio_chips()
     gp_ok, gp_why = module_available("hardware.panel")
-    gpio = Part("GPIO panel", bool(chips) and gp_ok, ", ".join(chips) if chips else "no GPIO chip found", gp_ok)
+    gpio = Part(N_("GPIO panel"), bool(chips) and gp_ok, ", ".join(chips) if chips else N_("no GPIO chip found"), gp_ok)
     if not gp_ok:
         gpio.detail = gp_why
     return HardwareReport(serial, camera, gpio)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.i18n import LANGUAGES, N_, _
 from companion.store import Store
 from ui.dicearea import is_area
 
@@ -58,30 +59,38 @@ def _is_variant(v: Any) -> bool:
     return isinstance(v, str) and v in VARIANTS
 
 
+def _is_language(v: Any) -> bool:
+    return isinstance(v, str) and (v == "" or v in LANGUAGES)
+
+
 SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
-    "ui.camera": ("auto", _is_camera, "camera choice"),
-    "ui.serial_port": ("", _is_port, "serial port"),
-    "ui.gpio": (dict(GPIO_DEFAULTS), _is_gpio, "GPIO pins"),
-    "ui.min_confidence": (0.8, _is_conf, "camera confidence threshold"),
-    "ui.camera_auto": (False, _is_bool, "camera auto-apply setting"),
-    "ui.dice_area": ("off_board", is_area, "dice area"),
-    "ui.guide": (False, _is_bool, "first-game guide setting"),
-    "ui.speech_on": (True, _is_bool, "voice on/off"),
-    "ui.speech_volume": (100, _int_in(0, 100), "voice volume"),
-    "ui.speech_rate": (160, _int_in(80, 450), "voice speed"),
-    "ui.speech_variant": ("", _is_variant, "voice"),
+    "ui.camera": ("auto", _is_camera, N_("camera choice")),
+    "ui.serial_port": ("", _is_port, N_("serial port")),
+    "ui.gpio": (dict(GPIO_DEFAULTS), _is_gpio, N_("GPIO pins")),
+    "ui.min_confidence": (0.8, _is_conf, N_("camera confidence threshold")),
+    "ui.camera_auto": (False, _is_bool, N_("camera auto-apply setting")),
+    "ui.dice_area": ("off_board", is_area, N_("dice area")),
+    "ui.language": ("", _is_language, N_("language")),
+    "ui.guide": (False, _is_bool, N_("first-game guide setting")),
+    "ui.speech_on": (True, _is_bool, N_("voice on/off")),
+    "ui.speech_volume": (100, _int_in(0, 100), N_("voice volume")),
+    "ui.speech_rate": (160, _int_in(80, 450), N_("voice speed")),
+    "ui.speech_variant": ("", _is_variant, N_("voice")),
 }
+"""key -> (default, validator, what it is: marked for translation, shown in notes and errors).
+``ui.language`` "" means: not chosen, follow ``LANG`` (see ui.language)."""
 
 
 class Prefs:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.notes: list[str] = []
+        self.invalid: list[tuple[str, Any]] = []
+        """(what, the saved value) of each saved setting that was not valid."""
         self.values: dict[str, Any] = {}
         self.reload()
 
     def reload(self) -> None:
-        self.notes = []
+        self.invalid = []
         missing = object()
         for key, (default, ok, what) in SPECS.items():
             value = self.store.get_setting(key, missing)
@@ -91,7 +100,16 @@ class Prefs:
                 self.values[key] = value
             else:
                 self.values[key] = _copy(default)
-                self.notes.append(f"The saved {what} ({value!r:.40}) was not valid; using the default instead.")
+                self.invalid.append((what, value))
+
+    @property
+    def notes(self) -> list[str]:
+        """What was not valid, in the language now in use."""
+        return [
+            _("The saved {what} ({value}) was not valid; using the default instead.").format(
+                what=_(what), value=f"{value!r:.40}")
+            for what, value in self.invalid
+        ]
 
     def get(self, key: str) -> Any:
         return self.values[key]
@@ -99,7 +117,7 @@ class Prefs:
     def set(self, key: str, value: Any) -> None:
         default, ok, what = SPECS[key]
         if not ok(value):
-            raise ValueError(f"not a valid {what}: {value!r}")
+            raise ValueError(_("Not a valid {what}: {value}").format(what=_(what), value=repr(value)))
         self.store.set_setting(key, value)
         self.values[key] = value
 

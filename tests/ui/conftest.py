@@ -42,10 +42,11 @@ def make_app(window: Any, tmp_path: Path) -> Iterator[Any]:
 
     made: list[tuple[Any, Any, Any]] = []
 
-    def make(demo: bool = True, db: Path | None = None, size: tuple[int, int] = (800, 480)) -> Any:
+    def make(demo: bool = True, db: Path | None = None, size: tuple[int, int] = (800, 480),
+             lang: str | None = "en") -> Any:
         window.size = size
         store = Store.open(db or tmp_path / "ui.db")
-        app = CompanionApp(store=store, force_demo=demo)
+        app = CompanionApp(store=store, force_demo=demo, lang=lang)  # English unless asked
         root = app.build()
         window.add_widget(root)
         made.append((app, root, store))
@@ -56,7 +57,13 @@ def make_app(window: Any, tmp_path: Path) -> Iterator[Any]:
 
     yield make
     for app, root, store in made:
+        for child in list(window.children):
+            if type(child).__name__.endswith("View"):
+                window.remove_widget(child)  # a popup left open
         window.remove_widget(root)
         app.dispatch("on_stop")  # also lets kv's `app` proxy forget this app
         store.close()
     window.size = (800, 480)
+    from companion.i18n import set_language
+
+    set_language("en")

@@ -106,3 +106,107 @@ def small_text(root: Widget, key_minimum: int = 20, minimum: int = 18) -> list[s
 
 def texts(root: Widget) -> list[str]:
     return [w.text for w in walk(root) if isinstance(w, Label) and w.text and visible(w)]
+
+
+def _needed(label: Label, width: float | None) -> tuple[float, float]:
+    """The size ``label``'s text needs, wrapped at ``width`` (None: one line per line of text),
+    never shortened."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.core.text.markup import MarkupLabel
+
+    options = dict(label._label.options)
+    options.update(text=label.text, text_size=(width, None), shorten=False, max_lines=0)
+    core = (MarkupLabel if label.markup else CoreLabel)(**options)
+    core.refresh()
+    texture = core.texture
+    return (float(texture.width), float(texture.height)) if texture is not None else (0.0, 0.0)
+
+
+def _words_too_long(label: Label, width: float) -> list[str]:
+    """Words wider than the wrapping width (Kivy would break them mid-word)."""
+    if label.markup:
+        return []
+    from kivy.core.text import Label as CoreLabel
+
+    options = dict(label._label.options)
+    out = []
+    for word in set(label.text.split()):
+        options.update(text=word, text_size=(None, None), shorten=False, max_lines=0)
+        core = CoreLabel(**options)
+        core.refresh()
+        if core.texture is not None and core.texture.width > width + 2:
+            out.append(word)
+    return out
+
+
+def clipped(root: Widget, tolerance: float = 2.0) -> list[str]:
+    """Every visible Label/Button whose text does not fit its widget (cut off, overflowing into
+    its neighbours, shortened with an ellipsis, or a word broken in the middle), and every
+    TextInput whose hint is wider than its box: ``[]`` when all text fits.
+
+    For each label: ``texture_update()``, then the size its whole text needs (wrapped at its
+    ``text_size`` width when it has one, else on one line; never shortened) is compared with the
+    widget's size (and with ``text_size`` where that clips)."""
+    bad = []
+    for w in walk(root):
+        if isinstance(w, TextInput):
+            if w.hint_text and not w.text and visible(w):
+                from kivy.core.text import Label as CoreLabel
+
+                core = CoreLabel(text=w.hint_text, font_size=w.font_size, font_name=w.font_name)
+                core.refresh()
+                room = w.width - w.padding[0] - w.padding[2]
+                if core.texture.width > room + tolerance:
+                    bad.append(f"TextInput hint {w.hint_text!r}: needs {core.texture.width:.0f} px, has {room:.0f}")
+            continue
+        if not (isinstance(w, Label) and w.text and visible(w)):
+            continue
+        w.texture_update()
+        name = f"{type(w).__name__} {w.text!r:.60}"
+        ts_w, ts_h = w.text_size
+        room_w, room_h = w.width, w.height
+        if ts_h is not None:
+            room_h = min(room_h, ts_h)
+        if ts_w is not None and ts_w > w.width + tolerance:
+            bad.append(f"{name}: text area {ts_w:.0f} px wider than its widget {w.width:.0f} px")
+        if ts_w is None or w.shorten:
+            need_w, need_h = _needed(w, None)
+            limit = room_w if ts_w is None else min(room_w, ts_w)
+            if need_w > limit + tolerance:
+                why = "shortened" if w.shorten else "overflows"
+                bad.append(f"{name}: {why}, needs {need_w:.0f} px wide, has {limit:.0f}")
+        else:
+            need_w, need_h = _needed(w, ts_w)
+            long_words = _words_too_long(w, ts_w)
+            if long_words:
+                bad.append(f"{name}: word(s) {long_words} wider than {ts_w:.0f} px")
+        if need_h > room_h + tolerance:
+            bad.append(f"{name}: needs {need_h:.0f} px high, has {room_h:.0f}")
+        tex_w, tex_h = w.texture_size
+        if tex_w > w.width + tolerance or tex_h > w.height + tolerance:
+            bad.append(f"{name}: texture {tex_w:.0f}x{tex_h:.0f} larger than widget {w.width:.0f}x{w.height:.0f}")
+    return bad
+
+
+def outside_parent(root: Widget, tolerance: float = 1.0) -> list[str]:
+    """Visible widgets that stick out of their parent (a layout overflowing: a panel drawn over
+    the top bar, a row pushed off the screen); a ScrollView's content may be larger than it."""
+    from kivy.uix.scrollview import ScrollView
+
+    bad = []
+    for w in walk(root):
+        parent = w.parent
+        if w is root or not isinstance(parent, Widget) or isinstance(parent, ScrollView) or not visible(w):
+            continue
+        if type(parent).__name__ in ("Window", "WindowSDL", "ScreenManager"):
+            continue
+        # both in window coordinates (a RelativeLayout/Screen has its own origin)
+        x0, y0 = w.to_window(w.x, w.y)
+        x1, y1 = w.to_window(w.right, w.top)
+        px0, py0 = parent.to_window(parent.x, parent.y)
+        px1, py1 = parent.to_window(parent.right, parent.top)
+        if x0 < px0 - tolerance or y0 < py0 - tolerance or x1 > px1 + tolerance or y1 > py1 + tolerance:
+            text = getattr(w, "text", "")
+            bad.append(f"{type(w).__name__} {text!r:.40} at {x0:.0f},{y0:.0f}-{x1:.0f},{y1:.0f} outside its "
+                       f"{type(parent).__name__} {px0:.0f},{py0:.0f}-{px1:.0f},{py1:.0f}")
+    return bad

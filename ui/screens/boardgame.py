@@ -13,6 +13,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import Effect, State
+from companion.i18n import _, ngettext
 from ui import theme
 from ui.screens.game import GameScreen
 from ui.widgets.common import KeyLabel, TextLabel
@@ -49,7 +50,7 @@ class BoardGameScreen(GameScreen):
         self.side.last = "; ".join(caught)
 
     def tile_prompt(self, state: State) -> str:
-        return "Which arrow is on top now?"
+        return _("Which arrow is on top now?")
 
     def refresh_panel(self, state: State) -> None:
         if self.session is None:
@@ -59,27 +60,28 @@ class BoardGameScreen(GameScreen):
         box.clear_widgets()
         current = state.current_player()
         for p in self.session.game.players:
-            row = BoxLayout(size_hint_y=None, height=40, spacing=6)
-            row.add_widget(KeyLabel(
+            row = BoxLayout(size_hint_y=None, height=48, spacing=6)
+            name = KeyLabel(
                 text=self.session.name(p), font_size=theme.FONT_BIG if p == current else theme.FONT,
-                color=theme.text_colour(p), halign="left", valign="middle",
-                text_size=(190, 40), size_hint_x=0.6, shorten=True,
-            ))
+                color=theme.text_colour(p), halign="left", valign="middle", size_hint_x=0.55, shorten=True,
+            )
+            name.bind(size=name.setter("text_size"))
+            row.add_widget(name)
             extra = ""
             if hasattr(s, "cats"):
                 n = sum(1 for c in s.cats.values() if c == p)
-                extra = f"{n} cats"
+                extra = ngettext("{n} cat", "{n} cats", n).format(n=n)
             elif hasattr(s, "pawns"):
-                extra = f"pawn {s.pawns.get(p, '-')}"
+                extra = _("pawn {square}").format(square=s.pawns.get(p, "-"))
             if p == current:
-                extra = f"{extra} · to play" if extra else "to play"
+                extra = f"{extra} · {_('to play')}" if extra else _("to play")
             row.add_widget(TextLabel(text=extra, color=theme.TEXT if p == current else theme.MUTED,
-                                     size_hint_x=0.4, font_size=theme.FONT_SMALL))
+                                     size_hint_x=0.45, font_size=theme.FONT_SMALL))
             box.add_widget(row)
         info = []
         if hasattr(s, "pool"):
-            info.append(f"Cubes in the pool: {s.pool}")
+            info.append(_("Cubes in the pool: {n}").format(n=s.pool))
         if getattr(s, "throw", None):
-            info.append(f"Die shows {s.throw}")
+            info.append(_("Die shows {throw}").format(throw=s.throw))
         self.side.info = "\n".join(info)
         self.last_dice = [s.throw] if getattr(s, "throw", None) else []

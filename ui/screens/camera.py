@@ -24,9 +24,14 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.i18n import N_, _, ngettext
 from ui import dicearea, theme
+from ui.widgets.tiles import pretty_tile
 
 DEMO_FEED = Path(__file__).resolve().parents[1] / "assets" / "demo_feed"
+DEMO_FEED_NAME = N_("Demo feed (synthetic)")
+SOURCE_STATES = (N_("opening"), N_("running"), N_("lost"), N_("failed"), N_("ended"), N_("closed"))
+"""A frame source's states (vision.camera), marked for translation: shown as ``_(state)``."""
 
 
 class CameraView(Widget):
@@ -112,7 +117,7 @@ class CameraScreen(Screen):
     use_text = StringProperty("")
     can_use = BooleanProperty(False)
     readings = ListProperty([])
-    area_text = StringProperty("Dice: off the board")
+    area_text = StringProperty("")
     tray_hint = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -147,6 +152,10 @@ class CameraScreen(Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         self.view = self.ids.view
+
+    @property
+    def source_is_demo(self) -> bool:
+        return self.source_text.split(" · ")[0] == _(DEMO_FEED_NAME)
 
     def on_pre_enter(self, *args: Any) -> None:
         self._tray_corners = None
@@ -291,34 +300,34 @@ class CameraScreen(Screen):
         self.view.redraw()
         self.readings = readings
         if pose is not None and getattr(pose, "found", False):
-            self.board_text = (
-                f"Board found: {len(pose.used)} markers, {pose.error_px:.1f} px, "
-                f"confidence {pose.confidence * 100:.0f}%"
-            )
+            self.board_text = _("Board found: {markers} markers, {error} px, confidence {percent}%").format(
+                markers=len(pose.used), error=f"{pose.error_px:.1f}", percent=f"{pose.confidence * 100:.0f}")
         else:
-            self.board_text = "Board not in view" if self.calibrating else ""
+            self.board_text = _("Board not in view") if self.calibrating else ""
         values = tuple(sorted((d.value or 0) for d in dice))
         self._same = self._same + 1 if values == self._last_values else 1
         self._last_values = values
         unsure = [d for d in dice if d.value is None or d.confidence < threshold]
-        self.reading_text = "Dice: " + (", ".join(readings) if readings else "none seen")
+        self.reading_text = _("Dice: {readings}").format(readings=", ".join(readings) if readings else _("none seen"))
         want = self._dice_wanted()
         if not dice:
             self.can_use, self.advice = False, ""
         elif unsure:
             self.can_use = False
-            self.advice = "Not sure of every die: check them, or enter the throw by touch."
+            self.advice = _("Not sure of every die: check them, or enter the throw by touch.")
         elif want and len(dice) != want:
             self.can_use = False
-            self.advice = f"{len(dice)} dice seen, the game needs {want}: enter the throw by touch."
+            self.advice = ngettext("{n} die seen, the game needs {want}: enter the throw by touch.",
+                                   "{n} dice seen, the game needs {want}: enter the throw by touch.",
+                                   len(dice)).format(n=len(dice), want=want)
         elif self._same < self.stable_frames:
             self.can_use = False
-            self.advice = "Waiting for the dice to settle..."
+            self.advice = _("Waiting for the dice to settle...")
         else:
             self._values = tuple(int(v) for v in values if v)
             self.can_use = bool(want)
-            self.use_text = "Use " + " + ".join(map(str, self._values))
-            self.advice = "" if want else "No throw is due now."
+            self.use_text = _("Use {throw}").format(throw=" + ".join(map(str, self._values)))
+            self.advice = "" if want else _("No throw is due now.")
 
     def _dice_wanted(self) -> int:
         from ui import actions
@@ -342,18 +351,18 @@ class CameraScreen(Screen):
         area = self.app.prefs.get("ui.dice_area")
         if area == "anywhere":
             self.app.prefs.set("ui.dice_area", "off_board")
-            self.app.toast("Dice on the board are not read now.", "info")
+            self.app.toast(_("Dice on the board are not read now."), "info")
         elif area == "off_board":
             self._tray_corners = []
-            self.tray_hint = "Touch two opposite corners of the dice tray on the picture."
+            self.tray_hint = _("Touch two opposite corners of the dice tray on the picture.")
         else:
             self.app.prefs.set("ui.dice_area", "anywhere")
-            self.app.toast("Dice are read anywhere in the picture.", "info")
+            self.app.toast(_("Dice are read anywhere in the picture."), "info")
         self._show_area()
 
     def _show_area(self) -> None:
         area = self.app.prefs.get("ui.dice_area")
-        self.area_text = "Dice: " + dicearea.describe(area)
+        self.area_text = _("Dice: {where}").format(where=dicearea.describe(area))
         self.view.tray = dicearea.tray_pixels(area, self.view.image_size)
         self.view.redraw()
 
@@ -364,37 +373,37 @@ class CameraScreen(Screen):
                 return True
             self._tray_corners.append(p)
             if len(self._tray_corners) == 1:
-                self.tray_hint = "Now the opposite corner."
+                self.tray_hint = _("Now the opposite corner.")
                 return True
             tray = dicearea.tray_from_corners(self._tray_corners[0], p, self.view.image_size)
             self._tray_corners = None
             self.tray_hint = ""
             if dicearea.is_area(tray):
                 self.app.prefs.set("ui.dice_area", tray)
-                self.app.toast("Dice are read in the tray only.", "good")
+                self.app.toast(_("Dice are read in the tray only."), "good")
             else:
-                self.app.toast("That tray is too small: choose the dice area again.", "bad")
+                self.app.toast(_("That tray is too small: choose the dice area again."), "bad")
             self._show_area()
             return True
         return bool(super().on_touch_down(touch))
 
     def calibrate(self) -> None:
         self.calibrating = True
-        self.board_text = "Looking for the board's corner markers..."
+        self.board_text = _("Looking for the board's corner markers...")
 
     def learn_colours(self) -> None:
         """Learn the counters' looks from the next frame where the board is found, with the
         pieces standing where the game says (the demo feed: where its labels say)."""
         known = self.known_position()
         if not known:
-            self.app.toast("Start or resume a game first: the counters must stand where the game shows them.",
+            self.app.toast(_("Start or resume a game first: the counters must stand where the game shows them."),
                            "info")
             return
         self._learn_known = known
-        self.board_text = "Learning the counters' colours: keep the board in view..."
+        self.board_text = _("Learning the counters' colours: keep the board in view...")
 
     def known_position(self) -> dict[str, str]:
-        if "Demo feed" in self.source_text:
+        if self.source_is_demo:
             import json
 
             from companion.i18n import _
@@ -468,9 +477,11 @@ class CameraScreen(Screen):
     def on_tile(self, square: str, kind: str | None, conf: float, patch: Any) -> None:
         self.tile_patch = (square, patch)
         if kind is None:
-            self.tile_text = f"Slab on {square}: not recognised yet ({conf * 100:.0f}%); enter it by touch."
+            self.tile_text = _("Slab on {square}: not recognised yet ({percent}%); enter it by touch.").format(
+                square=square, percent=f"{conf * 100:.0f}")
             return
-        self.tile_text = f"Slab on {square}: {kind} ({conf * 100:.0f}%)"
+        self.tile_text = _("Slab on {square}: {tile} ({percent}%)").format(
+            square=square, tile=pretty_tile(kind), percent=f"{conf * 100:.0f}")
         screen = self.app.game_screen
         if screen is not None and hasattr(screen, "propose_tile") and screen.tile_proposal != kind:
             screen.propose_tile(kind, conf)
@@ -493,18 +504,19 @@ class CameraScreen(Screen):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 learner.save(path)
         except Exception as exc:
-            self.app.toast(f"Could not learn the tile: {exc}", "bad")
+            self.app.toast(_("Could not learn the tile: {error}").format(error=exc), "bad")
             return
         self.tile_patch = None
-        self.tile_text = f"Learned what {getattr(action, 'tile')} looks like."
+        self.tile_text = _("Learned what {tile} looks like.").format(tile=pretty_tile(str(getattr(action, "tile"))))
 
     def on_learned(self, n: int, error: str) -> None:
         if error:
-            self.board_text = f"Could not learn the colours: {error}"
+            self.board_text = _("Could not learn the colours: {error}").format(error=error)
             self.app.toast(self.board_text, "bad")
             return
         self.learned += n
-        self.board_text = f"Learned the look of {n} piece{'s' if n != 1 else ''}; saved."
+        self.board_text = ngettext("Learned the look of {n} piece; saved.", "Learned the look of {n} pieces; saved.",
+                                   n).format(n=n)
         self.app.toast(self.board_text, "good")
 
 
@@ -518,31 +530,31 @@ def pick_source(app: Any, feed_folder: Path | str, fps: float, background: bool 
     try:
         from vision import camera
     except ImportError as exc:
-        return None, f"The camera module is not available ({exc})."
+        return None, _("The camera module is not available ({error}).").format(error=exc)
     choice = app.prefs.get("ui.camera")
     if choice == "none":
-        return None, "The camera is switched off in Settings."
+        return None, _("The camera is switched off in Settings.")
     no_camera = app.demo or not app.hardware.camera.found
     if choice == "auto" and no_camera and background:
-        return None, "No camera (choose Demo feed in Settings to watch the sample feed during play)."
+        return None, _("No camera (choose Demo feed in Settings to watch the sample feed during play).")
     if choice == "demo" or (choice == "auto" and no_camera):
         if not Path(feed_folder).is_dir():
-            return None, "No camera found and the demo feed is missing."
+            return None, _("No camera found and the demo feed is missing.")
         return (camera.ImageFolderSource(feed_folder, fps=fps, loop=True, realtime=True),
-                "Demo feed (synthetic)")
+                _(DEMO_FEED_NAME))
     if choice == "picamera2":
-        return camera.open_camera("pi"), "Pi camera"
+        return camera.open_camera("pi"), _("Pi camera")
     dev = choice if choice.startswith("/dev/video") else (app.hardware.camera.detail.split(",")[0])
     try:
         index = int(dev.replace("/dev/video", ""))
     except ValueError:
-        return None, f"No camera at {dev!r}."
-    return camera.open_camera(index), f"USB camera {dev}"
+        return None, _("No camera at {device}.").format(device=repr(dev))
+    return camera.open_camera(index), _("USB camera {device}").format(device=dev)
 
 
 def with_state(source_text: str, state: str, detail: str = "") -> str:
     """A source's line ("USB camera /dev/video0") with its latest state after a dot."""
-    return f"{source_text.split(' · ')[0]} · {state}{': ' + detail if detail else ''}"
+    return f"{source_text.split(' · ')[0]} · {_(state)}{': ' + detail if detail else ''}"
 
 
 def _data_dir() -> Path:

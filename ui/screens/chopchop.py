@@ -11,18 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import State
+from companion.i18n import N_, _
 from ui import theme
 from ui.screens.boardgame import BoardGameScreen
 from ui.widgets.common import TextLabel
+from ui.widgets.tiles import pretty_tile
 
 TILE_SHORT = {
-    "cheese": "Ch", "crockery": "Cr", "plus1": "+1", "plus2": "+2", "arrow": "Ar", "fork": "Fo", "knife": "Kn",
+    "cheese": N_("Ch"), "crockery": N_("Cr"), "plus1": "+1", "plus2": "+2", "arrow": N_("Ar"), "fork": N_("Fo"),
+    "knife": N_("Kn"),
 }
-TILE_NAME = {"plus1": "+1", "plus2": "+2", "crockery": "crockery"}
+"""The two-letter mark drawn on a turned square (translated when drawn: kaas -> "Ka")."""
 EMPTY = theme.hex_colour("#d8c8a8")
 HOLE = theme.hex_colour("#8a7152")
 HOLE_OPEN = theme.hex_colour("#4a3b2c")
@@ -34,6 +37,9 @@ class TrackerPanel(BoxLayout):
     caught = StringProperty("")
     notes = StringProperty("")
     warning = StringProperty("")
+    show_counts = BooleanProperty(True)
+    """The tiles left and their chances; hidden while the tile picker (which shows the same
+    chances) needs the room below."""
 
 
 def tracker_of(state: Any) -> Any:
@@ -63,10 +69,17 @@ class ChopChopScreen(BoardGameScreen):
 
     def tile_prompt(self, state: State) -> str:
         s: Any = state
-        piece = getattr(s, "piece", None) or "the piece"
+        piece = getattr(s, "piece", None)
         where = s.position(piece) if piece and hasattr(s, "position") else None
-        who = "Cat" if piece == "cat" else piece.replace("mouse:", "Mouse ")
-        return f"{who}{f' on {where}' if where else ''}: which tile?"
+        if piece == "cat":
+            who = _("Cat")
+        elif piece:
+            who = _("Mouse {n}").format(n=piece.replace("mouse:", ""))
+        else:
+            return _("Which tile?")
+        if where:
+            return _("{piece} on {square}: which tile?").format(piece=who, square=where)
+        return _("{piece}: which tile?").format(piece=who)
 
     def refresh_board(self, state: State) -> None:
         super().refresh_board(state)
@@ -84,7 +97,7 @@ class ChopChopScreen(BoardGameScreen):
             elif st.status == "hole-open":
                 tints[sq] = HOLE_OPEN
             if st.revealed and st.status != "face-down":
-                marks[sq] = TILE_SHORT.get(st.revealed, st.revealed[:2])
+                marks[sq] = _(TILE_SHORT[st.revealed]) if st.revealed in TILE_SHORT else st.revealed[:2]
         view.tints = tints
         view.marks = marks
 
@@ -92,29 +105,30 @@ class ChopChopScreen(BoardGameScreen):
         tr = self.tracker if self.tracker is not None else tracker_of(state)
         side = self.side
         if tr is None:
-            side.notes = "The tile tracker is not available."
+            side.notes = _("The tile tracker is not available.")
             return
         side.cheese = f"{tr.cheese_held}/{tr.cheese_to_win}"
         side.holes = f"{len(tr.holes_opened)}/{len(tr.holes_opened) + len(tr.holes_closed)}"
         side.caught = str(len(tr.mice_caught))
+        side.show_counts = self.input_mode != "tile"
         grid = side.ids.tiles
         grid.clear_widgets()
         for t, count in tr.counts.items():
             left = "?" if count.remaining is None else str(count.remaining)
             p = tr.chance.get(t) if tr.chance else None
             pct = "" if not tr.chance else (" ?" if p is None else f" {float(p) * 100:.0f}%")
-            lab = TextLabel(text=f"{TILE_NAME.get(t, t)}: {left}{pct}", font_size=theme.FONT_SMALL,
+            lab = TextLabel(text=f"{pretty_tile(t)}: {left}{pct}", font_size=theme.FONT_SMALL,
                             size_hint_y=None, height=26)
             lab.tile = t
             grid.add_widget(lab)
-        grid.add_widget(TextLabel(text=f"face down: {tr.face_down}", font_size=theme.FONT_SMALL,
+        grid.add_widget(TextLabel(text=_("face down: {n}").format(n=tr.face_down), font_size=theme.FONT_SMALL,
                                   color=theme.MUTED, size_hint_y=None, height=26))
         notes = []
         for s in tr.misses_next_turn:
-            notes.append("cat misses next turn" if s == "cat" else "mice miss next turn")
+            notes.append(_("cat misses next turn") if s == "cat" else _("mice miss next turn"))
         if tr.double_turn:
-            notes.append("cat plays twice" if tr.double_turn == "cat" else "mice play twice")
+            notes.append(_("cat plays twice") if tr.double_turn == "cat" else _("mice play twice"))
         if tr.face_up_cheese:
-            notes.append(f"face-up cheese: {len(tr.face_up_cheese)}")
+            notes.append(_("face-up cheese: {n}").format(n=len(tr.face_up_cheese)))
         side.notes = " · ".join(notes)
         side.warning = tr.contradiction or ""

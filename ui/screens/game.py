@@ -24,12 +24,12 @@ from kivy.utils import escape_markup
 from companion import games
 from companion.boards import BoardError, load_board
 from companion.games.base import CHANCE, Action, Effect, State
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.session import Session, SessionEvent
 from ui import actions, companion_turn, guide, theme
-from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel
+from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel, wrap_text
 from ui.widgets.dice import DicePicker
-from ui.widgets.tiles import TilePicker
+from ui.widgets.tiles import TilePicker, pretty_tile
 
 MAX_NARRATION = 80
 
@@ -62,7 +62,7 @@ class GameScreen(Screen):
         try:
             board = load_board(key)
         except BoardError as exc:
-            error = f"The board file for this game is not available yet ({exc})."
+            error = _("The board file for this game is not available yet ({error}).").format(error=exc)
         kwargs.setdefault("board", board)
         kwargs.setdefault("board_error", error)
         super().__init__(**kwargs)
@@ -76,9 +76,9 @@ class GameScreen(Screen):
         self.picker.bind(minimum_height=self.picker.setter("height"))
         self.picker.bind(on_throw=lambda _w, values: self.enter_throw(values, "touch"))
         self.ids["picker"] = self.picker
-        self.moves_button = BigButton(text="List the moves")
+        self.moves_button = wrap_text(BigButton(text=_("List the moves")))
         self.moves_button.bind(on_release=lambda *_: self.show_moves())
-        self.zoom_button = BigButton(text="Whole board", size_hint_x=0.45, font_size=theme.FONT_SMALL)
+        self.zoom_button = wrap_text(BigButton(text=_("Whole board"), size_hint_x=0.45, font_size=theme.FONT_SMALL))
         self.zoom_button.bind(on_release=lambda *_: self.ids.board.zoom_out())
         self.ids["zoom_out"] = self.zoom_button
         board = self.ids.board
@@ -87,7 +87,7 @@ class GameScreen(Screen):
         self.move_box = BoxLayout(size_hint_y=None, height=52, spacing=6)
         self.move_box.add_widget(self.moves_button)
         self.move_box.add_widget(self.zoom_button)
-        self.over_button = BigButton(text="New game", size_hint_y=None, height=52, bg=list(theme.GOOD))
+        self.over_button = BigButton(text=_("New game"), size_hint_y=None, height=52, bg=list(theme.GOOD))
         self.over_button.bind(on_release=lambda *_: self.app.go("home"))
         self.tile_picker = TilePicker()
         self.tile_picker.bind(on_tile=lambda _w, label: self.enter_tile(label, "touch"))
@@ -153,7 +153,7 @@ class GameScreen(Screen):
             self._add_narration(self.narrate_turn(event.effects, event.turn.action), speak=True)
             self.on_effects(list(event.effects))
         elif event.kind == "undone" and event.turn is not None:
-            self._add_narration([f"Undone: {actions.describe_action(event.turn.action)}."], speak=True)
+            self._add_narration([_("Undone: {move}.").format(move=actions.describe_action(event.turn.action))], speak=True)
             self.on_effects([])  # transfers and badges of the undone move are gone
         view = self.ids.get("board")
         if view is not None and event.kind in ("applied", "undone"):
@@ -162,7 +162,7 @@ class GameScreen(Screen):
             outcome = event.state.outcome() or {}
             winner = outcome.get("winner")
             if winner is not None and self.session is not None:
-                self.app.toast(f"{self.session.name(str(winner))} wins!", "good")
+                self.app.toast(_("{player} wins!").format(player=self.session.name(str(winner))), "good")
             return
         self.selected = ""
         self.refresh()
@@ -206,21 +206,24 @@ class GameScreen(Screen):
     def refresh(self) -> None:
         state = self.state
         if state is None or self.session is None:
-            self.banner = "No game"
+            self.banner = _("No game")
             return
         self.can_undo = self.session.can_undo()
         player = state.current_player()
         if state.is_over():
             outcome = state.outcome() or {}
             winner = outcome.get("winner")
-            self.banner = f"{self.player_name(str(winner))} wins!" if winner is not None else "Game over"
+            self.banner = (_("{player} wins!").format(player=self.player_name(str(winner)))
+                           if winner is not None else _("Game over"))
             self.banner_colour = list(theme.GOOD)
-            self.prompt = "Undo the last move, or go Home for a new game."
+            self.prompt = _("Undo the last move, or go Home for a new game.")
         else:
             name = self.player_name(player)
             label = self.session.game.player_label(player) if player else ""
-            role = f" ({label})" if label and label != name else ""
-            self.banner = f"{name}'s turn{role}"
+            if label and label != name:
+                self.banner = _("{player}'s turn ({role})").format(player=name, role=label)
+            else:
+                self.banner = _("{player}'s turn").format(player=name)
             self.banner_colour = list(theme.text_colour(player or "", 0))
         mode = "none"
         if not state.is_over():
@@ -231,7 +234,7 @@ class GameScreen(Screen):
                 picker = self.ids.get("picker")
                 if picker is not None and (picker.n_dice != n or list(picker.faces) != faces):
                     picker.configure(n, faces)
-                self.prompt = 'Touch what the die shows' if n == 1 else 'Touch what the dice show, one per row'
+                self.prompt = _("Touch what the die shows") if n == 1 else _("Touch what the dice show, one per row")
             elif kind == "tile":
                 mode = "tile"
                 self.prompt = self.tile_prompt(state)
@@ -243,9 +246,9 @@ class GameScreen(Screen):
                 pieces = self.pieces()
                 squares = self.board.squares if self.board is not None else {}
                 if legal and all(len(actions.squares_of(a, squares, pieces)) == 1 for a in legal):
-                    self.prompt = "Touch a lit square."
+                    self.prompt = _("Touch a lit square.")
                 else:
-                    self.prompt = "Touch a piece, then a lit square."
+                    self.prompt = _("Touch a piece, then a lit square.")
         self.input_mode = mode
         self.on_input_mode(self, mode)
         self.app.voice.turn(self.banner)
@@ -255,7 +258,7 @@ class GameScreen(Screen):
         self.guide_text = guide.text_for(self)
 
     def tile_prompt(self, state: State) -> str:
-        return "Touch what it shows."
+        return _("Touch what it shows.")
 
     def propose_tile(self, label: str, confidence: float = 1.0) -> None:
         """The camera proposes a tile: pre-select it in the picker (the player confirms)."""
@@ -339,7 +342,7 @@ class GameScreen(Screen):
     def offer_camera_throw(self, values: list[int], warning: str | None = None) -> None:
         """A settled, sure camera reading of the wanted dice: one touch enters it (below a
         ``warning`` when the die looks like another player's)."""
-        text = "Camera sees " + " + ".join(map(str, values)) + " \u2014 Use"
+        text = _("Camera sees {throw} \u2014 Use").format(throw=" + ".join(map(str, values)))
         button = BigButton(text=text, size_hint_y=None, height=56, bg=list(theme.GOOD), font_size=theme.FONT)
         button.values = list(values)
         button.bind(on_release=lambda b: self.use_camera_throw(b.values))
@@ -353,7 +356,7 @@ class GameScreen(Screen):
         self._camera_drop("camera_offer")
         state = self.state
         if state is None or actions.chance_kind(state) != "dice":
-            self.app.toast("No throw is due now.", "info")
+            self.app.toast(_("No throw is due now."), "info")
             return
         self.enter_throw(values, "camera")
 
@@ -386,11 +389,12 @@ class GameScreen(Screen):
         first = mismatches[0]
         text = _sentence(first.message)
         if len(mismatches) > 1:
-            text += f" (and {len(mismatches) - 1} more)"
+            more = len(mismatches) - 1
+            text += " " + ngettext("(and {n} more)", "(and {n} more)", more).format(n=more)
         panel = self._message_panel(text)
         row = BoxLayout(size_hint_y=None, height=52, spacing=8)
-        fix = BigButton(text="I'll fix the board", bg=list(theme.INFO))
-        ignore = BigButton(text="Ignore", size_hint_x=0.5, bg=list(theme.PANEL))
+        fix = BigButton(text=_("I'll fix the board"), bg=list(theme.INFO))
+        ignore = BigButton(text=_("Ignore"), size_hint_x=0.5, bg=list(theme.PANEL))
         fix.bind(on_release=lambda *_: self.dismiss_crosscheck(fixed=True))
         ignore.bind(on_release=lambda *_: self.dismiss_crosscheck(fixed=False))
         row.add_widget(fix)
@@ -408,7 +412,7 @@ class GameScreen(Screen):
         self.ids.pop("crosscheck_fix", None)
         self.ids.pop("crosscheck_ignore", None)
         if fixed:
-            self.app.toast("Thanks: put the pieces where the game shows them.", "info")
+            self.app.toast(_("Thanks: put the pieces where the game shows them."), "info")
 
     def clear_camera(self) -> None:
         for name in ("camera_offer", "camera_note"):
@@ -422,7 +426,7 @@ class GameScreen(Screen):
         if state is None:
             return
         if state.is_over():
-            self.app.toast("The game is over: undo the last move or start a new game.", "info")
+            self.app.toast(_("The game is over: undo the last move or start a new game."), "info")
             return
         try:
             action = actions.throw_action(state, list(values))
@@ -446,7 +450,7 @@ class GameScreen(Screen):
                 self.tile_proposal = ""
                 self.app.apply(action, source)
                 return
-        self.app.toast(f"A {label} tile cannot be turned now.", "bad")
+        self.app.toast(_("A {tile} tile cannot be turned now.").format(tile=pretty_tile(label)), "bad")
 
     def actions_from(self, square: str) -> list[Action]:
         state = self.state
@@ -461,7 +465,7 @@ class GameScreen(Screen):
         if state.to_move() in (None, CHANCE):
             if state.is_over():
                 return
-            self.app.toast("Throw first: " + self.prompt, "info")
+            self.app.toast(_("Throw first: {what}").format(what=self.prompt), "info")
             return
         sq = self.board.squares
         pieces = self.pieces()
@@ -487,7 +491,7 @@ class GameScreen(Screen):
             return
         self.selected = ""
         self.refresh()
-        self.app.toast("No legal move there.", "bad")
+        self.app.toast(_("No legal move there."), "bad")
 
     def choose(self, candidates: list[Action]) -> None:
         if len(candidates) == 1:
@@ -502,7 +506,7 @@ class GameScreen(Screen):
             return
         legal = state.legal_actions()
         if not legal:
-            self.app.toast("No moves to choose now.", "info")
+            self.app.toast(_("No moves to choose now."), "info")
             return
         ChoiceView(self, legal).open()
 
@@ -516,7 +520,7 @@ class ChoiceView(ModalView):
         from kivy.uix.scrollview import ScrollView
 
         outer = BoxLayout(orientation="vertical", padding=12, spacing=8)
-        outer.add_widget(KeyLabel(text="Which one?", size_hint_y=None, height=44))
+        outer.add_widget(KeyLabel(text=_("Which one?"), size_hint_y=None, height=44))
         scroll = ScrollView()
         box = BoxLayout(orientation="vertical", spacing=6, size_hint_y=None)
         box.bind(minimum_height=box.setter("height"))
@@ -528,7 +532,7 @@ class ChoiceView(ModalView):
             self.buttons.append(b)
         scroll.add_widget(box)
         outer.add_widget(scroll)
-        cancel = BigButton(text="Cancel", size_hint_y=None, height=52)
+        cancel = BigButton(text=_("Cancel"), size_hint_y=None, height=52)
         cancel.bind(on_release=lambda *_: self.dismiss())
         outer.add_widget(cancel)
         self.add_widget(outer)

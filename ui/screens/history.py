@@ -10,6 +10,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion import games
+from companion.i18n import N_, _
 from companion.session import Session
 from ui import theme
 from ui.widgets.common import BigButton, TextLabel
@@ -53,30 +54,45 @@ class HistoryScreen(Screen):
         finished = app.store.finished_games(None, 30)
         titles = games.titles()
         if not finished:
-            box.add_widget(TextLabel(text="No finished games yet.", color=theme.MUTED, size_hint_y=None, height=52))
+            box.add_widget(TextLabel(text=_("No finished games yet."), color=theme.MUTED, size_hint_y=None, height=52))
         for g in finished:
             winner = (g.outcome or {}).get("winner")
-            won = g.seats.get(str(winner), str(winner)) if winner is not None else "nobody"
-            when = datetime.fromtimestamp(g.finished or g.created).strftime("%d %b %H:%M")
+            when = when_text(datetime.fromtimestamp(g.finished or g.created))
+            players = " – ".join(g.seats.values())
+            if winner is not None:
+                result = _("{player} won").format(player=g.seats.get(str(winner), str(winner)))
+            else:
+                result = _("nobody won")
             b = BigButton(
-                text=f"{titles.get(g.game, g.game)} · {when}\n{' v '.join(g.seats.values())} · {won} won",
+                text=f"{titles.get(g.game, g.game)} · {when}\n{players} · {result}",
                 size_hint_y=None, height=72, font_size=theme.FONT_SMALL, halign="left", bold=False,
             )
             b.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 20, None)))
             b.bind(on_release=lambda _b, gid=g.id: self.show_game(gid))
             box.add_widget(b)
         self.ids.plot.set_history(app.store.player_history())
-        self.detail_title = "Chips won over time (Kat en Muis)"
+        self.detail_title = _("Chips won over time (Kat en Muis)")
 
     def show_game(self, game_id: int) -> None:
         data = Session.load(self.app.store, game_id).export()
         lines: list[str] = []
         for turn in data["turns"]:
             lines.extend(turn["narration"] or [])
-        self.detail_title = f"Game #{game_id}: {data['title']}"
-        self.replay.text = "\n".join(lines[-200:]) or "(no moves)"
+        self.detail_title = _("Game #{number}: {game}").format(number=game_id, game=data["title"])
+        self.replay.text = "\n".join(lines[-200:]) or _("(no moves)")
         self._show(self.replay_view)
 
     def show_plot(self) -> None:
-        self.detail_title = "Chips won over time (Kat en Muis)"
+        self.detail_title = _("Chips won over time (Kat en Muis)")
         self._show(self.plot)
+
+
+MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"), N_("Sep"),
+          N_("Oct"), N_("Nov"), N_("Dec"))
+"""Month abbreviations (strftime's %b follows the C locale, not the app's language)."""
+
+
+def when_text(moment: datetime) -> str:
+    """``"24 Nov 08:30"`` in the language now in use."""
+    return _("{day} {month} {time}").format(day=moment.day, month=_(MONTHS[moment.month - 1]),
+                                            time=moment.strftime("%H:%M"))

@@ -16,6 +16,7 @@ from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 
 from companion import games
+from companion.i18n import N_, _
 from ui import seating, theme
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
 from ui.widgets.dice import DicePicker
@@ -23,16 +24,44 @@ from ui.widgets.dice import DicePicker
 # choices for string settings, by setting name (a game module may add SETTING_CHOICES)
 KNOWN_CHOICES: dict[str, list[str]] = {"shortcut_from": ["reached", "strictly_past"]}
 PRETTY = {
-    "shortcut_from": "Shortcuts from",
-    "bank": "Bank (chips)",
-    "stake": "Stake (chips)",
-    "reached": "square reached",
-    "strictly_past": "strictly past",
+    "shortcut_from": N_("Shortcuts from"),
+    "bank": N_("Bank (chips)"),
+    "stake": N_("Stake (chips)"),
+    "reached": N_("square reached"),
+    "strictly_past": N_("strictly past"),
+    "mice_players": N_("Mice players"),
+    "board": N_("Board"),
+    "tiles": N_("Tiles"),
+    "cheese": N_("cheese"),
+    "crockery": N_("crockery"),
+    "plus1": "+1",
+    "plus2": "+2",
+    "arrow": N_("arrow"),
+    "fork": N_("fork"),
+    "knife": N_("knife"),
+    "cheese_to_win": N_("Cheese to win"),
+    "out_of_cheese": N_("Out of cheese"),
+    "cat": N_("Cat"),
+    "mice": N_("Mice"),
+    "players": N_("Players"),
+    "cats": N_("Cats"),
+    "colours": N_("Colours"),
+    "red": N_("red"),
+    "blue": N_("blue"),
+    "green": N_("green"),
+    "yellow": N_("yellow"),
+    "cube_model": N_("Cube model"),
+    "observed": N_("observed"),
+    "cubes": N_("Cubes"),
 }
+"""Setting names and values as the players read them (English, translated when shown)."""
 
 
 def pretty(text: str) -> str:
-    return PRETTY.get(text, text.replace("_", " ").capitalize())
+    """A setting's name or value in the language now in use."""
+    if text in PRETTY:
+        return _(PRETTY[text])
+    return text.replace("_", " ").capitalize()
 
 
 class HomeScreen(Screen):
@@ -74,7 +103,8 @@ class HomeScreen(Screen):
             game = games.get(key)
         except (ImportError, AttributeError) as exc:
             self.settings = {}
-            self._show_unavailable(f"{games.titles()[key]} is not available yet ({exc}).")
+            self._show_unavailable(_("{game} is not available yet ({error}).").format(
+                game=games.titles()[key], error=exc))
             return
         self.settings = dict(game.settings())
         saved = self.app.store.get_setting(f"ui.rules.{key}", None) if self.app else None
@@ -106,14 +136,15 @@ class HomeScreen(Screen):
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
             dot = KeyLabel(text=game.player_label(role), font_size=theme.FONT, size_hint_x=None, width=110,
                            color=theme.piece_colour(role))
-            inp = TextInput(text=remembered.get(role, ""), hint_text=f"{game.player_label(role)}'s name")
+            inp = TextInput(text=remembered.get(role, ""),
+                            hint_text=_("{player}'s name").format(player=game.player_label(role)))
             row.add_widget(dot)
             choice = seating.SeatChoice(role, inp, robots.get(role))
             self.seat_choices[role] = choice
             row.add_widget(choice.slot)
             row.add_widget(choice.who)
             if known:
-                sp = Spinner(text="Names", values=known, size_hint_x=None, width=100, font_size=theme.FONT_SMALL,
+                sp = Spinner(text=_("Names"), values=known, size_hint_x=None, width=100, font_size=theme.FONT_SMALL,
                              background_normal="", background_color=theme.PANEL_HI)
                 sp.bind(text=lambda s, v, i=inp: self._pick_name(s, v, i))
                 row.add_widget(sp)
@@ -123,8 +154,8 @@ class HomeScreen(Screen):
             self.name_inputs[role] = inp
         if self.game_key == "katenmuis":
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
-            row.add_widget(Label(text="Roles", size_hint_x=None, width=110, color=theme.MUTED))
-            for mode, text in (("pick", "As entered"), ("rolloff", "Roll-off (K1)")):
+            row.add_widget(Label(text=_("Roles"), size_hint_x=None, width=110, color=theme.MUTED))
+            for mode, text in (("pick", _("As entered")), ("rolloff", _("Roll-off (K1)"))):
                 t = BigToggle(text=text, group="roles", allow_no_selection=False,
                               state="down" if self.roles_mode == mode else "normal")
                 t.bind(on_release=lambda b, m=mode: setattr(self, "roles_mode", m))
@@ -134,9 +165,9 @@ class HomeScreen(Screen):
         self.ids.start.disabled = False
 
     def _pick_name(self, spinner: Spinner, value: str, inp: TextInput) -> None:
-        if value != "Names":
+        if value != _("Names"):
             inp.text = value
-            spinner.text = "Names"
+            spinner.text = _("Names")
 
     def _choices(self, key: str, name: str) -> list[str] | None:
         try:
@@ -172,7 +203,7 @@ class HomeScreen(Screen):
             ):
                 for sub, v in value.items():
                     box.add_widget(self._stepper(
-                        f"{pretty(name)}: {pretty(sub)}", v,
+                        _("{setting}: {part}").format(setting=pretty(name), part=pretty(sub)), v,
                         lambda d, n=name, k=sub: self.step(n, d, k), f"setting_{name}_{sub}",
                     ))
                 continue
@@ -182,7 +213,7 @@ class HomeScreen(Screen):
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
             row.add_widget(TextLabel(text=pretty(name), size_hint_x=0.42))
             if isinstance(value, bool):
-                t = BigToggle(text="on" if value else "off", state="down" if value else "normal")
+                t = BigToggle(text=_("on") if value else _("off"), state="down" if value else "normal")
                 t.bind(on_release=lambda b, n=name: self.set_setting(n, b.state == "down"))
                 row.add_widget(t)
             elif choices:
@@ -192,9 +223,10 @@ class HomeScreen(Screen):
                     t.bind(on_release=lambda b, n=name, v=c: self.set_setting(n, v))
                     row.add_widget(t)
             elif isinstance(value, list | tuple):
-                row.add_widget(TextLabel(text=", ".join(map(str, value)), color=theme.MUTED))
+                row.add_widget(TextLabel(text=", ".join(pretty(str(v)) for v in value), color=theme.MUTED))
             else:
-                row.add_widget(TextLabel(text=str(value), color=theme.MUTED))
+                row.add_widget(TextLabel(text=pretty(str(value)) if str(value) in PRETTY else str(value),
+                                         color=theme.MUTED))
             box.add_widget(row)
         self._show_interpretations()
 
@@ -257,8 +289,8 @@ class HomeScreen(Screen):
         try:
             lines = games.make(self.game_key, self.settings).interpretations()
         except (ValueError, TypeError, ImportError) as exc:
-            lines = [f"These settings are not valid: {exc}"]
-        self.ids.interpretations.text = "\n".join(f"• {line}" for line in lines) or "No open points."
+            lines = [_("These settings are not valid: {error}").format(error=exc)]
+        self.ids.interpretations.text = "\n".join(f"• {line}" for line in lines) or _("No open points.")
 
     # -- start / resume ---------------------------------------------------------------------
 
@@ -270,8 +302,8 @@ class HomeScreen(Screen):
         if unfinished:
             g = unfinished[0]
             title = games.titles().get(g.game, g.game)
-            names = " v ".join(g.seats.values())
-            self.resume_text = f"Resume {title}: {names}"
+            names = " – ".join(g.seats.values())
+            self.resume_text = _("Resume {game}: {players}").format(game=title, players=names)
         else:
             self.resume_text = ""
 
@@ -303,14 +335,16 @@ class RollOffView(ModalView):
         from companion.games.katenmuis import RollOff
 
         self.home = home
-        self.players = [seats.get("cat") or "Player 1", seats.get("mouse") or "Player 2"]
+        self.players = [seats.get("cat") or _("Player 1"), seats.get("mouse") or _("Player 2")]
         self.rolloff = RollOff()
         box = BoxLayout(orientation="vertical", padding=16, spacing=10)
         self.title = KeyLabel(text="", size_hint_y=None, height=48)
-        self.log = TextLabel(text="", size_hint_y=None, height=80)
-        self.picker = DicePicker(n_dice=2, size_hint_y=None, height=180)
+        self.log = TextLabel(text="", size_hint_y=None, height=48)
+        self.log.bind(texture_size=lambda w, ts: setattr(w, "height", max(48, ts[1])))
+        self.picker = DicePicker(n_dice=2, size_hint_y=None)
+        self.picker.bind(minimum_height=self.picker.setter("height"))
         self.picker.bind(on_throw=lambda _w, v: self.throw(v))
-        cancel = BigButton(text="Cancel", size_hint_y=None, height=52)
+        cancel = BigButton(text=_("Cancel"), size_hint_y=None, height=52)
         cancel.bind(on_release=lambda *_: self.dismiss())
         for w in (self.title, self.log, self.picker, cancel):
             box.add_widget(w)
@@ -320,18 +354,25 @@ class RollOffView(ModalView):
     def _prompt(self) -> None:
         who = self.rolloff.next_thrower
         if who is not None:
-            self.title.text = f"Roll-off: {self.players[who]} throws both dice"
+            self.title.text = _("Roll-off: {player} throws both dice").format(player=self.players[who])
 
     def throw(self, values: tuple[int, ...]) -> None:
-        who = self.rolloff.next_thrower
-        msg = self.rolloff.throw(values)
-        msg = msg.replace("first player", self.players[0]).replace("second player", self.players[1])
-        self.log.text = f"{self.players[who or 0]} throws {sum(values)}. " + msg[0].upper() + msg[1:] + "."
+        who = self.players[self.rolloff.next_thrower or 0]
+        self.rolloff.throw(values)
+        if self.rolloff.cat is not None:
+            said = _("{player} throws {total}: {cat} is Cat.")
+        elif self.rolloff.pending is not None:
+            said = _("{player} throws {total}.")
+        else:
+            said = _("{player} throws {total} too: a tie, throw again.")
+        cat_name = self.players[self.rolloff.cat] if self.rolloff.cat is not None else ""
+        self.log.text = said.format(player=who, total=sum(values), cat=cat_name)
         if self.rolloff.cat is not None:
             cat = self.players[self.rolloff.cat]
             mouse = self.players[1 - self.rolloff.cat]
             self.dismiss()
-            self.home.app.toast(f"{cat} is Cat and moves first; {mouse} is Mouse.", "good")
+            self.home.app.toast(_("{cat} is Cat and moves first; {mouse} is Mouse.").format(cat=cat, mouse=mouse),
+                                "good")
             self.home.remember_rules()
             self.home.app.start_game("katenmuis", {"cat": cat, "mouse": mouse}, dict(self.home.settings))
         else:

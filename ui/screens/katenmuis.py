@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import ColorProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import Effect, State
+from companion.i18n import _
 from ui import theme
 from ui.screens.game import GameScreen
 
 
 def chips_text(n: int) -> str:
     """A balance as shown: "25", or "owes 3" below zero (RULES.md K2)."""
-    return str(n) if n >= 0 else f"owes {-n}"
+    return str(n) if n >= 0 else _("owes {chips}").format(chips=-n)
 
 
 def cat_chance(state: Any) -> float | None:
@@ -48,6 +49,10 @@ class PlayerLedger(BoxLayout):
     bank = StringProperty("")
     pot = StringProperty("")
     badge = StringProperty("")
+    loses = BooleanProperty(False)
+    """The badge says this player loses their next turn (shown in the warning colour)."""
+    owes = BooleanProperty(False)
+    """The bank is below zero."""
     tint = ColorProperty(list(theme.MUTED))
     ink = ColorProperty(list(theme.TEXT))
 
@@ -76,9 +81,11 @@ class KatEnMuisScreen(GameScreen):
         self._throws_again = ""
         for e in effects:
             if isinstance(e, km.Paid):
-                moves.append(f"{names.get(e.payer, e.payer)} pays {names.get(e.payee, e.payee)} {e.amount}")
+                moves.append(_("{payer} pays {payee} {chips}").format(
+                    payer=names.get(e.payer, e.payer), payee=names.get(e.payee, e.payee), chips=e.amount))
             elif isinstance(e, km.Won):
-                moves.append(f"{names.get(e.player, e.player)} takes the pots: {e.pots}")
+                moves.append(_("{player} takes the pots: {chips}").format(
+                    player=names.get(e.player, e.player), chips=e.pots))
             elif isinstance(e, km.ThrowsAgain):
                 self._throws_again = e.player
         self.ledger.transfer = "; ".join(moves)
@@ -95,7 +102,7 @@ class KatEnMuisScreen(GameScreen):
             view.highlights = []
             self.ledger.legend = ""
             return
-        self.ledger.legend = f"Green: where {self.player_name(player)} can land"
+        self.ledger.legend = _("Green: where {player} can land").format(player=self.player_name(player))
         game: Any = state.game
         start = getattr(state, "square")[player]
         stops = set()
@@ -116,20 +123,22 @@ class KatEnMuisScreen(GameScreen):
             row.ink = theme.text_colour(role)
             row.name = self.session.name(role)
             row.bank = chips_text(int(s.bank[role]))
+            row.owes = int(s.bank[role]) < 0
             row.pot = str(int(s.pot[role]))
             badges = []
             if s.skip.get(role):
-                badges.append("loses next turn")
+                badges.append(_("loses next turn"))
             if getattr(self, "_throws_again", "") == role and not state.is_over():
-                badges.append("throws again")
+                badges.append(_("throws again"))
             if s.winner == role:
-                badges.append("winner")
+                badges.append(_("winner"))
             row.badge = " · ".join(badges)
+            row.loses = bool(s.skip.get(role))
         chance = None if state.is_over() else cat_chance(state)
         if state.is_over():
             self.ledger.odds = ""
         elif chance is None:
-            self.ledger.odds = "Cat's chance: not available"
+            self.ledger.odds = _("Cat's chance: not available")
         else:
-            self.ledger.odds = f"Cat wins {chance * 100:.0f}%"
+            self.ledger.odds = _("Cat wins {percent}%").format(percent=f"{chance * 100:.0f}")
         self.ledger.chance = chance

@@ -15,16 +15,19 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion import games
-from ui import theme
+from companion.i18n import N_, _
+from ui import language, theme
 from ui.hardware import module_available
 from ui.prefs import GPIO_SINGLE
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
 
-CAMERA_CHOICES = [("auto", "Auto"), ("demo", "Demo feed"), ("picamera2", "Pi camera"), ("none", "Off")]
+CAMERA_CHOICES = [("auto", N_("Auto")), ("demo", N_("Demo feed")), ("picamera2", N_("Pi camera")), ("none", N_("Off"))]
+PIN_NAMES = {"roll": N_("roll"), "undo": N_("undo"), "menu": N_("menu"), "buzzer": N_("buzzer")}
+"""The panel's pins as the Settings screen names them (translated when shown)."""
 
 
 class SettingsScreen(Screen):
-    die_status = StringProperty("Not connected")
+    die_status = StringProperty("")
     die_last = StringProperty("")
     gpio_status = StringProperty("")
     notes = StringProperty("")
@@ -34,6 +37,8 @@ class SettingsScreen(Screen):
         return App.get_running_app()
 
     def on_kv_post(self, base_widget: Any) -> None:
+        self.die_status = self.die_status or _("Not connected")
+        self.language_buttons: dict[str, BigToggle] = {}
         self.camera_buttons: dict[str, BigToggle] = {}
         self.pin_labels: dict[str, KeyLabel] = {}
         self.build()
@@ -46,9 +51,10 @@ class SettingsScreen(Screen):
         if app is None:
             return
         self.notes = "\n".join(app.prefs.notes)
+        self.build_languages()
         self.ids.port.text = app.prefs.get("ui.serial_port")
         ports = app.hardware.serial.detail
-        self.ids.ports_found.text = f"Found: {ports}"
+        self.ids.ports_found.text = _("Found: {ports}").format(ports=_(ports))
         # camera
         box = self.ids.cameras
         box.clear_widgets()
@@ -59,7 +65,7 @@ class SettingsScreen(Screen):
             if dev.startswith("/dev/video"):
                 choices.insert(2, (dev, dev.replace("/dev/", "")))
         for value, text in choices:
-            b = BigToggle(text=text, group="camera", allow_no_selection=False,
+            b = BigToggle(text=_(text), group="camera", allow_no_selection=False,
                           state="down" if value == current else "normal", font_size=theme.FONT_SMALL)
             b.bind(on_release=lambda _b, v=value: self.set_camera(v))
             box.add_widget(b)
@@ -74,7 +80,7 @@ class SettingsScreen(Screen):
         gpio = app.prefs.get("ui.gpio")
         for name in GPIO_SINGLE:
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
-            row.add_widget(TextLabel(text=name.replace("_", " "), size_hint_x=0.4))
+            row.add_widget(TextLabel(text=_(PIN_NAMES[name]), size_hint_x=0.4))
             minus = BigButton(text="-", size_hint_x=None, width=56)
             lab = KeyLabel(text=f"GPIO {gpio[name]}", font_size=theme.FONT)
             plus = BigButton(text="+", size_hint_x=None, width=56)
@@ -84,13 +90,14 @@ class SettingsScreen(Screen):
                 row.add_widget(w)
             pins.add_widget(row)
             self.pin_labels[name] = lab
-        pins.add_widget(TextLabel(text=f"turn LEDs: GPIO {', '.join(map(str, gpio['leds']))}",
+        pins.add_widget(TextLabel(text=_("turn LEDs: GPIO {pins}").format(pins=", ".join(map(str, gpio["leds"]))),
                                   color=theme.MUTED, font_size=theme.FONT_SMALL, size_hint_y=None, height=30))
         ok, why = module_available("hardware.panel")
         if not ok:
-            self.gpio_status = f"GPIO panel: not available ({why})."
+            self.gpio_status = _("GPIO panel: not available ({reason}).").format(reason=why)
         elif app.panel is not None:
-            self.gpio_status = "GPIO panel: " + ("ready" if app.panel.available else app.panel.reason)
+            self.gpio_status = _("GPIO panel: {state}").format(
+                state=_("ready") if app.panel.available else app.panel.reason)
         # rules
         rules = self.ids.rules
         rules.clear_widgets()
@@ -98,7 +105,7 @@ class SettingsScreen(Screen):
             try:
                 lines = games.get(key).interpretations()
             except (ImportError, ValueError) as exc:
-                lines = [f"not available: {exc}"]
+                lines = [_("not available: {error}").format(error=exc)]
             rules.add_widget(KeyLabel(text=title, font_size=theme.FONT, size_hint_y=None, height=32,
                                       halign="left", text_size=(700, 32)))
             text = TextLabel(text="\n".join(f"• {ln}" for ln in lines), font_size=theme.FONT_SMALL,
@@ -115,15 +122,15 @@ class SettingsScreen(Screen):
         except ValueError as exc:
             self.app.toast(str(exc), "bad")
             return
-        self.die_status = f"Connecting to {port or 'any USB serial port'}..."
+        self.die_status = _("Connecting to {port}...").format(port=port or _("any USB serial port"))
         if not self.app.connect_serial(port or None):
-            self.die_status = "The serial die module is not available."
+            self.die_status = _("The serial die module is not available.")
             return
         self._off = getattr(self, "_off", None) or self.app.bridge.on("die", self._seen_throw)
 
-    def _seen_throw(self, throw: Any, *_: Any) -> None:
+    def _seen_throw(self, throw: Any, *_args: Any) -> None:
         values = tuple(getattr(throw, "dice", throw))
-        self.die_last = "Last throw: " + " + ".join(map(str, values))
+        self.die_last = _("Last throw: {throw}").format(throw=" + ".join(map(str, values)))
 
     def on_die_state(self, state: Any) -> None:
         describe = getattr(state, "describe", None)
@@ -133,7 +140,7 @@ class SettingsScreen(Screen):
 
     def set_camera(self, value: str) -> None:
         self.app.prefs.set("ui.camera", value)
-        self.app.toast(f"Camera: {value}", "good")
+        self.app.toast(_("Camera: {choice}").format(choice=_(dict(CAMERA_CHOICES).get(value, value))), "good")
 
     def set_camera_auto(self, on: bool) -> None:
         """Camera throws during play: applied at once (on) or offered for one touch (off)."""
@@ -163,13 +170,14 @@ class SettingsScreen(Screen):
         buttons held down are reported; the result comes back through the bridge."""
         ok, why = module_available("hardware.panel")
         if not ok:
-            self.gpio_status = f"GPIO panel: not available ({why})."
+            self.gpio_status = _("GPIO panel: not available ({reason}).").format(reason=why)
             return
         panel = self.app.connect_panel()
         if panel is None or not panel.available:
-            self.gpio_status = f"GPIO panel: not available ({getattr(panel, 'reason', 'no panel')})."
+            self.gpio_status = _("GPIO panel: not available ({reason}).").format(
+                reason=getattr(panel, "reason", None) or _("no panel"))
             return
-        self.gpio_status = "GPIO panel: testing (watch the LEDs, listen for the beep)..."
+        self.gpio_status = _("GPIO panel: testing (watch the LEDs, listen for the beep)...")
         self._off_gpio = getattr(self, "_off_gpio", None) or self.app.bridge.on("gpio_test", self._gpio_done)
         report = self.app.bridge.callback("gpio_test")
         import threading
@@ -178,7 +186,37 @@ class SettingsScreen(Screen):
 
     def _gpio_done(self, result: dict[str, Any]) -> None:
         held = [k for k, v in result.get("pressed", {}).items() if v]
-        self.gpio_status = (
-            f"GPIO panel: LEDs lit {result.get('leds_lit')}, beep {'ok' if result.get('beeped') else 'none'}"
-            + (f", held: {', '.join(held)}" if held else "")
-        )
+        text = _("GPIO panel: LEDs lit {leds}, beep {beep}").format(
+            leds=result.get("leds_lit"), beep=_("ok") if result.get("beeped") else _("none"))
+        if held:
+            text += ", " + _("held: {buttons}").format(buttons=", ".join(_(PIN_NAMES.get(k, k)) for k in held))
+        self.gpio_status = text
+
+    # -- language ---------------------------------------------------------------------------
+
+    def build_languages(self) -> None:
+        """One toggle per language (in its own name); one without a catalogue is disabled."""
+        box = self.ids.languages
+        box.clear_widgets()
+        self.language_buttons = {}
+        current = language.current()
+        for code, name, installed in language.choices():
+            b = BigToggle(text=name, group="language", allow_no_selection=False, disabled=not installed,
+                          state="down" if code == current else "normal")
+            b.bind(on_release=lambda _b, c=code: self.set_language(c))
+            box.add_widget(b)
+            self.language_buttons[code] = b
+
+    def set_language(self, code: str) -> None:
+        """Save and switch; every screen is built again in the new language (ui.language)."""
+        app = self.app
+        if language.pick(app, code) != code:
+            app.toast(_("There is no translation for this language yet."), "bad")
+
+    def cleanup(self) -> None:
+        """This screen is being replaced (a new language): stop listening to the bridge."""
+        for name in ("_off", "_off_gpio"):
+            off = getattr(self, name, None)
+            if off is not None:
+                off()
+                setattr(self, name, None)

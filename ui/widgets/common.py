@@ -61,6 +61,40 @@ class KeyLabel(Label):
         super().__init__(**kwargs)
 
 
+class FitLabel(KeyLabel):
+    """A key line (a title, the turn banner) at the largest size from ``max_font`` down to
+    ``min_font`` that fits its width on one line: a long translation or a long name gets a
+    smaller font rather than being cut off."""
+
+    max_font = NumericProperty(theme.FONT_HUGE)
+    min_font = NumericProperty(theme.FONT)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.bind(text=self._fit, width=self._fit, max_font=self._fit, min_font=self._fit)
+        self._fit()
+
+    def _fit(self, *_args: object) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        room = self.width - self.padding[0] - self.padding[2] - 4
+        size = float(self.max_font)
+        while size > self.min_font:
+            need = CoreLabel(font_size=size, bold=self.bold, font_name=self.font_name).get_extents(self.text)[0]
+            if need <= room:
+                break
+            size -= 2
+        self.font_size = max(size, float(self.min_font))
+
+
+def wrap_text(label: Label, halign: str = "center") -> Label:
+    """Let ``label`` (or a button) wrap its text to its width instead of overflowing it."""
+    label.halign = halign
+    label.bind(width=lambda w, wd: setattr(w, "text_size", (max(wd - 12, 1), None)))
+    label.text_size = (max(label.width - 12, 1), None)
+    return label
+
+
 class _Styled:
     """Flat rounded look shared by our buttons."""
 

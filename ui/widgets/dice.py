@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.i18n import _
 from ui import theme
 from ui.widgets.common import BigButton
 
@@ -91,7 +92,7 @@ class DicePicker(BoxLayout):
         super().__init__(**kwargs)
         self.rng = random.Random()
         self.rows: list[list[DieButton]] = []
-        self.roll_button = BigButton(text="Roll the dice", size_hint_y=None, height=52, bg=list(theme.INFO))
+        self.roll_button = BigButton(text=_("Roll the dice"), size_hint_y=None, height=52, bg=list(theme.INFO))
         self.roll_button.bind(on_release=lambda *_: self.roll())
         self.bind(faces=self._rebuild, n_dice=self._rebuild, width=self._resize)
         self._rebuild()
@@ -100,7 +101,7 @@ class DicePicker(BoxLayout):
         self.n_dice, self.faces = n_dice, list(faces)
         self._rebuild()
 
-    def _rebuild(self, *_: object) -> None:
+    def _rebuild(self, *_args: object) -> None:
         self.clear_widgets()
         self.rows = []
         self.chosen = [0] * int(self.n_dice)
@@ -115,7 +116,7 @@ class DicePicker(BoxLayout):
                 buttons.append(b)
             self.rows.append(buttons)
             self.add_widget(row)
-        self.roll_button.text = "Roll the die" if int(self.n_dice) == 1 else "Roll the dice"
+        self.roll_button.text = _("Roll the die") if int(self.n_dice) == 1 else _("Roll the dice")
         self.add_widget(self.roll_button)
         self._resize()
 
@@ -172,7 +173,7 @@ class DiceShow(BoxLayout):
         self.bind(values=self._rebuild)
         self._rebuild()
 
-    def _rebuild(self, *_: object) -> None:
+    def _rebuild(self, *_args: object) -> None:
         self.clear_widgets()
         for v in self.values or [0, 0]:
             self.add_widget(DieFace(value=v, dim=not self.values, size_hint=(None, 1), width=self.height))

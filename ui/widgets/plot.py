@@ -13,6 +13,7 @@ from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.uix.widget import Widget
 
+from companion.i18n import _
 from ui import theme
 
 
@@ -37,19 +38,21 @@ class ChipsPlot(Widget):
         self.series = running_totals(rows)
         self.redraw()
 
-    def _text(self, text: str, size: int, colour: Any) -> Any:
-        lab = CoreLabel(text=text, font_size=size, color=colour)
+    def _text(self, text: str, size: int, colour: Any, width: float | None = None) -> Any:
+        """A text texture; with ``width``, wrapped (centred) to that width."""
+        lab = CoreLabel(text=text, font_size=size, color=colour,
+                        text_size=(width, None) if width else (None, None), halign="center")
         lab.refresh()
         return lab.texture
 
-    def redraw(self, *_: Any) -> None:
+    def redraw(self, *_args: Any) -> None:
         self.canvas.clear()
         if self.width < 50 or self.height < 50:
             return
         left, bottom, right, top = self.x + 56, self.y + 36, self.right - 12, self.top - 40
         with self.canvas:
             if not self.series:
-                tex = self._text("No finished Kat en Muis games yet", theme.FONT, theme.MUTED)
+                tex = self._text(_("No finished Kat en Muis games yet"), theme.FONT, theme.MUTED, self.width - 24)
                 Color(1, 1, 1, 1)
                 Rectangle(texture=tex, pos=(self.center_x - tex.width / 2, self.center_y), size=tex.size)
                 return
@@ -74,7 +77,7 @@ class ChipsPlot(Widget):
                 tex = self._text(f"{v:+.0f}", theme.FONT_SMALL, theme.MUTED)
                 Color(1, 1, 1, 1)
                 Rectangle(texture=tex, pos=(left - tex.width - 6, y - tex.height / 2), size=tex.size)
-            tex = self._text(f"games 1..{n}", theme.FONT_SMALL, theme.MUTED)
+            tex = self._text(_("games 1..{n}").format(n=n), theme.FONT_SMALL, theme.MUTED)
             Rectangle(texture=tex, pos=(right - tex.width, self.y + 6), size=tex.size)
             lx = left + 8
             for i, (player, series) in enumerate(sorted(self.series.items())):

@@ -11,14 +11,23 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from companion.i18n import N_, _
 from ui import theme
 from ui.widgets.common import BigButton, BigToggle
 
-PRETTY = {"plus1": "+1", "plus2": "+2", "N": "N (up)", "S": "S (down)", "E": "E (right)", "W": "W (left)"}
+PRETTY = {
+    "plus1": "+1", "plus2": "+2", "N": N_("N (up)"), "S": N_("S (down)"), "E": N_("E (right)"),
+    "W": N_("W (left)"), "cheese": N_("cheese"), "crockery": N_("crockery"), "arrow": N_("arrow"),
+    "fork": N_("fork"), "knife": N_("knife"),
+}
+"""Tile types and cube arrows as the players read them (translated when shown)."""
 
 
 def pretty_tile(label: str) -> str:
-    return PRETTY.get(label, label.replace("_", " "))
+    """A tile type or an arrow in the language now in use."""
+    if label in PRETTY:
+        return _(PRETTY[label])
+    return label.replace("_", " ")
 
 
 class TilePicker(BoxLayout):
@@ -34,7 +43,7 @@ class TilePicker(BoxLayout):
         super().__init__(**kwargs)
         self.grid = GridLayout(cols=3, spacing=6, size_hint_y=None)
         self.grid.bind(minimum_height=self.grid.setter("height"))
-        self.confirm = BigButton(text="Confirm", size_hint_y=None, height=52, bg=list(theme.GOOD))
+        self.confirm = BigButton(text=_("Confirm"), size_hint_y=None, height=52, bg=list(theme.GOOD))
         self.confirm.bind(on_release=lambda *_: self._confirm())
         self.add_widget(self.grid)
         self.buttons: dict[str, BigToggle] = {}
@@ -55,7 +64,7 @@ class TilePicker(BoxLayout):
         if self.confirm.parent is not None:
             self.remove_widget(self.confirm)
         if self.proposal:
-            self.confirm.text = f"Confirm {pretty_tile(self.proposal)} (camera)"
+            self.confirm.text = _("Confirm {tile} (camera)").format(tile=pretty_tile(self.proposal))
             self.add_widget(self.confirm)
 
     def _pressed(self, label: str) -> None:

@@ -33,6 +33,8 @@ class Toast(Label):
             self._c = Color(*theme.BAD)
             self._r = RoundedRectangle(pos=self.pos, size=self.size, radius=[12])
         self.bind(pos=self._upd, size=self._upd)
+        # a long message (French and Dutch run longer) grows the banner instead of overflowing
+        self.bind(texture_size=lambda _w, ts: setattr(self, "height", max(56, ts[1] + 16)))
 
     def _upd(self, *_: Any) -> None:
         self._r.pos, self._r.size = self.pos, self.size
