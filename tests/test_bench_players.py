@@ -72,6 +72,15 @@ def test_run_gives_a_row_per_seat_player_and_opponent(capsys: pytest.CaptureFixt
     assert printed == [bench.format_row(r) for r in rows]
 
 
+def test_random_baselines_finish_a_game_without_dice() -> None:
+    """Qubism has no dice: two position-seeded random players would step back and forth for
+    ever; the bench's draw afresh each time, so their games end (and replay from the seed)."""
+    results = [bench.play_one("qubism", "white", "random", "random", "-", seed) for seed in range(4)]
+    assert [verdict for verdict, _t in results].count("unfinished") == 0
+    assert [v for v, _t in results] == [bench.play_one("qubism", "white", "random", "random", "-", s)[0]
+                                        for s in range(4)]
+
+
 def test_baselines_pick_legal_actions() -> None:
     game = games.get("chopchop")
     state = game.new_state()
