@@ -46,8 +46,9 @@ GAMES_SETTINGS: dict[str, dict[str, object]] = {
 }
 """The games measured, with their settings (Kat en Muis has no decisions to measure)."""
 
-MAX_PLIES = 1000
-"""A game still going after this many actions counts as unfinished (not a win)."""
+MAX_PLIES = 5000
+"""A game still going after this many actions counts as unfinished (not a win). Random Kilkenny
+games run past 1000 actions (throws included) now and then."""
 
 
 @dataclass

@@ -9,18 +9,23 @@ searching players must clearly beat.
 
 A game without a heuristic module gets ``score`` = +1 for a won position, -1 for a lost one,
 0 otherwise (so greedy then only takes an immediate win).
+
+Both baselines draw from a generator seeded once per player (one player per game in
+``bench/players.py``), not per position like :class:`companion.players.RandomPlayer`: a
+position met again (a pawn stepping back and forth in Qubism) then gets a fresh draw, where a
+position-seeded pair of players in a game without dice repeats the same moves for ever. A game
+is still reproducible from its seed.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import random
 from collections.abc import Callable
 from types import ModuleType
 
 from companion.games.base import Action, Game, State
-from companion.players.base import Option, Player, RandomPlayer
+from companion.players.base import Option, Player
 
 Score = Callable[[State, str], float]
 
@@ -54,12 +59,26 @@ def score_function(game_key: str) -> Score:
     return fn
 
 
+class RandomPlayer(Player):
+    """Uniformly random among the legal actions, from one seeded generator for the whole game."""
+
+    def __init__(self, game: Game, seat: str, strength: str = "normal", seed: int = 0) -> None:
+        super().__init__(game, seat, strength, seed)
+        self.rng = random.Random(f"random:{game.key}:{seat}:{seed}")
+
+    def analyse(self, state: State) -> list[Option]:
+        order = list(self._check(state))
+        self.rng.shuffle(order)
+        return [Option(a) for a in order]
+
+
 class GreedyPlayer(Player):
     """One ply of look-ahead (plus the chance outcomes right after it) with a simple heuristic."""
 
     def __init__(self, game: Game, seat: str, strength: str = "normal", seed: int = 0) -> None:
         super().__init__(game, seat, strength, seed)
         self.score = score_function(game.key)
+        self.rng = random.Random(f"greedy:{game.key}:{seat}:{seed}")
 
     def _value(self, state: State, action: Action) -> float:
         after = state.clone()
@@ -75,7 +94,6 @@ class GreedyPlayer(Player):
 
     def analyse(self, state: State) -> list[Option]:
         actions = self._check(state)
-        rng = random.Random(f"{self.seed}:{json.dumps(state.to_json(), sort_keys=True)}")
-        keyed = [(self._value(state, a), rng.random(), i) for i, a in enumerate(actions)]
+        keyed = [(self._value(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
         keyed.sort(reverse=True)
         return [Option(actions[i]) for _, _, i in keyed]
