@@ -169,11 +169,13 @@ def test_the_tool_extracts_py_and_kv_imports_json_and_compiles(tree: Path) -> No
         nl = gettext.GNUTranslations(f)
     assert nl.pgettext("verb", "Roll") == "Gooi" and nl.ngettext("{n} chip", "{n} chips", 3) == "{n} fiches"
 
-    # a translation the .po has is kept over a pending JSON's
-    (tree / "companion/locale/core-translations.json").write_text('{"Cat": {"nl": "Poes"}}', encoding="utf-8")
+    # a translation the .po has is kept over a pending JSON's; a message not in the source is told
+    pending = '{"Cat": {"nl": "Poes"}, "Dog": {"nl": "Hond"}}'
+    (tree / "companion/locale/core-translations.json").write_text(pending, encoding="utf-8")
     kept = _run(tree)
     assert "'Cat': the .po's translation kept" in kept.stdout and _snapshot(tree) == {
-        **snap, "companion/locale/core-translations.json": b'{"Cat": {"nl": "Poes"}}'}
+        **snap, "companion/locale/core-translations.json": pending.encode()}
+    assert "not in the source (left in the JSON): 'Dog'" in kept.stdout
 
 
 def test_check_lists_what_is_wrong(tree: Path) -> None:
