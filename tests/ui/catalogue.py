@@ -1,20 +1,16 @@
 """The ui/ messages and their translations, for the language tests.
 
 ``ui_messages()`` finds every message ui/ marks for translation (``_``, ``N_`` and ``ngettext``
-in .py files, read with ``ast``; ``_('...')`` in .kv files). ``ui_catalogue_dir()`` gives a
-locale folder whose nl and fr catalogues hold those messages: the real ones
-(``companion/locale``) once they do, else (before the coordinator merges
-``companion/locale/ui-translations.json`` into them) catalogues compiled here from the real
-ones' messages plus that file's.
+in .py files, read with ``ast``; ``_('...')`` in .kv files), independently of the Babel
+extraction of scripts/catalogues; ``catalogue(lang)`` reads the compiled catalogue the app uses
+(companion/locale/<lang>/LC_MESSAGES/companion.mo, made by scripts/catalogues).
 """
 
 from __future__ import annotations
 
 import ast
 import gettext
-import json
 import re
-import struct
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +20,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "ui"
 LOCALE = ROOT / "companion" / "locale"
-UI_JSON = LOCALE / "ui-translations.json"
 PLURAL_FORMS = {"nl": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
 KV_CALL = re.compile(r"""\b_\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*\)""")
 
@@ -58,29 +53,9 @@ def ui_messages() -> tuple[dict[str, list[str]], dict[str, tuple[str, list[str]]
     return singles, plurals
 
 
-def json_translations() -> dict[str, Any]:
-    return json.loads(UI_JSON.read_text(encoding="utf-8")) if UI_JSON.is_file() else {}
-
-
-def write_mo(path: Path, messages: dict[str, str]) -> None:
-    """A GNU .mo file of ``messages`` (msgid -> msgstr; plural entries joined by NUL)."""
-    keys = sorted(messages)
-    ids = [k.encode("utf-8") for k in keys]
-    strs = [messages[k].encode("utf-8") for k in keys]
-    n = len(keys)
-    start = 7 * 4 + 16 * n
-    offsets: list[int] = []
-    blob = b""
-    for data in ids + strs:
-        offsets += [len(data), start + len(blob)]
-        blob += data + b"\0"
-    header = struct.pack("Iiiiiii", 0x950412DE, 0, n, 7 * 4, 7 * 4 + 8 * n, 0, 0)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(header + struct.pack(f"{4 * n}i", *offsets) + blob)
-
-
-def _real(lang: str) -> dict[Any, Any]:
-    """The messages of the real compiled catalogue for ``lang`` (empty if none)."""
+def catalogue(lang: str) -> dict[Any, Any]:
+    """The messages of the compiled catalogue for ``lang`` in companion/locale (empty if none):
+    msgid -> text, and (singular, i) -> plural form i."""
     mo = LOCALE / lang / "LC_MESSAGES" / "companion.mo"
     if not mo.is_file():
         return {}
@@ -88,47 +63,10 @@ def _real(lang: str) -> dict[Any, Any]:
         return dict(gettext.GNUTranslations(f)._catalog)  # type: ignore[attr-defined]
 
 
-def missing_in_real(lang: str) -> list[str]:
-    singles, plurals = ui_messages()
-    have = _real(lang)
-    return [m for m in singles if m not in have] + [m for m in plurals if (m, 0) not in have]
-
-
-def ui_catalogue_dir(tmp: Path) -> Path | None:
-    """A locale folder with nl and fr catalogues covering ui/'s messages (see module doc), or
-    None when neither the real catalogues nor ui-translations.json cover them."""
-    if not any(missing_in_real(lang) for lang in PLURAL_FORMS):
-        return LOCALE
-    data = json_translations()
-    if not data:
-        return None
-    for lang, forms in PLURAL_FORMS.items():
-        messages: dict[str, str] = {}
-        for key, value in _real(lang).items():
-            if isinstance(key, tuple):
-                continue  # plural entries of the real catalogue are added back below
-            messages[key] = value
-        plural_real: dict[str, list[str]] = {}
-        for key, value in _real(lang).items():
-            if isinstance(key, tuple) and key[0]:
-                plural_real.setdefault(key[0], []).append(value)
-        messages[""] = f"Content-Type: text/plain; charset=UTF-8\nPlural-Forms: {forms}\n"
-        for msgid, tr in data.items():
-            if msgid != "__plurals__" and tr.get(lang):
-                messages[msgid] = tr[lang]
-        for entry in data.get("__plurals__", []):
-            messages[entry["msgid"] + "\0" + entry["msgid_plural"]] = "\0".join(entry[lang])
-        write_mo(tmp / lang / "LC_MESSAGES" / "companion.mo", messages)
-    return tmp
-
-
 @pytest.fixture(scope="module")
-def locale_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The locale folder to test nl and fr with (skips when nothing covers ui/'s messages)."""
-    found = ui_catalogue_dir(tmp_path_factory.mktemp("locale"))
-    if found is None:
-        pytest.skip("the nl/fr catalogues do not hold ui/'s messages and ui-translations.json is gone")
-    return found
+def locale_dir() -> Path:
+    """The locale folder to test nl and fr with: the catalogues in the repository."""
+    return LOCALE
 
 
 @pytest.fixture

@@ -23,31 +23,17 @@ def _names(text: str) -> list[str]:
 
 
 def _translations() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, list[str]]]]:
-    """msgid -> {lang: text}, singular -> {lang: forms}: the real catalogues, then the JSON."""
-    import gettext
-
-    from tests.ui.catalogue import LOCALE, PLURAL_FORMS, json_translations
+    """msgid -> {lang: text}, singular -> {lang: forms}, from the compiled catalogues."""
+    from tests.ui.catalogue import PLURAL_FORMS, catalogue
 
     singles: dict[str, dict[str, str]] = {}
     plurals: dict[str, dict[str, list[str]]] = {}
     for lang in PLURAL_FORMS:
-        mo = LOCALE / lang / "LC_MESSAGES" / "companion.mo"
-        if mo.is_file():
-            with mo.open("rb") as f:
-                catalog = gettext.GNUTranslations(f)._catalog  # type: ignore[attr-defined]
-            for key, value in catalog.items():
-                if isinstance(key, tuple):
-                    plurals.setdefault(key[0], {}).setdefault(lang, []).append(value)
-                elif key:
-                    singles.setdefault(key, {})[lang] = value
-    data = json_translations()
-    for msgid, tr in data.items():
-        if msgid != "__plurals__":
-            for lang, text in tr.items():
-                singles.setdefault(msgid, {}).setdefault(lang, text)
-    for entry in data.get("__plurals__", []):
-        for lang in PLURAL_FORMS:
-            plurals.setdefault(entry["msgid"], {}).setdefault(lang, list(entry[lang]))
+        for key, value in sorted(catalogue(lang).items(), key=lambda kv: str(kv[0])):
+            if isinstance(key, tuple):
+                plurals.setdefault(key[0], {}).setdefault(lang, []).append(value)
+            elif key:
+                singles.setdefault(key, {})[lang] = value
     return singles, plurals
 
 

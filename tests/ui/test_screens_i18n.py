@@ -2,8 +2,7 @@
 to artifacts/screens/<scene>_<lang>_800x480.png, with no text clipped, overflowing its widget,
 shortened or broken mid-word (tests.ui.helpers.clipped walks the widget tree).
 
-The Dutch and French catalogues come from companion/locale; until they hold ui/'s messages,
-from companion/locale/ui-translations.json (see tests.ui.catalogue)."""
+The Dutch and French are the catalogues in companion/locale (made by scripts/catalogues)."""
 
 from __future__ import annotations
 
