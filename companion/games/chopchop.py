@@ -63,6 +63,7 @@ from typing import Any
 
 from companion.boards import Board, BoardError, load_board
 from companion.games.base import Game
+from companion.i18n import _
 from companion.games.chopchop_actions import (
     CAT,
     CAT_DIE,
@@ -248,8 +249,8 @@ class ChopChop(Game):
 
     def player_label(self, player: str) -> str:
         if player.startswith("mice"):
-            return "Mice" if self.mice_players == 1 else f"Mice {player[4:]}"
-        return "Cat"
+            return _("Mice") if self.mice_players == 1 else _("Mice {n}").format(n=player[4:])
+        return _("Cat")
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -264,21 +265,26 @@ class ChopChop(Game):
         return (DIE_COLOURS[CAT], DIE_COLOURS[MICE])
 
     def interpretations(self) -> list[str]:
-        comp = ", ".join(f"{TILE_NAMES[t]} {n}" for t, n in self.tiles.items())
+        comp = ", ".join(f"{tile_label(t)} {n}" for t, n in self.tiles.items())
+        if self.out_of_cheese == "cat":
+            dead_end = _("When the last face-down slab is gone and the mice hold fewer cheese than they need, "
+                         "they can no longer win (only slabs give cheese or forks): the game ends, the cat wins. "
+                         "(Setting; RULES.md leaves this dead end open.)")
+        else:
+            dead_end = _("When the last face-down slab is gone and the mice hold fewer cheese than they need, "
+                         "they can no longer win (only slabs give cheese or forks): the game ends, a draw. "
+                         "(Setting; RULES.md leaves this dead end open.)")
         return [
-            f"Tile slabs (setting): {comp}.",
-            f"Mice need {self.cheese_to_win} cheese, all holes opened and a mouse in a hole (C8).",
-            "When the last face-down slab is gone and the mice hold fewer cheese than they need, "
-            "they can no longer win (only slabs give cheese or forks): the game ends, "
-            + ("the cat wins." if self.out_of_cheese == "cat" else "a draw.")
-            + " (Setting; RULES.md leaves this dead end open.)",
-            "Within a move no step goes straight back; a move never ends where it started (C2).",
-            "A +1/+2 or arrow with no legal follow-up leaves the piece where it is.",
-            "With one mouse left, in a hole, the cat may not land in front of that hole by any "
-            "move, follow-up or arrow (C6).",
-            "Knife: the side misses its next turn; in the mice's double turn the same player "
-            "rolls twice and must move the same mouse.",
-            "The mice players rotate after each mice turn followed by a cat turn.",
+            _("Tile slabs (setting): {tiles}.").format(tiles=comp),
+            _("Mice need {n} cheese, all holes opened and a mouse in a hole (C8).").format(n=self.cheese_to_win),
+            dead_end,
+            _("Within a move no step goes straight back; a move never ends where it started (C2)."),
+            _("A +1/+2 or arrow with no legal follow-up leaves the piece where it is."),
+            _("With one mouse left, in a hole, the cat may not land in front of that hole by any "
+              "move, follow-up or arrow (C6)."),
+            _("Knife: the side misses its next turn; in the mice's double turn the same player "
+              "rolls twice and must move the same mouse."),
+            _("The mice players rotate after each mice turn followed by a cat turn."),
         ]
 
     def new_state(self) -> ChopChopState:

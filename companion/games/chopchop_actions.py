@@ -5,20 +5,23 @@ Split out of :mod:`companion.games.chopchop`, which re-exports every public name
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.games.base import Action, Effect
+from companion.i18n import N_, _, ngettext
 
 TILE_TYPES: tuple[str, ...] = ("cheese", "crockery", "plus1", "plus2", "arrow", "fork", "knife")
 DEFAULT_TILES: dict[str, int] = {
     "cheese": 10, "crockery": 8, "plus1": 4, "plus2": 4, "arrow": 4, "fork": 4, "knife": 4,
 }
 TILE_NAMES: dict[str, str] = {
-    "cheese": "cheese", "crockery": "broken crockery", "plus1": "+1", "plus2": "+2",
-    "arrow": "arrow", "fork": "fork", "knife": "knife",
+    "cheese": N_("cheese"), "crockery": N_("broken crockery"), "plus1": "+1", "plus2": "+2",
+    "arrow": N_("arrow"), "fork": N_("fork"), "knife": N_("knife"),
 }
+"""Tile type -> its name (English; ``tile_label`` gives it in the current language)."""
 CAT_DIE: tuple[int, ...] = (1, 1, 2, 2, 2, 3)
 MOUSE_DIE: tuple[int, ...] = (1, 1, 2, 2, 3, 4)
 DIE_COLOURS: dict[str, str] = {"cat": "blue", "mice": "grey"}  # the game's own dice (RULES.md, components)
@@ -33,15 +36,68 @@ def die_odds(faces: Iterable[int]) -> dict[int, Fraction]:
 
 
 def piece_label(piece: str) -> str:
+    """"the cat", "mouse 2" (in the current language; lower case, for inside a sentence)."""
     if piece == CAT:
-        return "the cat"
-    return "mouse " + piece.split(":", 1)[1] if ":" in piece else (piece or "the piece")
+        return _("the cat")
+    if ":" in piece:
+        return _("mouse {n}").format(n=piece.split(":", 1)[1])
+    return piece or _("the piece")
+
+
+def _piece(piece: str) -> str:
+    """The piece's label to start a sentence with ("The cat", "Mouse 2")."""
+    label = piece_label(piece)
+    return label[:1].upper() + label[1:]
 
 
 def _name(names: Mapping[str, str] | None, player: str) -> str:
     if names and player in names:
         return names[player]
-    return player.replace("mice", "Mice ").title() if player.startswith("mice") else player.title()
+    if player == CAT:
+        return _("Cat")
+    if player.startswith("mice"):
+        return _("Mice {n}").format(n=player[4:]) if player[4:] else _("Mice")
+    return player.title()
+
+
+# Why a turn passes or the game ends. The engine stores these in English (the effects' ``reason``,
+# the state's ``won_reason``); ``reason_text`` gives them in the current language.
+NO_MOVE_ROLL = N_("no legal move with a {n}")
+NO_MOVE_STEPS = N_("{piece} has no legal extra steps")
+NO_MOVE_ARROW = N_("{piece} has nowhere to go")
+WON_HOME = N_("{n} cheese, every hole opened and a mouse at home")
+WON_CAUGHT = N_("all the mice are caught")
+WON_OUT = N_("no slab left and the mice hold only {n} cheese")
+_REASONS = (NO_MOVE_ROLL, NO_MOVE_STEPS, NO_MOVE_ARROW, WON_HOME, WON_CAUGHT, WON_OUT)
+
+
+def english_piece(piece: str) -> str:
+    """The English label of ``piece``, as the engine writes it into a reason."""
+    if piece == CAT:
+        return "the cat"
+    return "mouse " + piece.split(":", 1)[1] if ":" in piece else (piece or "the piece")
+
+
+def _reason_pattern(template: str) -> re.Pattern[str]:
+    body = re.escape(template).replace(r"\{n\}", r"(?P<n>\d+)").replace(
+        r"\{piece\}", r"(?P<piece>the cat|mouse \d+|the piece)")
+    return re.compile(body + "$")
+
+
+def reason_text(reason: str) -> str:
+    """An engine's English reason (a NoMove's, a Won's, ``outcome()["reason"]``) in the current
+    language; a reason this module did not write comes back as it is."""
+    for template in _REASONS:
+        m = _reason_pattern(template).match(reason)
+        if m is None:
+            continue
+        fields = m.groupdict()
+        if "piece" in fields:
+            eng = fields["piece"]
+            piece = CAT if eng == "the cat" else ("mouse:" + eng[6:] if eng.startswith("mouse ") else "")
+            fields["piece"] = piece_label(piece)
+        return _(template).format(**fields)
+    return reason
 
 
 # ---------------------------------------------------------------------------------------------
@@ -102,7 +158,7 @@ class Thrown(Effect):
     value: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)} throws {self.value}"
+        return _("{player} throws {n}").format(player=_name(names, self.player), n=self.value)
 
 
 @dataclass(frozen=True)
@@ -112,10 +168,9 @@ class Moved(Effect):
     to: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        who = piece_label(self.piece).capitalize()
         if not self.frm:
-            return f"{who} starts on {self.to}"
-        return f"{who} moves from {self.frm} to {self.to}"
+            return _("{piece} starts on {square}").format(piece=_piece(self.piece), square=self.to)
+        return _("{piece} moves from {start} to {stop}").format(piece=_piece(self.piece), start=self.frm, stop=self.to)
 
 
 @dataclass(frozen=True)
@@ -124,7 +179,8 @@ class HoleOpened(Effect):
     piece: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{piece_label(self.piece).capitalize()} leaves its hole: the hole at {self.square} is opened"
+        return _("{piece} leaves its hole: the hole at {square} is opened").format(
+            piece=_piece(self.piece), square=self.square)
 
 
 @dataclass(frozen=True)
@@ -134,7 +190,8 @@ class TileRevealed(Effect):
     piece: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{piece_label(self.piece).capitalize()} turns the slab at {self.square}: {TILE_NAMES[self.tile]}"
+        return _("{piece} turns the slab at {square}: {tile}").format(
+            piece=_piece(self.piece), square=self.square, tile=tile_label(self.tile))
 
 
 @dataclass(frozen=True)
@@ -145,8 +202,11 @@ class CheeseTaken(Effect):
     by_fork: bool = False
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        how = "spears" if self.by_fork else "takes"
-        return f"{piece_label(self.piece).capitalize()} {how} the cheese at {self.square} (mice hold {self.held})"
+        if self.by_fork:
+            text = _("{piece} spears the cheese at {square} (mice hold {n})")
+        else:
+            text = _("{piece} takes the cheese at {square} (mice hold {n})")
+        return text.format(piece=_piece(self.piece), square=self.square, n=self.held)
 
 
 @dataclass(frozen=True)
@@ -154,7 +214,7 @@ class CatOnCheese(Effect):
     square: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"The cat sits on the cheese at {self.square}; it stays face up"
+        return _("The cat sits on the cheese at {square}; it stays face up").format(square=self.square)
 
 
 @dataclass(frozen=True)
@@ -163,7 +223,8 @@ class ExtraSteps(Effect):
     steps: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{piece_label(self.piece).capitalize()} moves {self.steps} more"
+        return ngettext("{piece} moves {n} more", "{piece} moves {n} more", self.steps).format(
+            piece=_piece(self.piece), n=self.steps)
 
 
 @dataclass(frozen=True)
@@ -171,7 +232,7 @@ class FreeMove(Effect):
     piece: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{piece_label(self.piece).capitalize()} may go to any square it may occupy"
+        return _("{piece} may go to any square it may occupy").format(piece=_piece(self.piece))
 
 
 @dataclass(frozen=True)
@@ -180,8 +241,8 @@ class ForkUseless(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         if self.piece == CAT:
-            return "The fork does nothing for the cat"
-        return "No face-up cheese to spear"
+            return _("The fork does nothing for the cat")
+        return _("No face-up cheese to spear")
 
 
 @dataclass(frozen=True)
@@ -190,7 +251,7 @@ class Captured(Effect):
     square: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"The cat catches {piece_label(self.piece)} at {self.square}"
+        return _("The cat catches {piece} at {square}").format(piece=piece_label(self.piece), square=self.square)
 
 
 @dataclass(frozen=True)
@@ -199,8 +260,9 @@ class LosesNextTurn(Effect):
     side: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        who = "the cat" if self.side == CAT else "the mice"
-        return f"Knife! {who.capitalize()} miss{'es' if self.side == CAT else ''} the next turn"
+        if self.side == CAT:
+            return _("Knife! The cat misses the next turn")
+        return _("Knife! The mice miss the next turn")
 
 
 @dataclass(frozen=True)
@@ -209,8 +271,7 @@ class TurnSkipped(Effect):
     side: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        who = "the cat" if self.side == CAT else "the mice"
-        return f"{who.capitalize()} miss{'es' if self.side == CAT else ''} this turn"
+        return _("The cat misses this turn") if self.side == CAT else _("The mice miss this turn")
 
 
 @dataclass(frozen=True)
@@ -219,8 +280,10 @@ class ThrowsAgain(Effect):
     mouse: str = ""
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        extra = f" ({piece_label(self.mouse)} again)" if self.mouse else ""
-        return f"{_name(names, self.player)} plays again{extra}"
+        who = _name(names, self.player)
+        if self.mouse:
+            return _("{player} plays again ({piece} again)").format(player=who, piece=piece_label(self.mouse))
+        return _("{player} plays again").format(player=who)
 
 
 @dataclass(frozen=True)
@@ -229,7 +292,8 @@ class NoMove(Effect):
     reason: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{_name(names, self.player)}: {self.reason}; the turn passes"
+        return _("{player}: {reason}; the turn passes").format(
+            player=_name(names, self.player), reason=reason_text(self.reason))
 
 
 @dataclass(frozen=True)
@@ -238,12 +302,17 @@ class Won(Effect):
     reason: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        head = {CAT: "The cat wins", MICE: "The mice win"}.get(self.side, "A draw")
-        return f"{head}: {self.reason}"
+        why = reason_text(self.reason)
+        if self.side == CAT:
+            return _("The cat wins: {reason}").format(reason=why)
+        if self.side == MICE:
+            return _("The mice win: {reason}").format(reason=why)
+        return _("A draw: {reason}").format(reason=why)
 
 
 def tile_label(tile: str) -> str:
-    return TILE_NAMES.get(tile, tile)
+    """The tile's name in the current language ("cheese", "+1"); an unknown type as it is."""
+    return _(TILE_NAMES[tile]) if tile in TILE_NAMES else tile
 
 
 def effect_types() -> tuple[type[Effect], ...]:

@@ -16,7 +16,13 @@ from companion.games.chopchop_actions import (
     DIE_COLOURS,
     MICE,
     MOUSE_DIE,
+    NO_MOVE_ARROW,
+    NO_MOVE_ROLL,
+    NO_MOVE_STEPS,
     TILE_TYPES,
+    WON_CAUGHT,
+    WON_HOME,
+    WON_OUT,
     Captured,
     CatOnCheese,
     CheeseTaken,
@@ -39,8 +45,10 @@ from companion.games.chopchop_actions import (
     TurnSkipped,
     Won,
     die_odds,
+    english_piece,
     piece_label,
 )
+from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from companion.games.chopchop import ChopChop
@@ -360,7 +368,7 @@ class ChopChopState(State):
 
     def apply(self, action: Action) -> list[Effect]:
         if self.phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         trial = self.clone()
         effects = trial._apply(action)
         self.__dict__.update(trial.__dict__)
@@ -372,34 +380,40 @@ class ChopChopState(State):
         ph = self.phase
         if isinstance(action, PlaceCat):
             if ph != "setup":
-                raise IllegalAction("the cat is already on the board")
+                raise IllegalAction(_("the cat is already on the board"))
             if action.square not in self.geo.table_top:
-                raise IllegalAction(f"the cat starts on a table-top square, not {action.square}")
+                raise IllegalAction(_("the cat starts on a table-top square, not {square}").format(square=action.square))
             self.cat = action.square
             self.phase, self.side = "roll", MICE
             return [Moved(CAT, "", action.square)]
         if isinstance(action, Roll):
             if ph != "roll":
-                raise IllegalAction(self._not_now("a die throw"))
+                raise IllegalAction(self._not_now(_("a die throw")))
             if action.value not in self.die():
-                which = "cat" if self.side == CAT else "mouse"
-                raise IllegalAction(f"the {which} die has no {action.value} (faces {sorted(set(self.die()))})")
+                faces = str(sorted(set(self.die())))
+                if self.side == CAT:
+                    text = _("the cat die has no {n} (faces {faces})")
+                else:
+                    text = _("the mouse die has no {n} (faces {faces})")
+                raise IllegalAction(text.format(n=action.value, faces=faces))
             return self._rolled(action.value)
         if isinstance(action, Reveal):
             if ph != "reveal":
-                raise IllegalAction(self._not_now("a tile reveal"))
+                raise IllegalAction(self._not_now(_("a tile reveal")))
             if action.tile not in TILE_TYPES:
-                raise IllegalAction(f"unknown tile {action.tile!r}; tiles are {', '.join(TILE_TYPES)}")
+                raise IllegalAction(_("unknown tile {tile}; tiles are {tiles}").format(
+                    tile=repr(action.tile), tiles=", ".join(TILE_TYPES)))
             return self._revealed(action.tile)
         if isinstance(action, Move):
             if ph not in ("move", "bonus"):
-                raise IllegalAction(self._not_now("a move"))
+                raise IllegalAction(self._not_now(_("a move")))
             return self._move(action)
         if isinstance(action, Teleport):
             if ph != "arrow":
-                raise IllegalAction(self._not_now("an arrow move"))
+                raise IllegalAction(self._not_now(_("an arrow move")))
             if action.square not in self.arrow_targets():
-                raise IllegalAction(f"{piece_label(self.piece or '')} cannot go to {action.square} with the arrow")
+                raise IllegalAction(_("{piece} cannot go to {square} with the arrow").format(
+                    piece=piece_label(self.piece or ""), square=action.square))
             assert self.piece is not None
             frm = self.position(self.piece)
             self._put(self.piece, action.square)
@@ -407,26 +421,27 @@ class ChopChopState(State):
             return [Moved(self.piece, frm or "", action.square), *self._land(self.piece, action.square)]
         if isinstance(action, Spear):
             if ph != "fork":
-                raise IllegalAction(self._not_now("a fork"))
+                raise IllegalAction(self._not_now(_("a fork")))
             if action.square not in self.fork_targets():
-                raise IllegalAction(f"there is no cheese the mice may spear at {action.square}")
+                raise IllegalAction(_("there is no cheese the mice may spear at {square}").format(square=action.square))
             self.face_up_cheese.discard(action.square)
             self.cheese_held += 1
             eff: list[Effect] = [CheeseTaken(self.piece or "", action.square, self.cheese_held, True)]
             return eff + self._end_turn()
-        raise IllegalAction(f"{action} is not a Chop! Chop! action")
+        raise IllegalAction(_("{action} is not a Chop! Chop! action").format(action=action))
 
     def _not_now(self, what: str) -> str:
+        piece = piece_label(self.piece or "")
         due = {
-            "setup": "the cat player must first put the cat on the table",
-            "roll": "the die must be thrown first",
-            "move": "a piece must be moved first",
-            "bonus": f"{piece_label(self.piece or '')} must first make its extra steps",
-            "reveal": "the slab just landed on must be turned first",
-            "arrow": f"{piece_label(self.piece or '')} must first make its arrow move",
-            "fork": "the mice must first choose a cheese to spear",
+            "setup": _("the cat player must first put the cat on the table"),
+            "roll": _("the die must be thrown first"),
+            "move": _("a piece must be moved first"),
+            "bonus": _("{piece} must first make its extra steps").format(piece=piece),
+            "reveal": _("the slab just landed on must be turned first"),
+            "arrow": _("{piece} must first make its arrow move").format(piece=piece),
+            "fork": _("the mice must first choose a cheese to spear"),
         }[self.phase]
-        return f"not {what} now: {due}"
+        return _("not {what} now: {due}").format(what=what, due=due)
 
     def _put(self, piece: str, square: str) -> None:
         if piece == CAT:
@@ -439,7 +454,7 @@ class ChopChopState(State):
         self.phase = "move"
         effects: list[Effect] = [Thrown(self.side_player(), value)]
         if not self._move_actions():
-            effects.append(NoMove(self.side_player(), f"no legal move with a {value}"))
+            effects.append(NoMove(self.side_player(), NO_MOVE_ROLL.format(n=value)))
             effects += self._end_turn()
         return effects
 
@@ -447,31 +462,35 @@ class ChopChopState(State):
         piece = action.piece
         if piece not in self._movers():
             if self.phase == "bonus":
-                raise IllegalAction(f"{piece_label(self.piece or '')} must make the extra steps")
+                raise IllegalAction(_("{piece} must make the extra steps").format(piece=piece_label(self.piece or "")))
             if self.side == CAT:
-                raise IllegalAction("it is the cat's turn")
+                raise IllegalAction(_("it is the cat's turn"))
             if piece == CAT:
-                raise IllegalAction("it is the mice's turn")
+                raise IllegalAction(_("it is the mice's turn"))
             if self.bonus_mouse is not None:
-                raise IllegalAction(f"in this second turn {piece_label(self.bonus_mouse)} must move again")
-            raise IllegalAction(f"{piece} is not a mouse still in the game")
+                raise IllegalAction(_("in this second turn {piece} must move again").format(
+                    piece=piece_label(self.bonus_mouse)))
+            raise IllegalAction(_("{piece} is not a mouse still in the game").format(piece=piece))
         start = self.position(piece)
         assert start is not None
         n = self.roll if self.phase == "move" else self.steps
         paths = self.legal_destinations(piece).get(action.to)
         if not paths:
-            raise IllegalAction(f"{piece_label(piece).capitalize()} cannot reach {action.to} in exactly {n} step{'s' if n != 1 else ''}")
+            steps = n or 0
+            raise IllegalAction(ngettext("{piece} cannot reach {square} in exactly {n} step",
+                                         "{piece} cannot reach {square} in exactly {n} steps", steps).format(
+                piece=_capital(piece_label(piece)), square=action.to, n=steps))
         vias = sorted({p[-2] if len(p) > 1 else start for p in paths})
         if action.via:
             if action.via not in vias:
-                raise IllegalAction(f"{piece_label(piece).capitalize()} cannot step onto {action.to} from {action.via}")
+                raise IllegalAction(_("{piece} cannot step onto {square} from {via}").format(
+                    piece=_capital(piece_label(piece)), square=action.to, via=action.via))
             via = action.via
         elif len(vias) == 1 or action.to not in self.face_down:
             via = vias[0]
         else:
-            raise IllegalAction(
-                f"say which square {piece_label(piece)} steps onto {action.to} from: {', '.join(vias)}"
-            )
+            raise IllegalAction(_("say which square {piece} steps onto {square} from: {squares}").format(
+                piece=piece_label(piece), square=action.to, squares=", ".join(vias)))
         effects: list[Effect] = []
         if self.phase == "move":
             self.pre_roll = start
@@ -486,7 +505,7 @@ class ChopChopState(State):
             self.opened.add(start)  # C4
             effects.append(HoleOpened(start, piece))
             if self.mice_have_won():  # C8 "at once": before any slab under it is turned
-                return effects + self._win(MICE, f"{self.cheese_held} cheese, every hole opened and a mouse at home")
+                return effects + self._win(MICE, WON_HOME.format(n=self.cheese_held))
         return effects + self._land(piece, action.to)
 
     def _land(self, piece: str, square: str) -> list[Effect]:
@@ -497,7 +516,7 @@ class ChopChopState(State):
                     self.mice[m] = None
                     effects: list[Effect] = [Captured(m, square)]
                     if not self.mice_left():
-                        return effects + self._win(CAT, "all the mice are caught")
+                        return effects + self._win(CAT, WON_CAUGHT)
                     return effects + self._end_turn()
         if square in self.face_down:
             self.phase = "reveal"
@@ -525,14 +544,14 @@ class ChopChopState(State):
             self.phase = "bonus"
             effects.append(ExtraSteps(piece, self.steps))
             if not self._move_actions():
-                effects.append(NoMove(self.side_player(), f"{piece_label(piece)} has no legal extra steps"))
+                effects.append(NoMove(self.side_player(), NO_MOVE_STEPS.format(piece=english_piece(piece))))
                 return effects + self._end_turn()
             return effects
         if tile == "arrow":
             self.phase = "arrow"
             effects.append(FreeMove(piece))
             if not self.arrow_targets():
-                effects.append(NoMove(self.side_player(), f"{piece_label(piece)} has nowhere to go"))
+                effects.append(NoMove(self.side_player(), NO_MOVE_ARROW.format(piece=english_piece(piece))))
                 return effects + self._end_turn()
             return effects
         if tile == "fork":
@@ -568,9 +587,9 @@ class ChopChopState(State):
 
     def _end_turn(self) -> list[Effect]:
         if self.mice_have_won():
-            return self._win(MICE, f"{self.cheese_held} cheese, every hole opened and a mouse at home")
+            return self._win(MICE, WON_HOME.format(n=self.cheese_held))
         if self.mice_out_of_cheese():
-            why = f"no slab left and the mice hold only {self.cheese_held} cheese"
+            why = WON_OUT.format(n=self.cheese_held)
             return self._win(CAT if self.game.out_of_cheese == "cat" else "draw", why)
         effects: list[Effect] = []
         done = self.side
@@ -605,3 +624,6 @@ class ChopChopState(State):
         self.moved_mouse = None
         return effects
 
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
