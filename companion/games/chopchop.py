@@ -96,7 +96,9 @@ from companion.games.chopchop_actions import (
     Won,
     die_odds,
     effect_types,
+    english_piece,
     piece_label,
+    reason_text,
     tile_label,
 )
 from companion.games.chopchop_state import ChopChopState, Paths
@@ -138,6 +140,8 @@ __all__ = [
     "die_odds",
     "effect_types",
     "piece_label",
+    "english_piece",
+    "reason_text",
     "tile_label",
 ]
 
