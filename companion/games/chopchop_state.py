@@ -327,7 +327,7 @@ class ChopChopState(State):
     def tile_counts(self) -> dict[str, tuple[int, int | None]]:
         """type -> (revealed, remaining or None when the composition is contradicted)."""
         revealed = {t: 0 for t in TILE_TYPES}
-        for _, tile, _ in self.revealed:
+        for _sq, tile, _piece in self.revealed:
             revealed[tile] += 1
         return {
             t: (revealed[t], None if revealed[t] > self.game.tiles[t] else self.game.tiles[t] - revealed[t])
@@ -595,7 +595,7 @@ class ChopChopState(State):
         done = self.side
         moved = self.moved_mouse
         nxt = MICE if done == CAT else CAT
-        for _ in range(2):
+        for _turn in range(2):
             if not self.skip[nxt]:
                 break
             self.skip[nxt] = False

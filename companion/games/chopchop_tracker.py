@@ -144,7 +144,7 @@ def tracker(state: ChopChopState) -> Tracker:
     game = state.game
     geo = state.geo
     revealed_at: dict[str, str] = {}
-    for sq, tile, _ in state.revealed:
+    for sq, tile, _piece in state.revealed:
         revealed_at[sq] = tile
     occ = {sq: p for p, sq in state.mice.items() if sq is not None}
     if state.cat is not None:
