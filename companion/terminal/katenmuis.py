@@ -28,7 +28,7 @@ from companion.games.katenmuis import (
     Throw,
     narrate,
 )
-from companion.i18n import N_, _
+from companion.i18n import N_, _, language
 from companion.session import Session
 from companion.store import StoreError
 from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume, use_language
@@ -114,6 +114,16 @@ def _chips(n: int) -> str:
     return f"{n}" if n >= 0 else _("owes {n}").format(n=-n)
 
 
+def _decimal(value: float, places: int) -> str:
+    """``value`` with ``places`` decimals, with the decimal comma Dutch and French write."""
+    text = f"{value:.{places}f}"
+    return text.replace(".", ",") if language() in ("nl", "fr") else text
+
+
+def _signed(value: float) -> str:
+    return ("+" if value >= 0 else "-") + _decimal(abs(value), 3)
+
+
 def _role(player: str) -> str:
     return _(LABELS[player]) if player in LABELS else player.title()
 
@@ -137,7 +147,7 @@ def status_lines(session: Session) -> list[str]:
         turn = state.turn
         lines.append(
             "  " + _("Move {n} saved. {name} ({role}) to throw. Cat's winning chance: {percent}%").format(
-                n=len(session.turns), name=names[turn], role=_role(turn), percent=f"{100 * chance:.1f}")
+                n=len(session.turns), name=names[turn], role=_role(turn), percent=_decimal(100 * chance, 1))
         )
     return lines
 
@@ -360,7 +370,7 @@ def odds(argv: Sequence[str]) -> int:
         print(json.dumps(result.to_json()))
         return 0
     print(_("Cat wins:   {percent}%   (expected chips {chips})").format(
-        percent=f"{100 * result.cat_wins:.4f}", chips=f"{result.cat_chips:+.3f}"))
+        percent=_decimal(100 * result.cat_wins, 4), chips=_signed(result.cat_chips)))
     print(_("Mouse wins: {percent}%   (expected chips {chips})").format(
-        percent=f"{100 * result.mouse_wins:.4f}", chips=f"{result.mouse_chips:+.3f}"))
+        percent=_decimal(100 * result.mouse_wins, 4), chips=_signed(result.mouse_chips)))
     return 0
