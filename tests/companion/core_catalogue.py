@@ -1,8 +1,8 @@
 """The messages of the rules engines, the terminal games and the How to play texts, and a
 locale folder that speaks them, for the language tests.
 
-``core_messages()`` finds every message ``companion/games``, ``companion/terminal`` and
-``companion/teach`` mark for translation (``_``, ``N_``, ``ngettext``, read with ``ast``).
+``core_messages()`` finds every message ``companion/games``, ``companion/terminal``,
+``companion/teach``, ``companion/companion_turn.py`` and ``companion/proposals.py`` mark for translation (``_``, ``N_``, ``ngettext``, read with ``ast``).
 ``core_catalogue_dir(tmp)`` compiles nl and fr catalogues (Babel's ``write_mo``) from the real
 catalogues' messages plus ``companion/locale/core-translations.json`` and
 ``ui-translations.json`` (until the coordinator merges them into the real ``.po`` files).
@@ -21,6 +21,8 @@ LOCALE = ROOT / "companion" / "locale"
 CORE_JSON = LOCALE / "core-translations.json"
 UI_JSON = LOCALE / "ui-translations.json"
 CORE_DIRS = ("companion/games", "companion/terminal", "companion/teach")
+CORE_FILES = ("companion/companion_turn.py", "companion/proposals.py")
+"""The companion's own moves and hints, said like the games' narration."""
 PLURAL_FORMS = {"nl": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
 
 
@@ -29,7 +31,7 @@ def _literal(node: ast.AST) -> str | None:
 
 
 def python_files() -> list[Path]:
-    return sorted(p for d in CORE_DIRS for p in (ROOT / d).rglob("*.py"))
+    return sorted([p for d in CORE_DIRS for p in (ROOT / d).rglob("*.py")] + [ROOT / f for f in CORE_FILES])
 
 
 def core_messages() -> tuple[dict[str, list[str]], dict[str, tuple[str, list[str]]]]:

@@ -139,6 +139,9 @@ def test_the_narration_of_the_engines_follows_the_language(speak: None) -> None:
     assert Won("mice", "10 cheese, every hole opened and a mouse at home").describe() == (
         "De muizen winnen: 10 kaas, alle holen open en een muis thuis")
     assert LosesNextTurn(CAT, CAT).describe() == "Mes! De kat slaat de volgende beurt over"
+    from companion.proposals import describe
+
+    assert describe(cc.new_state(), PlaceCat("top:2,4")).sentence == "Kat zet de kat op het tafelblad op 2,4"
     assert KilkennyCats().player_label("red") == "Rood"
     assert Qubism().player_label("white") == "Wit"
     with pytest.raises(Exception, match="de kat staat al op het bord"):
