@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.games.chopchop import CAT, MICE, TILE_TYPES, ChopChopState, tile_label
+from companion.games.chopchop import CAT, MICE, TILE_TYPES, ChopChopState, piece_label, tile_label
+from companion.i18n import _
 
 __all__ = ["SquareStatus", "TileCount", "Tracker", "tracker"]
 
@@ -104,31 +105,38 @@ class Tracker:
             rem = "?" if c.remaining is None else str(c.remaining)
             p = self.chance.get(t)
             pct = "" if not self.chance else (" ?%" if p is None else f" {float(p) * 100:.0f}%")
-            parts.append(f"{tile_label(t)} {c.revealed}/{c.composition} left {rem}{pct}")
-        out.append(f"Slabs face down: {self.face_down}. " + "; ".join(parts))
+            parts.append(_("{tile} {revealed}/{total} left {left}").format(
+                tile=tile_label(t), revealed=c.revealed, total=c.composition, left=rem) + pct)
+        out.append(_("Slabs face down: {n}.").format(n=self.face_down) + " " + "; ".join(parts))
         if self.contradiction:
-            out.append(f"WARNING: {self.contradiction}")
-        line = f"Mice hold {self.cheese_held}/{self.cheese_to_win} cheese."
+            out.append(_("WARNING: {problem}").format(problem=self.contradiction))
+        line = _("Mice hold {n}/{total} cheese.").format(n=self.cheese_held, total=self.cheese_to_win)
         if self.face_up_cheese:
-            line += f" Face-up cheese: {', '.join(self.face_up_cheese)}"
-            line += " (the cat sits on one)." if self.cat_on_cheese else "."
+            squares = ", ".join(self.face_up_cheese)
+            if self.cat_on_cheese:
+                line += " " + _("Face-up cheese: {squares} (the cat sits on one).").format(squares=squares)
+            else:
+                line += " " + _("Face-up cheese: {squares}.").format(squares=squares)
         out.append(line)
-        out.append(
-            f"Holes opened: {', '.join(self.holes_opened) or 'none'}"
-            f" (closed: {', '.join(self.holes_closed) or 'none'}). "
-            f"Mice caught: {', '.join(self.mice_caught) or 'none'}."
-        )
+        none = _("none")
+        out.append(_("Holes opened: {opened} (closed: {closed}). Mice caught: {caught}.").format(
+            opened=", ".join(self.holes_opened) or none, closed=", ".join(self.holes_closed) or none,
+            caught=", ".join(self.mice_caught) or none))
         notes = []
         for side in self.misses_next_turn:
-            notes.append(f"{'the cat misses' if side == CAT else 'the mice miss'} their next turn")
+            notes.append(_("the cat misses their next turn") if side == CAT else _("the mice miss their next turn"))
         if self.double_turn:
-            who = "the cat" if self.double_turn == CAT else "the mice"
-            notes.append(f"{who} play a second turn in a row"
-                         + (f" with {self.same_mouse}" if self.same_mouse else ""))
+            if self.same_mouse:
+                text = (_("the cat plays a second turn in a row with {piece}") if self.double_turn == CAT
+                        else _("the mice play a second turn in a row with {piece}"))
+                notes.append(text.format(piece=piece_label(self.same_mouse)))
+            else:
+                notes.append(_("the cat plays a second turn in a row") if self.double_turn == CAT
+                             else _("the mice play a second turn in a row"))
         if self.barred_square:
-            notes.append(f"the cat may not land on {self.barred_square} (last mouse in its hole)")
+            notes.append(_("the cat may not land on {square} (last mouse in its hole)").format(square=self.barred_square))
         if notes:
-            out.append("Note: " + "; ".join(notes) + ".")
+            out.append(_("Note: {notes}.").format(notes="; ".join(notes)))
         return out
 
 
@@ -136,7 +144,7 @@ def tracker(state: ChopChopState) -> Tracker:
     game = state.game
     geo = state.geo
     revealed_at: dict[str, str] = {}
-    for sq, tile, _ in state.revealed:
+    for sq, tile, _piece in state.revealed:
         revealed_at[sq] = tile
     occ = {sq: p for p, sq in state.mice.items() if sq is not None}
     if state.cat is not None:
@@ -160,11 +168,11 @@ def tracker(state: ChopChopState) -> Tracker:
     bad = [t for t in TILE_TYPES if raw[t][1] is None]
     contradiction = None
     if bad:
-        what = ", ".join(f"{raw[t][0]} {tile_label(t)} turned but the setting says {game.tiles[t]}" for t in bad)
-        contradiction = (
-            f"the reveals contradict the tile composition ({what}); the remaining count of "
-            f"{', '.join(tile_label(t) for t in bad)} is unknown and its chance is not given"
-        )
+        what = ", ".join(_("{n} {tile} turned but the setting says {setting}").format(
+            n=raw[t][0], tile=tile_label(t), setting=game.tiles[t]) for t in bad)
+        contradiction = _("the reveals contradict the tile composition ({what}); the remaining count of "
+                          "{tiles} is unknown and its chance is not given").format(
+            what=what, tiles=", ".join(tile_label(t) for t in bad))
     chance: dict[str, Fraction | None] = {}
     if state.face_down:
         odds = state.reveal_odds()

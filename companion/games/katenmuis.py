@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State, player_name
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.i18n import N_, _, ngettext
 
 __all__ = [
     "KatEnMuis",
@@ -80,8 +81,8 @@ SHORTCUT_SETTINGS = ("reached", "strictly_past")
 THROWS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 """The 21 distinct throws of two dice, sorted (low die first)."""
 
-_PRONOUN = {CAT: "her", MOUSE: "his"}
-_OBJECT = {CAT: "her", MOUSE: "him"}
+LABELS: dict[str, str] = {CAT: N_("Cat"), MOUSE: N_("Mouse")}
+"""The players' names on the box (translated when shown: ``_(LABELS[p])``)."""
 
 
 def other_player(player: str) -> str:
@@ -96,7 +97,15 @@ def red_square_id(player: str, square: int) -> str:
 
 
 def _chips(n: int) -> str:
-    return f"{n} chip" if n == 1 else f"{n} chips"
+    return ngettext("{n} chip", "{n} chips", n).format(n=n)
+
+
+def player_name(names: Mapping[str, str] | None, player: str) -> str:
+    """The name to narrate for ``player``: from ``names``, else the role (Cat, Mouse) in the
+    current language."""
+    if names and player in names:
+        return names[player]
+    return _(LABELS[player]) if player in LABELS else player.title()
 
 
 # -- actions ------------------------------------------------------------------------------------
@@ -124,8 +133,10 @@ class Thrown(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         a, b = self.dice
-        what = f"double {a}" if a == b else f"{a} and {b}"
-        return f"{player_name(names, self.player)} throws {what}"
+        who = player_name(names, self.player)
+        if a == b:
+            return _("{player} throws double {n}").format(player=who, n=a)
+        return _("{player} throws {a} and {b}").format(player=who, a=a, b=b)
 
 
 @dataclass(frozen=True)
@@ -139,7 +150,8 @@ class Moved(Effect):
     along: tuple[int, ...]
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} moves from {self.frm} to {self.to}"
+        return _("{player} moves from {start} to {stop}").format(
+            player=player_name(names, self.player), start=self.frm, stop=self.to)
 
 
 @dataclass(frozen=True)
@@ -151,7 +163,8 @@ class Shortcut(Effect):
     to: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"double {self.double} takes {player_name(names, self.player)} straight to {self.to}"
+        return _("double {n} takes {player} straight to {square}").format(
+            n=self.double, player=player_name(names, self.player), square=self.to)
 
 
 @dataclass(frozen=True)
@@ -162,7 +175,7 @@ class TurnedBack(Effect):
     to: int = BOUNCE_TO
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} overshoots 66 and turns back to {self.to}"
+        return _turned_back(names, self.player, self.to)
 
 
 @dataclass(frozen=True)
@@ -174,7 +187,8 @@ class Jumped(Effect):
     square: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} jumps over {player_name(names, self.over)} on {self.square}"
+        return _("{player} jumps over {other} on {square}").format(
+            player=player_name(names, self.player), other=player_name(names, self.over), square=self.square)
 
 
 @dataclass(frozen=True)
@@ -187,7 +201,8 @@ class Paid(Effect):
     ``"square number"`` (K8 4, 9, ..., 64)."""
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.payer)} pays {player_name(names, self.payee)} {_chips(self.amount)}"
+        return _("{payer} pays {payee} {chips}").format(
+            payer=player_name(names, self.payer), payee=player_name(names, self.payee), chips=_chips(self.amount))
 
 
 @dataclass(frozen=True)
@@ -198,7 +213,8 @@ class DoubleSixForfeit(Effect):
     square: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} throws double six before passing 55 and does not move"
+        return _("{player} throws double six before passing 55 and does not move").format(
+            player=player_name(names, self.player))
 
 
 @dataclass(frozen=True)
@@ -206,7 +222,10 @@ class LosesNextTurn(Effect):
     player: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} loses {_PRONOUN[self.player]} next turn"
+        who = player_name(names, self.player)
+        if self.player == CAT:
+            return _("{player} loses her next turn").format(player=who)
+        return _("{player} loses his next turn").format(player=who)
 
 
 @dataclass(frozen=True)
@@ -214,7 +233,7 @@ class ThrowsAgain(Effect):
     player: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} throws again"
+        return _("{player} throws again").format(player=player_name(names, self.player))
 
 
 @dataclass(frozen=True)
@@ -224,7 +243,7 @@ class TurnSkipped(Effect):
     player: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} misses this turn"
+        return _("{player} misses this turn").format(player=player_name(names, self.player))
 
 
 @dataclass(frozen=True)
@@ -234,7 +253,13 @@ class Won(Effect):
     """Chips taken from both pots."""
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} wins and takes both pots ({_chips(self.pots)})"
+        return _("{player} wins and takes both pots ({chips})").format(
+            player=player_name(names, self.player), chips=_chips(self.pots))
+
+
+def _turned_back(names: Mapping[str, str] | None, player: str, to: int) -> str:
+    return _("{player} overshoots 66 and turns back to {square}").format(
+        player=player_name(names, player), square=to)
 
 
 # -- the move itself (shared with companion.odds) -----------------------------------------------
@@ -312,28 +337,30 @@ class RollOff:
     def throw(self, dice: Sequence[int]) -> str:
         """Record a throw; returns a sentence saying what happened."""
         if self.cat is not None:
-            raise IllegalAction("the roles are already decided")
+            raise IllegalAction(_("the roles are already decided"))
         d = _check_dice(dice)
         if self.pending is None:
             self.pending = d
-            return f"first player throws {sum(d)}"
+            return _("first player throws {n}").format(n=sum(d))
         first, second = sum(self.pending), sum(d)
         self.pending = None
         self.rounds += 1
         if first == second:
-            return f"second player throws {second} too: a tie, throw again"
+            return _("second player throws {n} too: a tie, throw again").format(n=second)
         self.cat = 0 if first > second else 1
-        return f"second player throws {second}: the {'first' if self.cat == 0 else 'second'} player is Cat"
+        if self.cat == 0:
+            return _("second player throws {n}: the first player is Cat").format(n=second)
+        return _("second player throws {n}: the second player is Cat").format(n=second)
 
 
 def _check_dice(dice: Any) -> tuple[int, int]:
     if not isinstance(dice, list | tuple) or len(dice) != 2:
-        raise IllegalAction("a throw is two dice, e.g. 3 and 5")
+        raise IllegalAction(_("a throw is two dice, e.g. 3 and 5"))
     for v in dice:
         if type(v) is not int:
-            raise IllegalAction(f"a die shows a whole number from 1 to 6, not {v!r}")
+            raise IllegalAction(_("a die shows a whole number from 1 to 6, not {value}").format(value=repr(v)))
         if not 1 <= v <= 6:
-            raise IllegalAction(f"a die shows 1 to 6, not {v}")
+            raise IllegalAction(_("a die shows 1 to 6, not {value}").format(value=v))
     return (min(dice), max(dice))
 
 
@@ -407,9 +434,9 @@ class KatEnMuisState(State):
 
     def apply(self, action: Action) -> list[Effect]:
         if not isinstance(action, Throw):
-            raise IllegalAction(f"Kat en Muis only takes throws of two dice, not {action}")
+            raise IllegalAction(_("Kat en Muis only takes throws of two dice, not {action}").format(action=action))
         if self.winner is not None:
-            raise IllegalAction(f"the game is over: {self.winner.title()} has won")
+            raise IllegalAction(_("the game is over: {player} has won").format(player=player_name(None, self.winner)))
         dice = _check_dice(action.dice)
         mover, other = self.turn, other_player(self.turn)
         effects: list[Effect] = [Thrown(mover, dice)]
@@ -505,6 +532,9 @@ class KatEnMuis(Game):
     def players(self) -> tuple[str, ...]:
         return PLAYERS
 
+    def player_label(self, player: str) -> str:
+        return player_name(None, player)
+
     def settings(self) -> dict[str, Any]:
         return {"shortcut_from": self.shortcut_from, "bank": self.bank, "stake": self.stake}
 
@@ -513,17 +543,17 @@ class KatEnMuis(Game):
 
     def interpretations(self) -> list[str]:
         reach = (
-            "a double k goes straight to 11k from square 11(k-1) up (double 1 from the start)"
+            _("a double k goes straight to 11k from square 11(k-1) up (double 1 from the start)")
             if self.shortcut_from == "reached"
-            else "a double k goes straight to 11k only from strictly past 11(k-1) (double 1 still from the start)"
+            else _("a double k goes straight to 11k only from strictly past 11(k-1) (double 1 still from the start)")
         )
         return [
-            f"Shortcuts (K5): {reach}.",
-            "Passing over the other counter costs 1 chip, at most once per move; landing on it is free (K7).",
-            "A throw beyond 66 turns back to 48; squares passed on the way there and back count for K7 (K6).",
-            f"Each player puts {self.stake} chips in their pot and keeps a bank of {self.bank - self.stake}; "
-            "banks may go below zero (owes) (K2).",
-            "A lost turn is skipped at once, so the other player throws twice in a row (K9).",
+            _("Shortcuts (K5): {rule}.").format(rule=reach),
+            _("Passing over the other counter costs 1 chip, at most once per move; landing on it is free (K7)."),
+            _("A throw beyond 66 turns back to 48; squares passed on the way there and back count for K7 (K6)."),
+            _("Each player puts {stake} chips in their pot and keeps a bank of {bank}; "
+              "banks may go below zero (owes) (K2).").format(stake=self.stake, bank=self.bank - self.stake),
+            _("A lost turn is skipped at once, so the other player throws twice in a row (K9)."),
         ]
 
     def new_state(self) -> KatEnMuisState:
@@ -561,60 +591,10 @@ class KatEnMuis(Game):
 # -- narration ----------------------------------------------------------------------------------
 
 
-def _join(parts: list[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
-    """Sentences for the effects of one or more throws, e.g.
-    ``"Cat lands on 25: pays Mouse 1 chip and loses her next turn."``"""
-    out: list[str] = []
-    landing: str | None = None
-    mover = CAT
-    clauses: list[str] = []
+    """Sentences for the effects of one or more throws, in the current language, e.g.
+    ``"Cat lands on 25: pays Mouse 1 chip and loses her next turn."``
+    (see :mod:`companion.games.katenmuis_narration`)."""
+    from companion.games.katenmuis_narration import narrate as told
 
-    def flush() -> None:
-        nonlocal landing, clauses
-        if landing is not None:
-            out.append(landing + (": " + _join(clauses) if clauses else "") + ".")
-        landing, clauses = None, []
-
-    for e in effects:
-        if isinstance(e, Thrown):
-            flush()
-            mover = e.player
-            out.append(e.describe(names)[0].upper() + e.describe(names)[1:] + ".")
-        elif isinstance(e, DoubleSixForfeit):
-            landing = f"{player_name(names, e.player)} stays on {e.square} (double six before passing 55)"
-        elif isinstance(e, Moved):
-            landing = f"{player_name(names, e.player)} lands on {e.to}"
-        elif isinstance(e, Shortcut):
-            landing = f"Double {e.double} takes {player_name(names, e.player)} straight to {e.to}"
-        elif isinstance(e, TurnedBack):
-            landing = f"{player_name(names, e.player)} overshoots 66 and turns back to {e.to}"
-        elif isinstance(e, Jumped):
-            pass  # told with its fee
-        elif isinstance(e, Paid) and e.reason == "jump":
-            payer, payee = player_name(names, e.payer), player_name(names, e.payee)
-            out.append(f"{payer} jumps over {payee}: pays {_OBJECT[e.payee]} {_chips(e.amount)}.")
-        elif isinstance(e, Paid):
-            if e.payer == mover:
-                clauses.append(f"pays {player_name(names, e.payee)} {_chips(e.amount)}")
-            else:
-                clauses.append(f"{player_name(names, e.payer)} pays {_OBJECT[e.payee]} {_chips(e.amount)}")
-        elif isinstance(e, LosesNextTurn):
-            clauses.append(f"loses {_PRONOUN[e.player]} next turn")
-        elif isinstance(e, ThrowsAgain):
-            clauses.append("throws again")
-        elif isinstance(e, Won):
-            clauses.append(f"wins and takes both pots ({_chips(e.pots)})")
-        elif isinstance(e, TurnSkipped):
-            flush()
-            out.append(f"{player_name(names, e.player)} misses a turn.")
-        else:
-            flush()
-            out.append(e.describe(names) + ".")
-    flush()
-    return out
+    return told(effects, names)

@@ -34,7 +34,8 @@ from fractions import Fraction
 from typing import Any
 
 from companion.boards import Board, BoardError, load_board
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State, player_name
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.i18n import N_, _, ngettext
 
 __all__ = [
     "KilkennyCats",
@@ -51,6 +52,34 @@ __all__ = [
 ]
 
 SIDES: tuple[str, ...] = ("south", "north", "west", "east")
+COLOUR_LABELS: dict[str, str] = {
+    "red": N_("Red"), "blue": N_("Blue"), "green": N_("Green"), "yellow": N_("Yellow"),
+    "white": N_("White"), "black": N_("Black"), "grey": N_("Grey"), "orange": N_("Orange"),
+}
+"""A colour (player id) -> its name as a player, translated when shown."""
+COLOUR_WORDS: dict[str, str] = {
+    "red": N_("red"), "blue": N_("blue"), "green": N_("green"), "yellow": N_("yellow"),
+    "white": N_("white"), "black": N_("black"), "grey": N_("grey"), "orange": N_("orange"),
+}
+"""A colour -> the word inside a sentence ("the red die"), translated when shown."""
+SIDE_WORDS: dict[str, str] = {"south": N_("south"), "north": N_("north"), "west": N_("west"), "east": N_("east")}
+
+
+def colour_label(colour: str) -> str:
+    """"Red": the colour as a player's name, in the current language."""
+    return _(COLOUR_LABELS[colour]) if colour in COLOUR_LABELS else colour.replace("_", " ").title()
+
+
+def colour_word(colour: str) -> str:
+    """"red": the colour inside a sentence, in the current language."""
+    return _(COLOUR_WORDS[colour]) if colour in COLOUR_WORDS else colour
+
+
+def player_name(names: Mapping[str, str] | None, player: str) -> str:
+    """The name to narrate for ``player``: from ``names``, else its colour."""
+    if names and player in names:
+        return names[player]
+    return colour_label(player)
 DIRECTIONS: tuple[tuple[int, int], ...] = (
     (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1),
 )
@@ -86,7 +115,7 @@ class Thrown(Effect):
     value: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} throws {self.value}"
+        return _("{player} throws {n}").format(player=player_name(names, self.player), n=self.value)
 
 
 @dataclass(frozen=True)
@@ -96,7 +125,8 @@ class Moved(Effect):
     to: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} moves a cat from {self.frm} to {self.to}"
+        return _("{player} moves a cat from {start} to {stop}").format(
+            player=player_name(names, self.player), start=self.frm, stop=self.to)
 
 
 @dataclass(frozen=True)
@@ -106,7 +136,8 @@ class Captured(Effect):
     square: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} captures {player_name(names, self.victim)}'s cat on {self.square}"
+        return _("{player} captures {other}'s cat on {square}").format(
+            player=player_name(names, self.player), other=player_name(names, self.victim), square=self.square)
 
 
 @dataclass(frozen=True)
@@ -115,7 +146,8 @@ class Parked(Effect):
     square: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)}'s cat reaches the mouse on {self.square} and stays there"
+        return _("{player}'s cat reaches the mouse on {square} and stays there").format(
+            player=player_name(names, self.player), square=self.square)
 
 
 @dataclass(frozen=True)
@@ -124,7 +156,8 @@ class NoMove(Effect):
     value: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} has no legal move for a {self.value} and loses the turn"
+        return _("{player} has no legal move for a {n} and loses the turn").format(
+            player=player_name(names, self.player), n=self.value)
 
 
 @dataclass(frozen=True)
@@ -135,8 +168,9 @@ class Won(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         if self.how == "mice":
-            return f"{player_name(names, self.player)} wins with cats on both mice"
-        return f"{player_name(names, self.player)} wins: the only colour with a cat that can still move"
+            return _("{player} wins with cats on both mice").format(player=player_name(names, self.player))
+        return _("{player} wins: the only colour with a cat that can still move").format(
+            player=player_name(names, self.player))
 
 
 # -- geometry from the board file --------------------------------------------------------------
@@ -293,28 +327,27 @@ class KilkennyState(State):
 
     def apply(self, action: Action) -> list[Effect]:
         if self.over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         if isinstance(action, Throw):
             return self._apply_throw(action)
         if isinstance(action, Move):
             return self._apply_move(action)
-        raise IllegalAction(f"{action} is not a Kilkenny Cats action")
+        raise IllegalAction(_("{action} is not a Kilkenny Cats action").format(action=action))
 
     def _label(self, colour: str) -> str:
         return self.game.player_label(colour)
 
     def _apply_throw(self, action: Throw) -> list[Effect]:
         if self.throw is not None:
-            raise IllegalAction(
-                f"{self._label(self.turn)} has already thrown {self.throw}; move a cat first"
-            )
+            raise IllegalAction(_("{player} has already thrown {n}; move a cat first").format(
+                player=self._label(self.turn), n=self.throw))
         if action.colour != self.turn:
             raise IllegalAction(
-                f"that is the {action.colour} die; it is {self._label(self.turn)}'s turn to throw "
-                f"the {self.turn} die"
+                _("that is the {colour} die; it is {player}'s turn to throw the {own} die").format(
+                    colour=colour_word(action.colour), player=self._label(self.turn), own=colour_word(self.turn))
             )
         if action.value not in DIE_FACES:
-            raise IllegalAction(f"a die shows 1 to 6, not {action.value}")
+            raise IllegalAction(_("a die shows 1 to 6, not {value}").format(value=action.value))
         effects: list[Effect] = [Thrown(self.turn, action.value)]
         if not self._moves(self.turn, action.value):
             effects.append(NoMove(self.turn, action.value))
@@ -325,39 +358,42 @@ class KilkennyState(State):
 
     def _apply_move(self, action: Move) -> list[Effect]:
         if self.throw is None:
-            raise IllegalAction(f"{self._label(self.turn)} must throw the {self.turn} die first")
+            raise IllegalAction(_("{player} must throw the {colour} die first").format(
+                player=self._label(self.turn), colour=colour_word(self.turn)))
         colour, d = self.turn, self.throw
         geo = self.game.geometry
         frm, to = action.frm, action.to
         for sq in (frm, to):
             if sq not in geo.cells:
-                raise IllegalAction(f"there is no square {sq} on this board")
+                raise IllegalAction(_("there is no square {square} on this board").format(square=sq))
         if self.cats.get(frm) != colour:
-            raise IllegalAction(f"there is no {colour} cat on {frm}")
+            raise IllegalAction(_("there is no {colour} cat on {square}").format(colour=colour_word(colour), square=frm))
         if frm in geo.mice:
-            raise IllegalAction(f"the cat on {frm} sits on its mouse and never moves again")
+            raise IllegalAction(_("the cat on {square} sits on its mouse and never moves again").format(square=frm))
         (r0, c0), (r1, c1) = geo.cells[frm], geo.cells[to]
         dr, dc = r1 - r0, c1 - c0
         dist = max(abs(dr), abs(dc))
         if dist == 0 or (dr != 0 and dc != 0 and abs(dr) != abs(dc)):
-            raise IllegalAction(f"{frm} to {to} is not a straight line (8 directions)")
+            raise IllegalAction(_("{start} to {stop} is not a straight line (8 directions)").format(start=frm, stop=to))
         if dist != d:
-            raise IllegalAction(
-                f"you threw {d}; {frm} to {to} is {dist} square{'s' if dist != 1 else ''}"
-            )
+            raise IllegalAction(ngettext("you threw {n}; {start} to {stop} is {dist} square",
+                                         "you threw {n}; {start} to {stop} is {dist} squares", dist).format(
+                n=d, start=frm, stop=to, dist=dist))
         step = (dr // dist, dc // dist)
         for k in range(1, dist):
             cell = (r0 + k * step[0], c0 + k * step[1])
             mid = geo.at.get(cell)
             if mid is None or mid in geo.mice:
-                raise IllegalAction(f"the line from {frm} to {to} leaves the board")
+                raise IllegalAction(_("the line from {start} to {stop} leaves the board").format(start=frm, stop=to))
             if mid in self.cats:
-                raise IllegalAction(f"the path is blocked: a {self.cats[mid]} cat is on {mid}")
+                raise IllegalAction(_("the path is blocked: a {colour} cat is on {square}").format(
+                    colour=colour_word(self.cats[mid]), square=mid))
         if to in geo.mice and to not in self.game.mice_of[colour]:
-            raise IllegalAction(f"{to} is not a {colour} mouse: a cat may only enter its own mice")
+            raise IllegalAction(_("{square} is not a {colour} mouse: a cat may only enter its own mice").format(
+                square=to, colour=colour_word(colour)))
         occupant = self.cats.get(to)
         if occupant == colour:
-            raise IllegalAction(f"one of your own cats is already on {to}")
+            raise IllegalAction(_("one of your own cats is already on {square}").format(square=to))
         effects: list[Effect] = [Moved(colour, frm, to)]
         if occupant is not None:
             effects.append(Captured(colour, occupant, to))
@@ -458,6 +494,9 @@ class KilkennyCats(Game):
     def players(self) -> tuple[str, ...]:
         return self._players
 
+    def player_label(self, player: str) -> str:
+        return colour_label(player)
+
     def settings(self) -> dict[str, Any]:
         return {
             "players": self.n_players,
@@ -470,14 +509,14 @@ class KilkennyCats(Game):
         return self.players  # each colour throws its own die
 
     def interpretations(self) -> list[str]:
-        sides = ", ".join(f"{self.player_label(c)} {s}" for c, s in self.side_of.items())
+        sides = ", ".join(f"{self.player_label(c)} {_(SIDE_WORDS.get(s, s))}" for c, s in self.side_of.items())
         return [
-            f"Sides: {sides}; each aims at the two mice on the opposite edge.",
-            "A cat may end on its own colour's mice only, orthogonally or diagonally, by exact "
-            "count; never on another colour's mice (unused colours' mice included).",
-            "With no legal move after the throw, the turn is lost.",
-            "A colour with no cat that can still move is passed over; when only one colour can "
-            "still move, it wins (re-edition extension).",
+            _("Sides: {sides}; each aims at the two mice on the opposite edge.").format(sides=sides),
+            _("A cat may end on its own colour's mice only, orthogonally or diagonally, by exact "
+              "count; never on another colour's mice (unused colours' mice included)."),
+            _("With no legal move after the throw, the turn is lost."),
+            _("A colour with no cat that can still move is passed over; when only one colour can "
+              "still move, it wins (re-edition extension)."),
         ]
 
     def new_state(self) -> KilkennyState:

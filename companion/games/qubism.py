@@ -49,7 +49,8 @@ from fractions import Fraction
 from typing import Any
 
 from companion.boards import Board, BoardError, load_board
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State, player_name
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.i18n import N_, _
 
 __all__ = [
     "Qubism",
@@ -101,6 +102,17 @@ class Tip(Action):
     arrow: str
 
 
+LABELS: dict[str, str] = {"white": N_("White"), "black": N_("Black")}
+"""The players' names (translated when shown)."""
+
+
+def player_name(names: Mapping[str, str] | None, player: str) -> str:
+    """The name to narrate for ``player``: from ``names``, else White or Black."""
+    if names and player in names:
+        return names[player]
+    return _(LABELS[player]) if player in LABELS else player.title()
+
+
 # -- effects -----------------------------------------------------------------------------------
 
 
@@ -113,8 +125,13 @@ class Moved(Effect):
     """``"step"``, ``"jump"`` or ``"side-step"``."""
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        verb = {"step": "moves", "jump": "jumps", "side-step": "side-steps"}.get(self.how, "moves")
-        return f"{player_name(names, self.player)} {verb} from {self.frm} to {self.to}"
+        if self.how == "jump":
+            text = _("{player} jumps from {start} to {stop}")
+        elif self.how == "side-step":
+            text = _("{player} side-steps from {start} to {stop}")
+        else:
+            text = _("{player} moves from {start} to {stop}")
+        return text.format(player=player_name(names, self.player), start=self.frm, stop=self.to)
 
 
 @dataclass(frozen=True)
@@ -125,8 +142,8 @@ class CubePlaced(Effect):
     pool: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return (f"{player_name(names, self.player)} places a cube on {self.square}, arrow {self.arrow} "
-                f"({self.pool} left in the pool)")
+        return _("{player} places a cube on {square}, arrow {arrow} ({n} left in the pool)").format(
+            player=player_name(names, self.player), square=self.square, arrow=self.arrow, n=self.pool)
 
 
 @dataclass(frozen=True)
@@ -136,7 +153,8 @@ class CubeSlid(Effect):
     to: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} slides the cube from {self.frm} to {self.to}"
+        return _("{player} slides the cube from {start} to {stop}").format(
+            player=player_name(names, self.player), start=self.frm, stop=self.to)
 
 
 @dataclass(frozen=True)
@@ -145,7 +163,7 @@ class CubeTipped(Effect):
     arrow: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"the cube on {self.square} now points {self.arrow}"
+        return _("the cube on {square} now points {arrow}").format(square=self.square, arrow=self.arrow)
 
 
 @dataclass(frozen=True)
@@ -154,7 +172,7 @@ class Won(Effect):
     square: str
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return f"{player_name(names, self.player)} reaches {self.square} and wins"
+        return _("{player} reaches {square} and wins").format(player=player_name(names, self.player), square=self.square)
 
 
 # -- geometry ----------------------------------------------------------------------------------
@@ -246,8 +264,11 @@ class QubismState(State):
         return out
 
     def _cut_off_message(self, what: str, players: list[str]) -> str:
-        parts = [f"{self._label(p)} off from row {self.game.goal_row[p]}" for p in players]
-        return f"{what} would wall " + " and ".join(parts) + " (never cut off a pawn)"
+        parts = [_("{player} off from row {row}").format(player=self._label(p), row=self.game.goal_row[p])
+                 for p in players]
+        walled = parts[0] if len(parts) == 1 else _("{items} and {last}").format(
+            items=", ".join(parts[:-1]), last=parts[-1])
+        return _("{what} would wall {walled} (never cut off a pawn)").format(what=what, walled=walled)
 
     def pawn_targets(self, player: str | None = None) -> dict[str, str]:
         """Squares the pawn of ``player`` (default: the mover) may move to -> how (Q3)."""
@@ -276,44 +297,47 @@ class QubismState(State):
 
     def _placement_error(self, square: str, arrow: str) -> str | None:
         if square not in self.game.geometry.cells:
-            return f"there is no square {square} on this board"
+            return _("there is no square {square} on this board").format(square=square)
         if arrow not in ARROWS:
-            return f"the arrow must be N, E, S or W, not {arrow!r}"
+            return _("the arrow must be N, E, S or W, not {arrow}").format(arrow=repr(arrow))
         if self.pool <= 0:
-            return "all 9 cubes are on the board; move one instead"
+            return _("all 9 cubes are on the board; move one instead")
         if square in self.cubes:
-            return f"there is already a cube on {square}"
+            return _("there is already a cube on {square}").format(square=square)
         if square in self.pawns.values():
-            return f"a pawn stands on {square}"
+            return _("a pawn stands on {square}").format(square=square)
         target = self._step(square, arrow)
         if target is None:
-            return f"the arrow of a cube on {square} pointing {arrow} would point off the board"
+            return _("the arrow of a cube on {square} pointing {arrow} would point off the board").format(
+                square=square, arrow=arrow)
         if not self._empty(target):
-            return f"the arrow must point at an empty square, and {target} is not empty"
+            return _("the arrow must point at an empty square, and {square} is not empty").format(square=target)
         walled = self.cut_off(set(self.cubes) | {square})
         if walled:
-            return self._cut_off_message(f"a cube on {square}", walled)
+            return self._cut_off_message(_("a cube on {square}").format(square=square), walled)
         return None
 
     def _slide_error(self, square: str, distance: int) -> str | None:
         if square not in self.game.geometry.cells:
-            return f"there is no square {square} on this board"
+            return _("there is no square {square} on this board").format(square=square)
         arrow = self.cubes.get(square)
         if arrow is None:
-            return f"there is no cube on {square}"
+            return _("there is no cube on {square}").format(square=square)
         if not isinstance(distance, int) or distance < 1:
-            return "a cube slides one or more squares"
+            return _("a cube slides one or more squares")
         for k in range(1, distance + 1):
             sq = self._step(square, arrow, k)
             if sq is None:
-                return f"the cube on {square} would slide off the board (its arrow points {arrow})"
+                return _("the cube on {square} would slide off the board (its arrow points {arrow})").format(
+                    square=square, arrow=arrow)
             if not self._empty(sq):
-                return f"the cube on {square} cannot slide over {sq}: it is not empty"
+                return _("the cube on {square} cannot slide over {other}: it is not empty").format(
+                    square=square, other=sq)
         dest = self._step(square, arrow, distance)
         assert dest is not None
         walled = self.cut_off((set(self.cubes) - {square}) | {dest})
         if walled:
-            return self._cut_off_message(f"sliding that cube to {dest}", walled)
+            return self._cut_off_message(_("sliding that cube to {square}").format(square=dest), walled)
         return None
 
     # -- queries -----------------------------------------------------------------------------
@@ -371,10 +395,10 @@ class QubismState(State):
 
     def apply(self, action: Action) -> list[Effect]:
         if self.winner is not None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         if self.tipping is not None:
             if not isinstance(action, Tip):
-                raise IllegalAction(f"first say which arrow the cube on {self.tipping} shows now")
+                raise IllegalAction(_("first say which arrow the cube on {square} shows now").format(square=self.tipping))
             return self._apply_tip(action)
         player = self.turn
         if isinstance(action, PawnMove):
@@ -418,28 +442,31 @@ class QubismState(State):
                 self.turn = self._other(player)
             return effects
         if isinstance(action, Tip):
-            raise IllegalAction("no cube is waiting for its new arrow")
-        raise IllegalAction(f"{action} is not a Qubism action")
+            raise IllegalAction(_("no cube is waiting for its new arrow"))
+        raise IllegalAction(_("{action} is not a Qubism action").format(action=action))
 
     def _pawn_error(self, to: str) -> str:
         geo = self.game.geometry
         if to not in geo.cells:
-            return f"there is no square {to} on this board"
+            return _("there is no square {square} on this board").format(square=to)
         frm = self.pawns[self.turn]
         (r0, c0), (r1, c1) = geo.cells[frm], geo.cells[to]
         if to in self.cubes:
-            return f"a cube stands on {to}"
+            return _("a cube stands on {square}").format(square=to)
         if to == self.pawns[self._other(self.turn)]:
-            return f"{self._label(self._other(self.turn))}'s pawn is on {to}; jump over it instead"
+            return _("{player}'s pawn is on {square}; jump over it instead").format(
+                player=self._label(self._other(self.turn)), square=to)
         if abs(r1 - r0) + abs(c1 - c0) == 1:
-            return f"the pawn cannot move from {frm} to {to}"
-        return f"the pawn moves one square orthogonally (or jumps the other pawn); {to} is not reachable from {frm}"
+            return _("the pawn cannot move from {start} to {stop}").format(start=frm, stop=to)
+        return _("the pawn moves one square orthogonally (or jumps the other pawn); "
+                 "{stop} is not reachable from {start}").format(start=frm, stop=to)
 
     def _apply_tip(self, action: Tip) -> list[Effect]:
         if action.square != self.tipping:
-            raise IllegalAction(f"the cube that just moved is on {self.tipping}, not {action.square}")
+            raise IllegalAction(_("the cube that just moved is on {square}, not {other}").format(
+                square=self.tipping, other=action.square))
         if action.arrow not in ARROWS:
-            raise IllegalAction(f"the arrow must be N, E, S or W, not {action.arrow!r}")
+            raise IllegalAction(_("the arrow must be N, E, S or W, not {arrow}").format(arrow=repr(action.arrow)))
         self.cubes[action.square] = action.arrow
         self.tipping = None
         self.turn = self._other(self.turn)
@@ -495,20 +522,23 @@ class Qubism(Game):
     def players(self) -> tuple[str, ...]:
         return self._players
 
+    def player_label(self, player: str) -> str:
+        return player_name(None, player)
+
     def settings(self) -> dict[str, Any]:
         return {"cube_model": self.cube_model, "cubes": self.n_cubes, "board": self.board_name}
 
     def interpretations(self) -> list[str]:
         model = {
-            "observed": "After a slide the cube's new top arrow is read by the camera or entered by touch.",
-            "forward": "After a slide the cube's new top arrow points the way it slid (cube model 'forward').",
-            "back": "After a slide the cube's new top arrow points back the way it came (cube model 'back').",
+            "observed": _("After a slide the cube's new top arrow is read by the camera or entered by touch."),
+            "forward": _("After a slide the cube's new top arrow points the way it slid (cube model 'forward')."),
+            "back": _("After a slide the cube's new top arrow points back the way it came (cube model 'back')."),
         }[self.cube_model]
         return [
-            "White moves first from 4,2 towards row 0; Black from 0,2 towards row 4.",
-            "A jump blocked by a cube or the edge gives a side-step left or right of the other pawn.",
+            _("White moves first from 4,2 towards row 0; Black from 0,2 towards row 4."),
+            _("A jump blocked by a cube or the edge gives a side-step left or right of the other pawn."),
             model,
-            "A cube may not be placed or slid so that either pawn has no path to its goal row.",
+            _("A cube may not be placed or slid so that either pawn has no path to its goal row."),
         ]
 
     def new_state(self) -> QubismState:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from companion.cli import add_db_argument, open_store
+from companion.i18n import LANGUAGES, _, language_from_env, set_language
 from companion.session import Session
 from companion.store import Store
 
@@ -19,6 +20,7 @@ __all__ = [
     "add_common_play_arguments",
     "common_command",
     "start_or_resume",
+    "use_language",
     "add_db_argument",
     "open_store",
 ]
@@ -26,8 +28,18 @@ __all__ = [
 
 def add_common_play_arguments(parser: argparse.ArgumentParser) -> None:
     add_db_argument(parser)
-    parser.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
-    parser.add_argument("--seed", type=int, help="seed for 'r' (random throws), for reproducible games")
+    parser.add_argument("--new", action="store_true", help=_("start a new game even if one is unfinished"))
+    parser.add_argument("--seed", type=int, help=_("seed for 'r' (random throws), for reproducible games"))
+    parser.add_argument("--lang", metavar="L", help=_("language: {codes} (default: LANGUAGE/LC_ALL/LANG, else en)").format(
+        codes=", ".join(LANGUAGES)))
+
+
+def use_language(args: argparse.Namespace) -> str:
+    """Switch to the language ``--lang`` asks for, else the environment's (``LANGUAGE``,
+    ``LC_ALL``, ``LC_MESSAGES``, ``LANG``); returns the language now in use (English when the
+    one asked for has no catalogue)."""
+    code = getattr(args, "lang", None) or language_from_env()
+    return set_language(code)
 
 
 def start_or_resume(
@@ -45,8 +57,8 @@ def start_or_resume(
         session = Session.resume(store, game_key)
         if session is not None:
             out.write(
-                f"Resuming game #{session.game_id} ({len(session.turns)} moves so far). "
-                "Use --new to start another.\n"
+                _("Resuming game #{id} ({n} moves so far). Use --new to start another.").format(
+                    id=session.game_id, n=len(session.turns)) + "\n"
             )
             return session
     return Session.start(store, game_key, seats, settings, companions=companions)
@@ -87,7 +99,7 @@ def common_command(
     was nothing to undo).
     """
     if line in ("q", "quit", "exit"):
-        console.say("Saved. Run the same command to resume.")
+        console.say(_("Saved. Run the same command to resume."))
         return "quit"
     if line in ("h", "help"):
         console.say(help_text)
@@ -97,8 +109,8 @@ def common_command(
     if line in ("u", "undo"):
         undone = session.undo()
         if undone is None:
-            console.say("Nothing to undo.")
+            console.say(_("Nothing to undo."))
             return "nothing"
-        console.say(f"Undone: {describe(undone.action)}")
+        console.say(_("Undone: {what}").format(what=describe(undone.action)))
         return "undone"
     return None

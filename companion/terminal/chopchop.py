@@ -25,11 +25,13 @@ from companion.games.chopchop import (
     Spear,
     Teleport,
     piece_label,
+    reason_text,
     tile_label,
 )
 from companion.games.chopchop_tracker import tracker
+from companion.i18n import N_, _
 from companion.session import Session
-from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume
+from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 TILE_WORDS: dict[str, str] = {
@@ -40,20 +42,28 @@ TILE_WORDS: dict[str, str] = {
     "arrow": "arrow", "a": "arrow",
     "fork": "fork", "f": "fork",
     "knife": "knife", "k": "knife",
+    # the same in Dutch and French (the words of the rule books)
+    "kaas": "cheese", "fromage": "cheese",
+    "servies": "crockery", "scherven": "crockery", "vaisselle": "crockery",
+    "pijl": "arrow", "flèche": "arrow", "fleche": "arrow",
+    "vork": "fork", "fourchette": "fork",
+    "mes": "knife", "couteau": "knife",
 }
 
-LEGEND = (
+LEGEND = N_(
     "Legend: [##] face-down slab  [  ] empty floor  [ch] face-up cheese  (  ) open hole  "
     "{  } table (cat on top, mice under)  K = cat (K* on a cheese)  m1..m4 = mice"
 )
+"""The board's legend (English; shown as ``_(LEGEND)``)."""
 
-HELP = (
+HELP = N_(
     "Commands at any prompt: u = undo, t = tracker, b = board, h = help, q = quit (the game is saved).\n"
     "Throws: type the number shown, or r to throw here. Tiles: cheese, crockery (x), +1, +2, arrow,\n"
     "fork, knife, or r to draw one from what is left. Moves: the piece and the square, e.g. '1 0,2'\n"
     "(mouse 1 to row 0, column 2) or 'cat 1,4'; the piece may be left out when only one can go there;\n"
     "r picks a random legal move (for a solo test)."
 )
+"""The commands (English; shown as ``_(HELP)``)."""
 
 
 def render_board(state: ChopChopState) -> list[str]:
@@ -96,9 +106,10 @@ def destinations_text(state: ChopChopState) -> list[str]:
         dests = state.legal_destinations(piece)
         if dests:
             where = " ".join(d + ("*" if d in state.face_down else "") for d in sorted(dests))
-            lines.append(f"  {piece_label(piece)} (at {state.position(piece)}): {where}")
+            lines.append("  " + _("{piece} (at {square}): {squares}").format(
+                piece=piece_label(piece), square=state.position(piece), squares=where))
     if any("*" in line for line in lines):
-        lines.append("  (* = a face-down slab: it will be turned)")
+        lines.append("  " + _("(* = a face-down slab: it will be turned)"))
     return lines
 
 
@@ -120,7 +131,7 @@ class ChopChopTerminal:
     def show_board(self) -> None:
         for line in render_board(self.state):
             self.con.say(line)
-        self.con.say(LEGEND)
+        self.con.say(_(LEGEND))
 
     def show_tracker(self) -> None:
         for line in tracker(self.state).lines():
@@ -130,7 +141,7 @@ class ChopChopTerminal:
         try:
             effects = self.session.apply(action, source)
         except IllegalAction as exc:
-            self.con.say(f"Not allowed: {exc}.")
+            self.con.say(_("Not allowed: {reason}.").format(reason=exc))
             return False
         for line in self.session.narrate(effects):
             self.con.say(f"  * {line}")
@@ -140,7 +151,7 @@ class ChopChopTerminal:
         for line in self.session.narrate(effects):
             self.con.say(f"  * {line}")
         if self.state.phase in ("move", "bonus") and not self.session.is_companion(self.state.current_player()):
-            self.con.say(f"Legal moves with {self.state.roll}:")
+            self.con.say(_("Legal moves with {n}:").format(n=self.state.roll))
             for line in destinations_text(self.state):
                 self.con.say(line)
 
@@ -156,7 +167,7 @@ class ChopChopTerminal:
             return "quit"
         if word in ("u", "undo"):
             turn = self.session.undo(source="keyboard")
-            self.con.say("Nothing to undo." if turn is None else f"Undone: {turn.action}.")
+            self.con.say(_("Nothing to undo.") if turn is None else _("Undone: {what}.").format(what=turn.action))
             return "done"
         if word in ("t", "tracker"):
             self.show_tracker()
@@ -168,7 +179,7 @@ class ChopChopTerminal:
             self.apply(self.rng.choice(self.state.legal_actions()), "random")
             return "done"
         if word in ("h", "help", "?"):
-            self.con.say(HELP)
+            self.con.say(_(HELP))
             return "done"
         return None
 
@@ -183,7 +194,8 @@ class ChopChopTerminal:
         mover = s.to_move()
         who = self.name(s.current_player())
         if s.phase == "setup":
-            ans = self.con.ask(f"{who}: put the cat on a table-top square ({', '.join(sorted(s.geo.table_top))}): ")
+            ans = self.con.ask(_("{name}: put the cat on a table-top square ({squares}): ").format(
+                name=who, squares=", ".join(sorted(s.geo.table_top))))
             res = self.command(ans)
             if res:
                 return res
@@ -193,8 +205,10 @@ class ChopChopTerminal:
             self.apply(PlaceCat(sq))
             return None
         if mover == CHANCE and s.phase == "roll":
-            die = "cat die 1-3" if s.side == CAT else "mouse die 1-4"
-            ans = self.con.ask(f"{who} throws ({die}): type the roll or r: ")
+            if s.side == CAT:
+                ans = self.con.ask(_("{name} throws (cat die 1-3): type the roll or r: ").format(name=who))
+            else:
+                ans = self.con.ask(_("{name} throws (mouse die 1-4): type the roll or r: ").format(name=who))
             res = self.command(ans)
             if res:
                 return res
@@ -203,16 +217,17 @@ class ChopChopTerminal:
             elif ans.strip().isdigit():
                 self.apply(Roll(int(ans.strip())))
             else:
-                self.con.say("Type the number on the die, or r to throw here (h for help).")
+                self.con.say(_("Type the number on the die, or r to throw here (h for help)."))
                 return None
             if self.state.phase in ("move", "bonus"):
-                self.con.say(f"Legal moves with {self.state.roll}:")
+                self.con.say(_("Legal moves with {n}:").format(n=self.state.roll))
                 for line in destinations_text(self.state):
                     self.con.say(line)
             return None
         if mover == CHANCE and s.phase == "reveal":
             where = s.position(s.piece or "")
-            ans = self.con.ask(f"What tile is under the slab at {where}? (cheese/x/+1/+2/arrow/fork/knife, r): ")
+            ans = self.con.ask(_("What tile is under the slab at {square}? (cheese/x/+1/+2/arrow/fork/knife, r): ").format(
+                square=where))
             res = self.command(ans)
             if res:
                 return res
@@ -222,16 +237,18 @@ class ChopChopTerminal:
             elif word in TILE_WORDS:
                 self.apply(Reveal(TILE_WORDS[word]))
             else:
-                self.con.say(f"Unknown tile {ans.strip()!r}; tiles: {', '.join(tile_label(t) for t in TILE_TYPES)}.")
+                self.con.say(_("Unknown tile {tile}; tiles: {tiles}.").format(
+                    tile=repr(ans.strip()), tiles=", ".join(tile_label(t) for t in TILE_TYPES)))
                 return None
             self.show_tracker()
             return None
         if s.phase in ("move", "bonus"):
             if s.phase == "bonus":
-                self.con.say(f"{piece_label(s.piece or '').capitalize()} moves {s.steps} more:")
+                label = piece_label(s.piece or "")
+                self.con.say(_("{piece} moves {n} more:").format(piece=label[:1].upper() + label[1:], n=s.steps))
                 for line in destinations_text(s):
                     self.con.say(line)
-            ans = self.con.ask(f"{who}: which piece where? (e.g. '1 0,2', 'cat 1,4'): ")
+            ans = self.con.ask(_("{name}: which piece where? (e.g. '1 0,2', 'cat 1,4'): ").format(name=who))
             res = self.command(ans)
             if res:
                 return res
@@ -241,8 +258,9 @@ class ChopChopTerminal:
             return None
         if s.phase == "arrow":
             targets = s.arrow_targets()
-            self.con.say(f"Arrow: {piece_label(s.piece or '')} may go to {len(targets)} squares: {' '.join(targets)}")
-            ans = self.con.ask(f"{who}: to which square? ")
+            self.con.say(_("Arrow: {piece} may go to {n} squares: {squares}").format(
+                piece=piece_label(s.piece or ""), n=len(targets), squares=" ".join(targets)))
+            ans = self.con.ask(_("{name}: to which square? ").format(name=who))
             res = self.command(ans)
             if res:
                 return res
@@ -252,7 +270,8 @@ class ChopChopTerminal:
             self.apply(Teleport(sq))
             return None
         if s.phase == "fork":
-            ans = self.con.ask(f"{who}: spear which cheese? ({' '.join(s.fork_targets())}): ")
+            ans = self.con.ask(_("{name}: spear which cheese? ({squares}): ").format(
+                name=who, squares=" ".join(s.fork_targets())))
             res = self.command(ans)
             if res:
                 return res
@@ -266,45 +285,49 @@ class ChopChopTerminal:
         rest = text.strip()
         parts = rest.split(maxsplit=1)
         first = parts[0].lower() if parts else ""
-        if len(parts) == 2 and first in ("cat", "c", "k"):
+        if len(parts) == 2 and first in ("cat", "c", "k", "kat", "chat"):
             piece, rest = CAT, parts[1]
         elif len(parts) == 2 and first.lstrip("mouse:") in ("1", "2", "3", "4"):
             piece, rest = f"mouse:{first[-1]}", parts[1]
         sq = self.square(rest.strip())
         moves = [a for a in s.legal_actions() if isinstance(a, Move)]
         if not sq:
-            self.con.say("Say where to, e.g. '1 0,2' (mouse 1 to row 0, column 2).")
+            self.con.say(_("Say where to, e.g. '1 0,2' (mouse 1 to row 0, column 2)."))
             return None
         if not any(m.to == sq for m in moves) and any(m.to == f"top:{sq}" for m in moves):
             sq = f"top:{sq}"
         fits = [m for m in moves if m.to == sq and (piece is None or m.piece == piece)]
         if not fits:
             if piece is None:
-                self.con.say(f"No piece can end on {sq} with this roll (legal moves below).")
+                self.con.say(_("No piece can end on {square} with this roll (legal moves below).").format(square=sq))
             else:
-                self.con.say(f"{piece_label(piece).capitalize()} cannot end on {sq} with this roll (legal moves below).")
+                label = piece_label(piece)
+                self.con.say(_("{piece} cannot end on {square} with this roll (legal moves below).").format(
+                    piece=label[:1].upper() + label[1:], square=sq))
             for line in destinations_text(s):
                 self.con.say(line)
             return None
         pieces = sorted({m.piece for m in fits})
         if len(pieces) > 1:
-            self.con.say(f"Several pieces can go to {sq}: {', '.join(piece_label(p) for p in pieces)}; "
-                         "say which, e.g. '2 " + sq + "'.")
+            self.con.say(_("Several pieces can go to {square}: {pieces}; say which, e.g. '2 {square}'.").format(
+                square=sq, pieces=", ".join(piece_label(p) for p in pieces)))
             return None
         if len(fits) == 1:
             return fits[0]
         vias = [m.via for m in fits]
-        ans = self.con.ask(f"Step onto {sq} from which square? ({' or '.join(vias)}): ")
+        ans = self.con.ask(_("Step onto {square} from which square? ({squares}): ").format(
+            square=sq, squares=_(" or ").join(vias)))
         via = self.square(ans)
         if via not in vias:
-            self.con.say(f"{via!r} is not one of {', '.join(vias)}.")
+            self.con.say(_("{square} is not one of {squares}.").format(square=repr(via), squares=", ".join(vias)))
             return None
         return Move(fits[0].piece, sq, via)
 
     def run(self) -> int:
-        self.con.say(f"Chop! Chop! — game #{self.session.game_id}. "
-                     + ", ".join(f"{role}: {name}" for role, name in self.session.seats.items()))
-        self.con.say(HELP)
+        self.con.say(_("Chop! Chop! — game #{id}. {seats}").format(
+            id=self.session.game_id,
+            seats=", ".join(f"{role}: {name}" for role, name in self.session.seats.items())))
+        self.con.say(_(HELP))
         last_turn_key: tuple[str, str | None] | None = None
         while not self.state.is_over():
             s = self.state
@@ -317,23 +340,23 @@ class ChopChopTerminal:
             if isinstance(self.con, CompanionConsole) and self.con.take_turns(self.narrate):
                 continue
             if self.step() == "quit":
-                self.con.say(f"Game #{self.session.game_id} saved; 'companion play chopchop' resumes it.")
+                self.con.say(_("Game #{id} saved; 'companion play chopchop' resumes it.").format(id=self.session.game_id))
                 return 0
         self.show_board()
         self.show_tracker()
         out = self.state.outcome() or {}
-        self.con.say(f"Game over: {out.get('reason', '')}.")
+        self.con.say(_("Game over: {reason}.").format(reason=reason_text(str(out.get("reason", "")))))
         return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion play chopchop",
-        description="Play Chop! Chop! with the companion in the terminal: it tracks the hidden tiles.",
+        description=_("Play Chop! Chop! with the companion in the terminal: it tracks the hidden tiles."),
     )
     parser.add_argument("--mice-players", type=int, default=1, choices=[1, 2, 3, 4],
-                        help="how many mice players take the mice turns in rotation (default 1)")
-    parser.add_argument("--board", default="chopchop", help="board name or board file (default chopchop)")
+                        help=_("how many mice players take the mice turns in rotation (default 1)"))
+    parser.add_argument("--board", default="chopchop", help=_("board name or board file (default chopchop)"))
     add_common_play_arguments(parser)
     add_companion_arguments(parser)
     return parser
@@ -342,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
 def play(argv: Sequence[str], inp: TextIO | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv))
+    use_language(args)
     con = CompanionConsole(inp, out)
     settings = {"mice_players": args.mice_players, "board": args.board}
     robots = companion_seats(parser, args, games.make("chopchop", settings))

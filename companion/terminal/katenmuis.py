@@ -20,6 +20,7 @@ from typing import Any
 from companion.games.base import IllegalAction
 from companion.games.katenmuis import (
     HOME,
+    LABELS,
     SHORTCUT_SETTINGS,
     KatEnMuis,
     KatEnMuisState,
@@ -27,9 +28,10 @@ from companion.games.katenmuis import (
     Throw,
     narrate,
 )
+from companion.i18n import N_, _, language
 from companion.session import Session
 from companion.store import StoreError
-from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume
+from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 __all__ = ["play", "replay", "odds", "parse_dice", "parse_throws"]
@@ -37,18 +39,19 @@ __all__ = ["play", "replay", "odds", "parse_dice", "parse_throws"]
 _PAIR = re.compile(r"^\s*(\d+)\s*[-,/x ]\s*(\d+)\s*$")
 _TWO_DIGITS = re.compile(r"^\s*(\d)(\d)\s*$")
 
-HELP = "Type the two dice ('3 5', '3-5' or '35'), 'r' to roll them, 'u' to undo, 'q' to quit."
+HELP = N_("Type the two dice ('3 5', '3-5' or '35'), 'r' to roll them, 'u' to undo, 'q' to quit.")
+"""The play prompt's help (English; shown as ``_(HELP)``)."""
 
 
 def parse_dice(text: str) -> tuple[int, int]:
     """``"3 5"``, ``"3-5"``, ``"35"`` -> (3, 5). Raises IllegalAction with a readable message."""
     match = _PAIR.match(text) or _TWO_DIGITS.match(text)
     if match is None:
-        raise IllegalAction(f"{text.strip()!r} is not a throw of two dice. {HELP}")
+        raise IllegalAction(_("{text} is not a throw of two dice.").format(text=repr(text.strip())) + " " + _(HELP))
     a, b = int(match.group(1)), int(match.group(2))
     for v in (a, b):
         if not 1 <= v <= 6:
-            raise IllegalAction(f"a die shows 1 to 6, not {v}")
+            raise IllegalAction(_("a die shows 1 to 6, not {value}").format(value=v))
     return (a, b)
 
 
@@ -101,12 +104,28 @@ def _make_game(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Kat
 def _where(state: KatEnMuisState, player: str) -> str:
     sq = state.square[player]
     if sq == 0:
-        return "at the start"
-    return f"on {sq}" if player == "cat" else f"on {sq} (red {HOME + 1 - sq})"
+        return _("at the start")
+    if player == "cat":
+        return _("on {square}").format(square=sq)
+    return _("on {square} (red {red})").format(square=sq, red=HOME + 1 - sq)
 
 
 def _chips(n: int) -> str:
-    return f"{n}" if n >= 0 else f"owes {-n}"
+    return f"{n}" if n >= 0 else _("owes {n}").format(n=-n)
+
+
+def _decimal(value: float, places: int) -> str:
+    """``value`` with ``places`` decimals, with the decimal comma Dutch and French write."""
+    text = f"{value:.{places}f}"
+    return text.replace(".", ",") if language() in ("nl", "fr") else text
+
+
+def _signed(value: float) -> str:
+    return ("+" if value >= 0 else "-") + _decimal(abs(value), 3)
+
+
+def _role(player: str) -> str:
+    return _(LABELS[player]) if player in LABELS else player.title()
 
 
 def status_lines(session: Session) -> list[str]:
@@ -117,17 +136,18 @@ def status_lines(session: Session) -> list[str]:
     names = session.seats
     lines = []
     for p in ("cat", "mouse"):
-        note = " - loses the next turn" if state.skip[p] else ""
-        lines.append(f"  {p.title():<5} {names[p]:<12} {_where(state, p):<18} chips {_chips(state.bank[p])}{note}")
-    lines.append(f"  Pots: {state.pots()} chips")
+        note = _(" - loses the next turn") if state.skip[p] else ""
+        chips = _("chips {n}").format(n=_chips(state.bank[p]))
+        lines.append(f"  {_role(p):<5} {names[p]:<12} {_where(state, p):<18} {chips}{note}")
+    lines.append("  " + _("Pots: {n} chips").format(n=state.pots()))
     if state.winner is not None:
-        lines.append(f"  {names[state.winner]} ({state.winner.title()}) has won.")
+        lines.append("  " + _("{name} ({role}) has won.").format(name=names[state.winner], role=_role(state.winner)))
     else:
         chance = odds_for_state(state).cat_wins
         turn = state.turn
         lines.append(
-            f"  Move {len(session.turns)} saved. {names[turn]} ({turn.title()}) to throw. "
-            f"Cat's winning chance: {100 * chance:.1f}%"
+            "  " + _("Move {n} saved. {name} ({role}) to throw. Cat's winning chance: {percent}%").format(
+                n=len(session.turns), name=names[turn], role=_role(turn), percent=_decimal(100 * chance, 1))
         )
     return lines
 
@@ -139,15 +159,17 @@ def _roll_off(console: Console, first: str, second: str, rng: random.Random) -> 
     """K1: each throws; higher total is Cat. Returns (cat name, mouse name) or None on quit."""
     roll = RollOff()
     players = (first, second)
-    console.say(f"Roll-off (K1): {first} and {second} each throw both dice; the higher total is Cat.")
+    console.say(_("Roll-off (K1): {first} and {second} each throw both dice; the higher total is Cat.").format(
+        first=first, second=second))
     while roll.cat is None:
         who = players[roll.next_thrower or 0]
-        text = console.ask(f"{who} throws (two dice, or 'r'): ").lower()
+        text = console.ask(_("{name} throws (two dice, or 'r'): ").format(name=who)).lower()
         if text in ("q", "quit"):
             return None
         try:
             dice = (rng.randint(1, 6), rng.randint(1, 6)) if text in ("r", "roll") else parse_dice(text)
-            console.say(f"  {who} throws {dice[0]} and {dice[1]}: {roll.throw(dice)}")
+            console.say("  " + _("{name} throws {a} and {b}: {result}").format(
+                name=who, a=dice[0], b=dice[1], result=roll.throw(dice)))
         except IllegalAction as exc:
             console.say(f"  {exc}")
     cat = players[roll.cat]
@@ -157,8 +179,8 @@ def _roll_off(console: Console, first: str, second: str, rng: random.Random) -> 
 def play(argv: Sequence[str], console: Console | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="companion play katenmuis",
-        description="Play Kat en Muis in the terminal. " + HELP + " The game is saved after every "
-        "throw; run the command again to resume it.",
+        description=_("Play Kat en Muis in the terminal.") + " " + _(HELP) + " "
+        + _("The game is saved after every throw; run the command again to resume it."),
     )
     add_common_play_arguments(parser)
     parser.add_argument("--cat", metavar="NAME", help="the Cat player's name")
@@ -171,6 +193,7 @@ def play(argv: Sequence[str], console: Console | None = None) -> int:
     _add_settings(parser)
     add_companion_arguments(parser)
     args = parser.parse_args(list(argv))
+    use_language(args)
     game = _make_game(args, parser)
     con = console or CompanionConsole()
     robots = companion_seats(parser, args, game)
@@ -180,17 +203,18 @@ def play(argv: Sequence[str], console: Console | None = None) -> int:
         seats = {"cat": args.cat or "", "mouse": args.mouse or ""}
         resumed = None if args.new else Session.resume(store, "katenmuis")
         if resumed is None and args.roll_off:
-            roles = _roll_off(con, args.cat or "Player 1", args.mouse or "Player 2", rng)
+            roles = _roll_off(con, args.cat or _("Player 1"), args.mouse or _("Player 2"), rng)
             if roles is None:
                 return 0
             seats = {"cat": roles[0], "mouse": roles[1]}
         session = start_or_resume(store, "katenmuis", seats, game.settings(), args.new, con.out, robots)
         if resumed is not None and _settings(args) and session.game.settings() != game.settings():
-            con.say("(The resumed game keeps its own settings; use --new for a game with these.)")
-        con.say(f"Kat en Muis - {session.seats['cat']} is Cat, {session.seats['mouse']} is Mouse.")
+            con.say(_("(The resumed game keeps its own settings; use --new for a game with these.)"))
+        con.say(_("Kat en Muis - {cat} is Cat, {mouse} is Mouse.").format(
+            cat=session.seats["cat"], mouse=session.seats["mouse"]))
         for line in session.game.interpretations()[:1]:
             con.say(line)
-        con.say(HELP)
+        con.say(_(HELP))
         con.say("\n".join(status_lines(session)))
         if isinstance(con, CompanionConsole):
             con.attach(session, args.seed, robots)
@@ -203,33 +227,31 @@ def play(argv: Sequence[str], console: Console | None = None) -> int:
             if session.is_over():
                 outcome = session.state.outcome() or {}
                 scores = outcome.get("scores", {})
-                con.say(
-                    "Game over. Chips won: "
-                    + ", ".join(f"{session.seats[p]} {scores.get(p, 0):+d}" for p in ("cat", "mouse"))
-                    + ". ('u' undoes the winning throw, 'q' quits.)"
-                )
+                con.say(_("Game over. Chips won: {scores}. ('u' undoes the winning throw, 'q' quits.)").format(
+                    scores=", ".join(f"{session.seats[p]} {scores.get(p, 0):+d}" for p in ("cat", "mouse"))))
             state = session.state
             assert isinstance(state, KatEnMuisState)
-            who = "" if state.winner is not None else f"{session.seats[state.turn]} ({state.turn.title()}) throws: "
+            who = "" if state.winner is not None else _("{name} ({role}) throws: ").format(
+                name=session.seats[state.turn], role=_role(state.turn))
             text = con.ask(who or "> ").strip().lower()
             if text in ("q", "quit", "exit"):
                 if not session.is_over():
-                    con.say("Game saved. Run 'companion play katenmuis' to carry on.")
+                    con.say(_("Game saved. Run 'companion play katenmuis' to carry on."))
                 return 0
             if text in ("", "h", "help", "?"):
-                con.say(HELP)
+                con.say(_(HELP))
                 continue
             try:
                 if text in ("u", "undo"):
                     undone = session.undo(source="keyboard")
                     if undone is None:
-                        con.say("Nothing to undo.")
+                        con.say(_("Nothing to undo."))
                     else:
-                        con.say(f"Undone: {' '.join(narrate(list(undone.effects), session.seats)[:1])}")
+                        con.say(_("Undone: {what}").format(what=" ".join(narrate(list(undone.effects), session.seats)[:1])))
                         con.say("\n".join(status_lines(session)))
                     continue
                 if session.is_over():
-                    con.say("The game is over: 'u' to undo the last throw, 'q' to quit.")
+                    con.say(_("The game is over: 'u' to undo the last throw, 'q' to quit."))
                     continue
                 if text in ("r", "roll"):
                     dice, source = (rng.randint(1, 6), rng.randint(1, 6)), "random"
@@ -300,13 +322,14 @@ def replay(argv: Sequence[str]) -> int:
     print()
     for p in ("cat", "mouse"):
         d = data[p]
-        note = ", loses the next turn" if d["skip_next"] else ""
-        print(f"{p.title():<5} {_where(state, p)}, chips {_chips(d['chips'])}{note}")
-    print(f"Pots: {data['pots']}. Throws used: {used} of {len(throws)}.")
+        note = _(", loses the next turn") if d["skip_next"] else ""
+        chips = _("chips {n}").format(n=_chips(d["chips"]))
+        print(f"{_role(p):<5} {_where(state, p)}, {chips}{note}")
+    print(_("Pots: {pots}. Throws used: {used} of {total}.").format(pots=data["pots"], used=used, total=len(throws)))
     if state.winner is not None:
-        print(f"{state.winner.title()} has won.")
+        print(_("{role} has won.").format(role=_role(state.winner)))
     else:
-        print(f"{state.turn.title()} throws next.")
+        print(_("{role} throws next.").format(role=_role(state.turn)))
     return 0
 
 
@@ -346,6 +369,8 @@ def odds(argv: Sequence[str]) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
-    print(f"Cat wins:   {100 * result.cat_wins:.4f}%   (expected chips {result.cat_chips:+.3f})")
-    print(f"Mouse wins: {100 * result.mouse_wins:.4f}%   (expected chips {result.mouse_chips:+.3f})")
+    print(_("Cat wins:   {percent}%   (expected chips {chips})").format(
+        percent=_decimal(100 * result.cat_wins, 4), chips=_signed(result.cat_chips)))
+    print(_("Mouse wins: {percent}%   (expected chips {chips})").format(
+        percent=_decimal(100 * result.mouse_wins, 4), chips=_signed(result.mouse_chips)))
     return 0

@@ -15,16 +15,24 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from companion.games.base import IllegalAction
-from companion.games.kilkenny import KilkennyCats, KilkennyState, Move, Moved, NoMove, Throw
+from companion.games.kilkenny import SIDE_WORDS, KilkennyCats, KilkennyState, Move, Moved, NoMove, Throw, colour_word
+from companion.i18n import N_, _, ngettext
 from companion.session import Session
-from companion.terminal import Console, add_common_play_arguments, common_command, open_store, start_or_resume
+from companion.terminal import (
+    Console,
+    add_common_play_arguments,
+    common_command,
+    open_store,
+    start_or_resume,
+    use_language,
+)
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 SQUARE = r"(-?\d+)\s*,\s*(-?\d+)"
 MOVE_RE = re.compile(rf"^{SQUARE}\s*(?:-|to|\s)\s*{SQUARE}$")
 TARGETS_RE = re.compile(rf"^t\s+{SQUARE}$")
 
-HELP = """commands:
+HELP = N_("""commands:
   1..6        the throw of your own die (what it shows)
   r           throw a random die for me
   9,5 7,5     move the cat on row 9, column 5 to row 7, column 5
@@ -32,7 +40,8 @@ HELP = """commands:
   ?           list every legal move
   b           show the board again
   u           undo the last action
-  q           quit (the game is saved; run the same command to resume)"""
+  q           quit (the game is saved; run the same command to resume)""")
+"""The commands (English; shown as ``_(HELP)``)."""
 
 
 def letters(game: KilkennyCats) -> dict[str, str]:
@@ -50,8 +59,8 @@ def render(state: KilkennyState) -> str:
     geo = game.geometry
     marks = letters(game)
     mouse_owner = {sq: colour for colour, mice in game.mice_of.items() for sq in mice}
-    rows = sorted({r for r, _ in geo.cells.values()})
-    cols = sorted({c for _, c in geo.cells.values()})
+    rows = sorted({r for r, _c in geo.cells.values()})
+    cols = sorted({c for _r, c in geo.cells.values()})
     lines = ["    " + "".join(f"{c:>3}" for c in cols)]
     for r in rows:
         cells = []
@@ -67,8 +76,10 @@ def render(state: KilkennyState) -> str:
             else:
                 cells.append("  .")
         lines.append(f"{r:>4}" + "".join(cells))
-    legend = ", ".join(f"{marks[c]} = {game.player_label(c)} ({game.side_of[c]})" for c in game.players)
-    lines.append(f"    {legend}; small letters: that colour's empty mice, o: mice nobody may enter")
+    legend = ", ".join(f"{marks[c]} = {game.player_label(c)} ({_(SIDE_WORDS.get(game.side_of[c], game.side_of[c]))})"
+                       for c in game.players)
+    lines.append("    " + _("{legend}; small letters: that colour's empty mice, o: mice nobody may enter").format(
+        legend=legend))
     return "\n".join(lines)
 
 
@@ -77,7 +88,8 @@ def _status(session: Session, state: KilkennyState) -> str:
     for colour in state.game.players:
         cats = [sq for sq, c in state.cats.items() if c == colour]
         parked = [sq for sq in cats if sq in state.game.geometry.mice]
-        counts.append(f"{session.name(colour)}: {len(cats)} cats, {len(parked)} on mice")
+        counts.append(ngettext("{name}: {n} cat, {parked} on mice", "{name}: {n} cats, {parked} on mice",
+                               len(cats)).format(name=session.name(colour), n=len(cats), parked=len(parked)))
     return "; ".join(counts)
 
 
@@ -87,7 +99,7 @@ def _square(r: str, c: str) -> str:
 
 def run(session: Session, console: Console, rng: random.Random) -> int:
     """The play loop; returns 0 when the player quits or the game is over and they quit."""
-    console.say("Type h for help.")
+    console.say(_("Type h for help."))
     show_board = True
     while True:
         state = session.state
@@ -102,23 +114,28 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
         if state.is_over():
             out = state.outcome() or {}
             winner = out.get("winner")
-            console.say(f"Game over: {session.name(winner) if winner else 'nobody'} wins.")
-            line = console.ask("u = undo the last action, q = quit: ").lower()
+            if winner:
+                console.say(_("Game over: {name} wins.").format(name=session.name(winner)))
+            else:
+                console.say(_("Game over: nobody wins."))
+            line = console.ask(_("u = undo the last action, q = quit: ")).lower()
             if line == "u":
                 undone = session.undo()
-                console.say(f"Undone: {undone.action if undone else 'nothing'}")
+                console.say(_("Undone: {what}").format(what=undone.action if undone else _("nothing")))
                 show_board = True
                 continue
             return 0
         colour = state.turn
-        who = f"{session.name(colour)} ({colour})"
+        who = f"{session.name(colour)} ({colour_word(colour)})"
         if state.is_chance():
-            line = console.ask(f"{who}, throw the {colour} die: 1-6, or r for random: ").lower()
+            line = console.ask(_("{name}, throw the {colour} die: 1-6, or r for random: ").format(
+                name=who, colour=colour_word(colour))).lower()
         else:
-            line = console.ask(f"{who} threw {state.throw}. Move a cat (from to, e.g. 9,5 7,5): ").lower()
+            line = console.ask(_("{name} threw {n}. Move a cat (from to, e.g. 9,5 7,5): ").format(
+                name=who, n=state.throw)).lower()
         if not line:
             continue
-        done = common_command(line, session, console, HELP, str)
+        done = common_command(line, session, console, _(HELP), str)
         if done == "quit":
             return 0
         if done is not None:
@@ -127,22 +144,24 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             continue
         if line == "?":
             if state.is_chance():
-                console.say("Throw the die first.")
+                console.say(_("Throw the die first."))
             else:
                 moves = [f"{a.frm} {a.to}" for a in state.legal_actions() if isinstance(a, Move)]
-                console.say(f"{len(moves)} legal moves: " + "; ".join(moves))
+                console.say(ngettext("{n} legal move: {moves}", "{n} legal moves: {moves}", len(moves)).format(
+                    n=len(moves), moves="; ".join(moves)))
             continue
         m = TARGETS_RE.match(line)
         if m:
             sq = _square(*m.groups())
             if state.is_chance():
-                console.say("Throw the die first.")
+                console.say(_("Throw the die first."))
             elif state.cats.get(sq) != colour:
-                console.say(f"There is no {colour} cat on {sq}.")
+                console.say(_("There is no {colour} cat on {square}.").format(colour=colour_word(colour), square=sq))
             else:
                 targets = state.legal_targets(sq)
-                console.say(f"The cat on {sq} may go to: {', '.join(targets)}" if targets
-                            else f"The cat on {sq} cannot move with a {state.throw}.")
+                console.say(_("The cat on {square} may go to: {squares}").format(square=sq, squares=", ".join(targets))
+                            if targets else
+                            _("The cat on {square} cannot move with a {n}.").format(square=sq, n=state.throw))
             continue
         try:
             if state.is_chance():
@@ -152,18 +171,18 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
                 elif line.isdigit():
                     action, source = Throw(colour, int(line)), "typed"
                 else:
-                    console.say(f"Type the {colour} die's number (1-6) or r; h for help.")
+                    console.say(_("Type the {colour} die's number (1-6) or r; h for help.").format(colour=colour_word(colour)))
                     continue
             else:
                 m = MOVE_RE.match(line)
                 if not m:
-                    console.say("Type a move as two squares, e.g. 9,5 7,5 (t 9,5 shows targets; h for help).")
+                    console.say(_("Type a move as two squares, e.g. 9,5 7,5 (t 9,5 shows targets; h for help)."))
                     continue
                 a, b, c, d = m.groups()
                 action, source = Move(_square(a, b), _square(c, d)), "typed"
             effects = session.apply(action, source=source)
         except IllegalAction as exc:
-            console.say(f"Not allowed: {exc}")
+            console.say(_("Not allowed: {reason}").format(reason=exc))
             continue
         for phrase in session.narrate(effects):
             console.say(f"  {phrase}")
@@ -173,15 +192,16 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
 def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="companion play kilkenny",
-        description="Play Kilkenny Cats in the terminal (rules L1-L5). The game is saved after "
-        "every action; running this again resumes the unfinished game.",
+        description=_("Play Kilkenny Cats in the terminal (rules L1-L5). The game is saved after "
+                      "every action; running this again resumes the unfinished game."),
     )
     add_common_play_arguments(parser)
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), help="number of colours (default 2)")
-    parser.add_argument("--cats", type=int, help="cats per colour (default 8)")
-    parser.add_argument("--names", help="player names in colour order, comma-separated, e.g. 'Ann,Bo'")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), help=_("number of colours (default 2)"))
+    parser.add_argument("--cats", type=int, help=_("cats per colour (default 8)"))
+    parser.add_argument("--names", help=_("player names in colour order, comma-separated, e.g. 'Ann,Bo'"))
     add_companion_arguments(parser)
     args = parser.parse_args(list(argv or []))
+    use_language(args)
     console = CompanionConsole(inp, out)
     settings: dict[str, int] = {}
     if args.players is not None:
@@ -198,10 +218,12 @@ def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: Text
         session = start_or_resume(store, "kilkenny", seats, settings, args.new, console.out, robots)
         resumed = session.game.settings()
         if args.players is not None and resumed["players"] != args.players:
-            console.say(f"(This game has {resumed['players']} players; use --new for a {args.players}-player game.)")
+            console.say(_("(This game has {n} players; use --new for a {wanted}-player game.)").format(
+                n=resumed["players"], wanted=args.players))
         played = session.game
         assert isinstance(played, KilkennyCats)
-        names = ", ".join(f"{session.name(c)} ({c}, {side})" for c, side in played.side_of.items())
-        console.say(f"Kilkenny Cats #{session.game_id}: {names}")
+        names = ", ".join(f"{session.name(c)} ({colour_word(c)}, {_(SIDE_WORDS.get(side, side))})"
+                          for c, side in played.side_of.items())
+        console.say(_("Kilkenny Cats #{id}: {names}").format(id=session.game_id, names=names))
         console.attach(session, args.seed, robots)
         return run(session, console, random.Random(args.seed))

@@ -26,8 +26,16 @@ from companion.games.qubism import (
     SlideCube,
     Tip,
 )
+from companion.i18n import N_, _, ngettext
 from companion.session import Session
-from companion.terminal import Console, add_common_play_arguments, common_command, open_store, start_or_resume
+from companion.terminal import (
+    Console,
+    add_common_play_arguments,
+    common_command,
+    open_store,
+    start_or_resume,
+    use_language,
+)
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 SQ = r"(\d+)\s*,\s*(\d+)"
@@ -37,7 +45,7 @@ SLIDE_RE = re.compile(rf"^(?:slide|s)\s+{SQ}\s+(\d+)$")
 TIP_RE = re.compile(r"^(?:tip\s+)?([nesw])$")
 ARROW_GLYPH = {"N": "^", "E": ">", "S": "v", "W": "<", "?": "?"}
 
-HELP = """commands:
+HELP = N_("""commands:
   pawn 3,2      move your pawn to row 3, column 2 (step, jump or side-step); '3,2' alone works too
   place 2,2 N   place a cube from the pool on 2,2 with its top arrow pointing N, E, S or W
   slide 2,2 3   slide the cube on 2,2 three squares along its arrow (then it tips over)
@@ -45,14 +53,15 @@ HELP = """commands:
   ?             list every legal action
   b             show the board again
   u             undo the last action
-  q             quit (the game is saved; run the same command to resume)"""
+  q             quit (the game is saved; run the same command to resume)""")
+"""The commands (English; shown as ``_(HELP)``)."""
 
 
 def render(state: QubismState) -> str:
     """The board as text: W and B pawns, cubes as their arrow (^ > v <, ? while unreported)."""
     geo = state.game.geometry
-    rows = sorted({r for r, _ in geo.cells.values()})
-    cols = sorted({c for _, c in geo.cells.values()})
+    rows = sorted({r for r, _c in geo.cells.values()})
+    cols = sorted({c for _r, c in geo.cells.values()})
     where = {sq: p[0].upper() for p, sq in state.pawns.items()}
     lines = ["   " + "".join(f"{c:>3}" for c in cols)]
     for r in rows:
@@ -69,8 +78,11 @@ def render(state: QubismState) -> str:
                 cells.append("  .")
         lines.append(f"{r:>3}" + "".join(cells))
     game = state.game
-    goals = ", ".join(f"{p[0].upper()} = {game.player_label(p)} (to row {game.goal_row[p]})" for p in game.players)
-    lines.append(f"   {goals}; cubes show their top arrow; {state.pool} cubes in the pool")
+    goals = ", ".join(_("{mark} = {player} (to row {row})").format(
+        mark=p[0].upper(), player=game.player_label(p), row=game.goal_row[p]) for p in game.players)
+    lines.append("   " + ngettext("{goals}; cubes show their top arrow; {n} cube in the pool",
+                                  "{goals}; cubes show their top arrow; {n} cubes in the pool", state.pool).format(
+        goals=goals, n=state.pool))
     return "\n".join(lines)
 
 
@@ -81,7 +93,7 @@ def parse(line: str, state: QubismState) -> Action | str:
         if m:
             assert state.tipping is not None
             return Tip(state.tipping, m.group(1).upper())
-        return f"Type the arrow now on top of the cube on {state.tipping}: N, E, S or W (or r)."
+        return _("Type the arrow now on top of the cube on {square}: N, E, S or W (or r).").format(square=state.tipping)
     m = PAWN_RE.match(line)
     if m:
         return PawnMove(f"{int(m.group(1))},{int(m.group(2))}")
@@ -92,10 +104,10 @@ def parse(line: str, state: QubismState) -> Action | str:
     if m:
         return SlideCube(f"{int(m.group(1))},{int(m.group(2))}", int(m.group(3)))
     if line.startswith(("place", "c ")):
-        return "Type a placement as: place ROW,COL ARROW, e.g. place 2,2 N."
+        return _("Type a placement as: place ROW,COL ARROW, e.g. place 2,2 N.")
     if line.startswith(("slide", "s ")):
-        return "Type a slide as: slide ROW,COL SQUARES, e.g. slide 2,2 3."
-    return "Type pawn 3,2, place 2,2 N or slide 2,2 3 (h for help)."
+        return _("Type a slide as: slide ROW,COL SQUARES, e.g. slide 2,2 3.")
+    return _("Type pawn 3,2, place 2,2 N or slide 2,2 3 (h for help).")
 
 
 def describe(action: Action) -> str:
@@ -109,7 +121,7 @@ def describe(action: Action) -> str:
 
 
 def run(session: Session, console: Console, rng: random.Random) -> int:
-    console.say("Type h for help.")
+    console.say(_("Type h for help."))
     show_board = True
     while True:
         state = session.state
@@ -122,23 +134,24 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             show_board = False
         if state.is_over():
             winner = (state.outcome() or {}).get("winner")
-            console.say(f"Game over: {session.name(winner)} wins.")
-            if console.ask("u = undo the last action, q = quit: ").lower() == "u":
+            console.say(_("Game over: {name} wins.").format(name=session.name(winner)))
+            if console.ask(_("u = undo the last action, q = quit: ")).lower() == "u":
                 undone = session.undo()
-                console.say(f"Undone: {describe(undone.action) if undone else 'nothing'}")
+                console.say(_("Undone: {what}").format(what=describe(undone.action) if undone else _("nothing")))
                 show_board = True
                 continue
             return 0
         player = state.current_player()
-        who = f"{session.name(player)} ({player})"
+        who = f"{session.name(player)} ({session.game.player_label(player or '').lower()})"
         if state.is_chance():
-            line = console.ask(f"{who}: which arrow is on top of the cube on {state.tipping} now (N/E/S/W, r)? ")
+            line = console.ask(_("{name}: which arrow is on top of the cube on {square} now (N/E/S/W, r)? ").format(
+                name=who, square=state.tipping))
         else:
-            line = console.ask(f"{who}: pawn, place or slide? ")
+            line = console.ask(_("{name}: pawn, place or slide? ").format(name=who))
         line = line.strip().lower()
         if not line:
             continue
-        done = common_command(line, session, console, HELP, describe)
+        done = common_command(line, session, console, _(HELP), describe)
         if done == "quit":
             return 0
         if done is not None:
@@ -147,10 +160,11 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             continue
         if line == "?":
             if state.is_chance():
-                console.say("Type the arrow on top of the cube that just moved: N, E, S or W.")
+                console.say(_("Type the arrow on top of the cube that just moved: N, E, S or W."))
             else:
                 acts = state.legal_actions()
-                console.say(f"{len(acts)} legal actions: " + "; ".join(describe(a) for a in acts))
+                console.say(ngettext("{n} legal action: {actions}", "{n} legal actions: {actions}", len(acts)).format(
+                    n=len(acts), actions="; ".join(describe(a) for a in acts)))
             continue
         if state.is_chance() and line == "r":
             assert state.tipping is not None
@@ -163,7 +177,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
         try:
             effects = session.apply(parsed, source="typed")
         except IllegalAction as exc:
-            console.say(f"Not allowed: {exc}")
+            console.say(_("Not allowed: {reason}").format(reason=exc))
             continue
         for phrase in session.narrate(effects):
             console.say(f"  {phrase}")
@@ -173,19 +187,20 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
 def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="companion play qubism",
-        description="Play Qubism in the terminal (rules Q1-Q7). The game is saved after every "
-        "action; running this again resumes the unfinished game.",
+        description=_("Play Qubism in the terminal (rules Q1-Q7). The game is saved after every "
+                      "action; running this again resumes the unfinished game."),
     )
     add_common_play_arguments(parser)
     parser.add_argument(
         "--cube-model",
         choices=CUBE_MODELS,
-        help="how a slid cube's new arrow is known: observed (you type it, the default), "
-        "forward (it points the way it slid), back (it points back)",
+        help=_("how a slid cube's new arrow is known: observed (you type it, the default), "
+               "forward (it points the way it slid), back (it points back)"),
     )
-    parser.add_argument("--names", help="player names, white first, comma-separated, e.g. 'Ann,Bo'")
+    parser.add_argument("--names", help=_("player names, white first, comma-separated, e.g. 'Ann,Bo'"))
     add_companion_arguments(parser)
     args = parser.parse_args(list(argv or []))
+    use_language(args)
     console = CompanionConsole(inp, out)
     settings = {"cube_model": args.cube_model} if args.cube_model else {}
     game = Qubism(**settings)
@@ -193,7 +208,8 @@ def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: Text
     robots = companion_seats(parser, args, game)
     with open_store(args.db) as store:
         session = start_or_resume(store, "qubism", seats, settings, args.new, console.out, robots)
-        names = ", ".join(f"{session.name(p)} ({p})" for p in session.game.players)
-        console.say(f"Qubism #{session.game_id}: {names}; {session.game.interpretations()[2]}")
+        names = ", ".join(f"{session.name(p)} ({session.game.player_label(p).lower()})" for p in session.game.players)
+        console.say(_("Qubism #{id}: {names}; {model}").format(
+            id=session.game_id, names=names, model=session.game.interpretations()[2]))
         console.attach(session, args.seed, robots)
         return run(session, console, random.Random(args.seed))
