@@ -27,8 +27,8 @@ def sections(game: Game) -> list[Section]:
             Page(_("Black's pawn starts in the middle of the top row. Black wants to reach the bottom "
                    "row."), start_b + goal_b),
             Page(ngettext(
-                "Put the {n} cube beside the board: both players use it. Each face of a cube shows "
-                "an arrow.",
+                "Put the cube beside the board: both players use it. Each face of a cube shows an "
+                "arrow.",
                 "Put the {n} cubes beside the board: both players use them. Each face of a cube "
                 "shows an arrow.",
                 cubes,

@@ -3,23 +3,19 @@ locale folder that speaks them, for the language tests.
 
 ``core_messages()`` finds every message ``companion/games``, ``companion/terminal``,
 ``companion/teach``, ``companion/companion_turn.py`` and ``companion/proposals.py`` mark for translation (``_``, ``N_``, ``ngettext``, read with ``ast``).
-``core_catalogue_dir(tmp)`` compiles nl and fr catalogues (Babel's ``write_mo``) from the real
-catalogues' messages plus ``companion/locale/core-translations.json`` and
-``ui-translations.json`` (until the coordinator merges them into the real ``.po`` files).
+``core_translations()`` reads their translations from the real compiled catalogues
+(``companion/locale/*/LC_MESSAGES/companion.mo``) and ``core_catalogue_dir()`` gives that folder.
 """
 
 from __future__ import annotations
 
 import ast
 import gettext
-import json
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "companion" / "locale"
-CORE_JSON = LOCALE / "core-translations.json"
-UI_JSON = LOCALE / "ui-translations.json"
 CORE_DIRS = ("companion/games", "companion/terminal", "companion/teach")
 CORE_FILES = ("companion/companion_turn.py", "companion/proposals.py")
 """The companion's own moves and hints, said like the games' narration."""
@@ -54,27 +50,17 @@ def core_messages() -> tuple[dict[str, list[str]], dict[str, tuple[str, list[str
 
 
 def core_translations() -> dict[str, Any]:
-    return json.loads(CORE_JSON.read_text(encoding="utf-8"))
-
-
-def _json_entries(path: Path, lang: str) -> tuple[dict[str, str], dict[tuple[str, str], list[str]]]:
-    """(msgid -> text, (singular, plural) -> forms) for ``lang`` from a translations file. The
-    plurals are ``{singular: {lang: forms}}`` (core) or a list of entries (ui)."""
-    if not path.is_file():
-        return {}, {}
-    data = json.loads(path.read_text(encoding="utf-8"))
-    singles = {k: v[lang] for k, v in data.items() if k != "__plurals__" and v.get(lang)}
-    plurals: dict[tuple[str, str], list[str]] = {}
-    raw = data.get("__plurals__", {})
-    if isinstance(raw, list):
-        for entry in raw:
-            plurals[(entry["msgid"], entry["msgid_plural"])] = list(entry[lang])
-    else:
-        _found, core_plurals = core_messages()
-        for one, forms in raw.items():
-            many = core_plurals[one][0] if one in core_plurals else one
-            plurals[(one, many)] = list(forms[lang])
-    return singles, plurals
+    """The real compiled catalogues' translations of the core messages, in the shape
+    ``{msgid: {"nl": ..., "fr": ...}, "__plurals__": {singular: {"nl": [one, many], ...}}}``."""
+    out: dict[str, Any] = {"__plurals__": {}}
+    for lang in PLURAL_FORMS:
+        for key, value in _real(lang).items():
+            if isinstance(key, tuple):
+                forms = out["__plurals__"].setdefault(key[0], {}).setdefault(lang, ["", ""])
+                forms[key[1]] = value
+            elif key:
+                out.setdefault(key, {})[lang] = value
+    return out
 
 
 def _real(lang: str) -> dict[Any, Any]:
@@ -86,28 +72,6 @@ def _real(lang: str) -> dict[Any, Any]:
 
 
 def core_catalogue_dir(tmp: Path) -> Path:
-    """A locale folder (under ``tmp``) whose nl and fr catalogues hold the real catalogues'
-    messages, then ui-translations.json's, then core-translations.json's; compiled with Babel."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.mofile import write_mo
-
-    for lang in PLURAL_FORMS:
-        catalog = Catalog(locale=lang, domain="companion")
-        real = _real(lang)
-        real_plurals: dict[str, list[str]] = {}
-        for key, value in real.items():
-            if isinstance(key, tuple):
-                real_plurals.setdefault(key[0], []).append(value)
-            elif key:
-                catalog.add(key, value)
-        for path in (UI_JSON, CORE_JSON):
-            singles, plurals = _json_entries(path, lang)
-            for msgid, text in singles.items():
-                catalog.add(msgid, text)
-            for (one, many), forms in plurals.items():
-                catalog.add((one, many), tuple(forms))
-        out = tmp / lang / "LC_MESSAGES"
-        out.mkdir(parents=True, exist_ok=True)
-        with (out / "companion.mo").open("wb") as f:
-            write_mo(f, catalog)
-    return tmp
+    """The locale folder whose nl and fr catalogues speak the core messages: the real one
+    (``companion/locale``, made by ``scripts/catalogues``). ``tmp`` is unused."""
+    return LOCALE

@@ -18,8 +18,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "catalogues"
-NARRATION = ("companion/games/", "companion/terminal/", "companion/teach/")
-"""Marked and translated on the branch i18n-narration (its core-translations.json)."""
 
 
 def _tool() -> ModuleType:
@@ -35,29 +33,17 @@ def _tool() -> ModuleType:
 cat = _tool()
 
 
-def _narration_only(problem: object) -> bool:
-    where = getattr(problem, "where", ())
-    return getattr(problem, "kind", "") == "missing" and bool(where) and all(w.startswith(NARRATION) for w in where)
-
-
 @pytest.fixture(scope="module")
 def found() -> list[object]:
     return list(cat.problems(ROOT))
 
 
-def test_the_catalogues_are_up_to_date_and_every_message_outside_the_narration_is_translated(
-        found: list[object]) -> None:
-    """What ``scripts/catalogues --check`` reports, less the narration's untranslated messages
-    (next test): nothing. A stale .pot/.po/.mo, a missing or fuzzy translation, other
-    placeholders than the message's, a wrong header all fail here."""
-    wrong = [str(p) for p in found if not _narration_only(p)]
+def test_the_catalogues_are_up_to_date_and_every_message_is_translated(found: list[object]) -> None:
+    """What ``scripts/catalogues --check`` reports: nothing. A stale .pot/.po/.mo, a missing or
+    fuzzy translation in any catalogue, other placeholders than the message's, a wrong header
+    all fail here."""
+    wrong = [str(p) for p in found]
     assert wrong == [], "run scripts/catalogues, then translate in the .po files:\n" + "\n".join(wrong)
-
-
-@pytest.mark.xfail(reason="until i18n-narration merges (companion/locale/core-translations.json)", strict=False)
-def test_the_narration_messages_are_translated(found: list[object]) -> None:
-    pending = [str(p) for p in found if _narration_only(p)]
-    assert pending == [], f"{len(pending)} untranslated narration message(s):\n" + "\n".join(pending)
 
 
 def test_the_app_reads_the_compiled_catalogues_with_their_plural_rules() -> None:

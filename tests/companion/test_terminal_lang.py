@@ -226,7 +226,7 @@ def test_the_language_comes_from_lang_when_no_option_is_given(
     [
         ("nl", ["Kat: zet de kat op een vakje van het tafelblad", "Mogelijke zetten met", "Dichte tegels:",
                 "De muizen hebben 0/10 kaas.", "Legenda:"]),
-        ("fr", ["Chat\u00a0: posez le chat sur une case du dessus de la table", "Déplacements possibles avec",
+        ("fr", ["Chat\u00a0: pose le chat sur une case du dessus de la table", "Déplacements possibles avec",
                 "Dalles face cachée\u00a0:", "Les souris ont 0/10 fromages.", "Légende\u00a0:"]),
     ],
 )
