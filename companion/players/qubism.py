@@ -31,8 +31,9 @@ in search order without a chance.
 **Strengths** are deterministic work budgets (nodes = actions applied during one decision, and a
 maximum depth), so a seed and a position always give the same move: ``easy`` looks one ply ahead
 with seeded noise on its evaluation (it blunders; a child can beat it), ``normal`` and ``strong``
-deepen until their node budget is spent. A wall-clock cap (three times the budget's intended
-time on the machine it was calibrated on) only cuts in on a much slower machine.
+deepen until their node budget is spent. Two safety caps only cut in on a much slower machine:
+three times the intended time in the search thread's own CPU time (``time.thread_time``: a
+busy machine does not trigger it, a slow one does), and ten times it on the wall clock.
 
 Pure core: no I/O; typed for ``mypy --strict``.
 """
@@ -166,6 +167,7 @@ class QubismPlayer(Player):
         self._nodes = 0
         self._limit = 0
         self._deadline = 0.0
+        self._wall_deadline = 0.0
         self.last_depth = 0
         """The deepest iteration the last decision completed (for tests and the bench)."""
 
@@ -256,7 +258,8 @@ class QubismPlayer(Player):
         self._nodes += 1
         if self._nodes > self._limit:
             raise _OutOfBudget
-        if not self._nodes & 255 and time.perf_counter() > self._deadline:
+        if not self._nodes & 255 and (time.thread_time() > self._deadline
+                                       or time.perf_counter() > self._wall_deadline):
             raise _OutOfBudget
 
     def _apply(self, s: QubismState, action: Action) -> QubismState:
@@ -392,7 +395,7 @@ class QubismPlayer(Player):
         self._killers = {}
         self._nodes = 0
         self._limit = self.level.nodes
-        self._deadline = time.perf_counter() + 3 * self.level.seconds
+        self._caps(3.0)
         mover = s.turn
         actions = s.legal_actions()
         order = list(actions)
@@ -430,6 +433,10 @@ class QubismPlayer(Player):
             order.sort(key=lambda a: -values[a])
         return order, values, done
 
+    def _caps(self, factor: float) -> None:
+        self._deadline = time.thread_time() + factor * self.level.seconds
+        self._wall_deadline = time.perf_counter() + 10 * factor / 3 * self.level.seconds
+
     def _noisy(self, s: QubismState, order: list[Action], values: dict[Action, float]) -> list[Action]:
         rng = random.Random(f"{self.seed}:{json.dumps(s.to_json(), sort_keys=True)}")
         noisy = {a: values[a] + rng.gauss(0.0, self.level.noise) for a in order}
@@ -455,7 +462,7 @@ class QubismPlayer(Player):
         mover = s.turn
         known = {order[0]: values[order[0]]}
         self._limit = self._nodes + self.level.nodes // 2
-        self._deadline = time.perf_counter() + 1.5 * self.level.seconds
+        self._caps(1.5)
         for a in order[1:1 + self.level.alternatives]:
             child = s.clone()
             child.apply(a)
