@@ -211,7 +211,7 @@ class QubismPlayer(Player):
             if d_opp <= 1:
                 return -0.9 + PULL * d_opp
             h = d_opp - d_me - TEMPO
-        return 0.9 * (2.0 / (1.0 + math.exp(-h / SCALE))  - 1.0) - PULL * d_me
+        return 0.9 * (2.0 / (1.0 + math.exp(-h / SCALE)) - 1.0) - PULL * d_me
 
     def _evaluate(self, s: QubismState, me: str, me_to_move: bool) -> float:
         board = self._board
