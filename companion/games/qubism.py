@@ -42,8 +42,7 @@ whose new arrow after a slide has not been reported yet.
 from __future__ import annotations
 
 import functools
-from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -183,6 +182,8 @@ class Geometry:
     board: Board
     cells: dict[str, tuple[int, int]]
     at: dict[tuple[int, int], str]
+    nbrs: dict[str, tuple[str, ...]]
+    """square -> its orthogonal neighbours on the board (precomputed for the path searches)"""
 
 
 @functools.lru_cache(maxsize=8)
@@ -193,7 +194,12 @@ def geometry(board_name: str) -> Geometry:
         if sq.cell is None:
             raise BoardError(f"board {board.name!r}: square {sq.id!r} has no cell (Qubism needs a grid)")
         cells[sq.id] = sq.cell
-    return Geometry(board, cells, {c: s for s, c in cells.items()})
+    at = {c: s for s, c in cells.items()}
+    nbrs = {
+        s: tuple(n for dr, dc in ARROWS.values() if (n := at.get((r + dr, c + dc))) is not None)
+        for s, (r, c) in cells.items()
+    }
+    return Geometry(board, cells, at, nbrs)
 
 
 # -- state -------------------------------------------------------------------------------------
@@ -240,27 +246,34 @@ class QubismState(State):
     def cut_off(self, cubes: Iterable[str] | None = None) -> list[str]:
         """Players whose pawn has no path to its goal row over cube-free squares (Q6)."""
         blocked = set(self.cubes if cubes is None else cubes)
-        geo = self.game.geometry
-        out = []
-        for player in self.game.players:
-            goal = self.game.goal_of[player]
-            start = self.pawns[player]
-            seen = {start}
-            todo = deque([start])
-            found = False
-            while todo:
-                sq = todo.popleft()
-                if sq in goal:
-                    found = True
-                    break
-                r, c = geo.cells[sq]
-                for dr, dc in ARROWS.values():
-                    nxt = geo.at.get((r + dr, c + dc))
-                    if nxt is not None and nxt not in blocked and nxt not in seen:
-                        seen.add(nxt)
-                        todo.append(nxt)
-            if not found:
-                out.append(player)
+        return [p for p in self.game.players if self._path(p, blocked) is None]
+
+    def _path(self, player: str, blocked: Container[str]) -> list[str] | None:
+        """A shortest path of the pawn of ``player`` to its goal row avoiding ``blocked``, or None."""
+        nbrs = self.game.geometry.nbrs
+        goal = self.game.goal_of[player]
+        start = self.pawns[player]
+        came: dict[str, str] = {start: start}
+        todo = [start]
+        for sq in todo:  # breadth first: the list grows while it is read
+            if sq in goal:
+                path = [sq]
+                while sq != start:
+                    sq = came[sq]
+                    path.append(sq)
+                return path
+            for nxt in nbrs[sq]:
+                if nxt not in came and nxt not in blocked:
+                    came[nxt] = sq
+                    todo.append(nxt)
+        return None
+
+    def _on_paths(self) -> set[str]:
+        """Squares on one path per pawn (Q6): a cube anywhere else cuts nobody off, since that
+        path stays open (and taking a cube away only opens squares)."""
+        out: set[str] = set()
+        for p in self.game.players:
+            out.update(self._path(p, self.cubes) or ())
         return out
 
     def _cut_off_message(self, what: str, players: list[str]) -> str:
@@ -295,7 +308,7 @@ class QubismState(State):
     def _empty(self, square: str | None) -> bool:
         return square is not None and square not in self.cubes and square not in self.pawns.values()
 
-    def _placement_error(self, square: str, arrow: str) -> str | None:
+    def _placement_error(self, square: str, arrow: str, on_paths: Container[str] | None = None) -> str | None:
         if square not in self.game.geometry.cells:
             return _("there is no square {square} on this board").format(square=square)
         if arrow not in ARROWS:
@@ -312,12 +325,12 @@ class QubismState(State):
                 square=square, arrow=arrow)
         if not self._empty(target):
             return _("the arrow must point at an empty square, and {square} is not empty").format(square=target)
-        walled = self.cut_off(set(self.cubes) | {square})
+        walled = [] if on_paths is not None and square not in on_paths else self.cut_off(set(self.cubes) | {square})
         if walled:
             return self._cut_off_message(_("a cube on {square}").format(square=square), walled)
         return None
 
-    def _slide_error(self, square: str, distance: int) -> str | None:
+    def _slide_error(self, square: str, distance: int, on_paths: Container[str] | None = None) -> str | None:
         if square not in self.game.geometry.cells:
             return _("there is no square {square} on this board").format(square=square)
         arrow = self.cubes.get(square)
@@ -335,7 +348,8 @@ class QubismState(State):
                     square=square, other=sq)
         dest = self._step(square, arrow, distance)
         assert dest is not None
-        walled = self.cut_off((set(self.cubes) - {square}) | {dest})
+        walled = ([] if on_paths is not None and dest not in on_paths
+                  else self.cut_off((set(self.cubes) - {square}) | {dest}))
         if walled:
             return self._cut_off_message(_("sliding that cube to {square}").format(square=dest), walled)
         return None
@@ -352,12 +366,15 @@ class QubismState(State):
 
     def _actions(self) -> list[Action]:
         out: list[Action] = [PawnMove(sq) for sq in self.pawn_targets()]
+        on_paths = self._on_paths()
         if self.pool > 0:
             for sq in self.game.geometry.cells:
                 if sq in self.cubes or sq in self.pawns.values():
                     continue
+                if sq in on_paths and self.cut_off(set(self.cubes) | {sq}):
+                    continue  # Q6, whatever the arrow
                 for arrow in ARROWS:
-                    if self._placement_error(sq, arrow) is None:
+                    if self._placement_error(sq, arrow, ()) is None:
                         out.append(PlaceCube(sq, arrow))
         for sq, arrow in sorted(self.cubes.items()):
             k = 1
@@ -365,7 +382,7 @@ class QubismState(State):
                 nxt = self._step(sq, arrow, k)
                 if not self._empty(nxt):
                     break
-                if self._slide_error(sq, k) is None:
+                if self._slide_error(sq, k, on_paths) is None:
                     out.append(SlideCube(sq, k))
                 k += 1
         return out
@@ -473,6 +490,11 @@ class QubismState(State):
         return [CubeTipped(action.square, action.arrow)]
 
     # -- JSON ---------------------------------------------------------------------------------
+
+    def clone(self) -> QubismState:
+        """A copy (the same as the JSON round trip of :class:`State`, without the JSON)."""
+        return QubismState(self.game, dict(self.pawns), dict(sorted(self.cubes.items())), self.pool, self.turn,
+                           self.tipping, self.winner)
 
     def to_json(self) -> dict[str, Any]:
         return {
