@@ -64,7 +64,8 @@ class KeyLabel(Label):
 class FitLabel(KeyLabel):
     """A key line (a title, the turn banner) at the largest size from ``max_font`` down to
     ``min_font`` that fits its width on one line: a long translation or a long name gets a
-    smaller font rather than being cut off."""
+    smaller font rather than being cut off. Text still too long at ``min_font`` wraps onto a
+    second line where the label's ``text_size`` lets it (the game screen's turn banner)."""
 
     max_font = NumericProperty(theme.FONT_HUGE)
     min_font = NumericProperty(theme.FONT)
