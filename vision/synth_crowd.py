@@ -6,7 +6,7 @@
 The dice of ``vision.synth_dice`` (same faces, colours, styles, shadows, light, backgrounds,
 blur, noise and JPEG) are packed together: each new die is pushed against one already on the
 table until their footprints touch (a gap of 0 to 4 % of a side), so most dice touch two or
-more others at any yaw. Seen by a camera tilted up to ``tilt_deg``, a nearer, taller die hides
+more others at any yaw; dice not wholly in the (turned) camera's frame are left off. Seen by a camera tilted up to ``tilt_deg``, a nearer, taller die hides
 part of a farther die's top face. A die whose top face would be less than ``min_visible`` in
 view is left off the table altogether, so every die drawn is labelled and every label's top
 face is mostly in view: the labels match the picture. Deterministic from the generator.
@@ -70,10 +70,12 @@ def _pack(rng: np.random.Generator, p: CrowdParams, n: int, sizes: np.ndarray
     n_heaps = int(rng.integers(p.heaps[0], p.heaps[1] + 1))
     for i in range(n):
         s, yaw = float(sizes[i]), float(rng.uniform(0, math.pi / 2))
-        margin = 2.0 * s  # a tilted camera moves the top face by up to a side
+        margin = 1.5 * s  # a tilted camera moves the top face by up to a side
+        room = min(w, h) / 2 - margin  # dice stay in a disc: in view however the camera is turned
         for _attempt in range(40):
             if len(placed) < n_heaps:  # seed a heap anywhere
-                x, y = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
+                r, a = room * math.sqrt(rng.uniform(0, 1)), rng.uniform(0, 2 * math.pi)
+                x, y = w / 2 + r * math.cos(a), h / 2 + r * math.sin(a)
                 fp = _footprint(x, y, s, yaw)
                 if any(_overlaps(fp, q) for q in prints):
                     continue
@@ -95,12 +97,16 @@ def _pack(rng: np.random.Generator, p: CrowdParams, n: int, sizes: np.ndarray
                 fp = _footprint(x, y, s, yaw)
                 if any(_overlaps(fp, q) for q in prints):
                     continue
-            if not (margin < x < w - margin and margin < y < h - margin):
+            if math.hypot(x - w / 2, y - h / 2) > room:
                 continue
             placed.append((x, y, s, yaw))
             prints.append(fp)
             break
     return placed
+
+
+def _in_frame(pts: np.ndarray, w: int, h: int) -> bool:
+    return bool(pts[:, 0].min() >= 1 and pts[:, 1].min() >= 1 and pts[:, 0].max() <= w - 2 and pts[:, 1].max() <= h - 2)
 
 
 def _order(dice: list[sd.Die]) -> list[int]:
@@ -158,6 +164,8 @@ def _scene_once(rng: np.random.Generator, p: CrowdParams) -> tuple[list[sd.Die],
         style = sd._die_style(rng) if p.styled else dict(_PLAIN_STYLE)
         dice.append(sd.Die(x, y, s, yaw, int(rng.integers(1, 7)), body, pip, style))
     cam = sd.Camera(float(rng.uniform(*p.tilt_deg)), float(rng.uniform(0, 2 * math.pi)), w / 2, h / 2)
+    # the turned camera puts the heaps' far corners out of view: only dice wholly in the frame stay
+    dice = [d for d in dice if _in_frame(cam.project(sd._cube_corners(d)), w, h)]
     # leave off the dice whose top face is mostly hidden (the worst first: others then show more)
     while dice:
         vis = _visible(dice, cam, w, h)

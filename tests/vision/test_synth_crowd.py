@@ -74,3 +74,14 @@ def test_same_seed_same_scene() -> None:
     c = synth_crowd.render_crowd(np.random.default_rng(10))
     assert np.array_equal(a[0], b[0]) and a[1] == b[1]
     assert a[1] != c[1]
+
+
+def test_every_scene_has_20_to_40_dice_wholly_in_frame() -> None:
+    rng = np.random.default_rng(12)
+    for _ in range(6):
+        img, lab = synth_crowd.render_crowd(rng)
+        assert img.shape == (640, 640, 3)
+        assert 20 <= len(lab["dice"]) <= 40
+        for d in lab["dice"]:
+            x1, y1, x2, y2 = d["box"]
+            assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 640, d
