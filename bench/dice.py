@@ -11,7 +11,7 @@ about; the other two show how the reader copes with cameras unlike dice-dev's.
 
 ``--crowd-n N`` (default 40, 0: off) adds "crowded": 640x640 tables of 20-40 dice packed
 against each other (``vision.synth_crowd``), with three more counts: *duplicates* (a labelled
-die found twice: a prediction left unpaired whose box still matches a labelled die), *merged*
+die found twice: predictions centred on a labelled die's top face beyond those paired with one), *merged*
 (a prediction whose box holds the centres of two or more labelled dice) and *missed* (labelled
 dice no prediction matches).
 
@@ -39,7 +39,7 @@ import time  # noqa: E402
 import cv2  # noqa: E402
 
 from vision import synth_crowd, synth_dice  # noqa: E402
-from vision.cli import _grown_contains, boxes_match, evaluate, score_image  # noqa: E402
+from vision.cli import _grown_contains, evaluate, score_image  # noqa: E402
 from vision.dice import CROP_GROW, DiceConfig, read_dice, warm_up  # noqa: E402
 from vision.imageload import load_image  # noqa: E402
 
@@ -74,8 +74,9 @@ def evaluate_crowd(dataset: Path, cfg: DiceConfig) -> dict:
         for k, v in s.items():
             tot[k] += v
         labels = [d["box"] for d in e["dice"]]
-        matching = sum(1 for p in preds if any(boxes_match(list(p.box), b) for b in labels))
-        tot["duplicates"] += matching - s["found"]
+        centred = sum(1 for p in preds if any(_grown_contains(b, (p.box[0] + p.box[2]) / 2, (p.box[1] + p.box[3]) / 2, 0.0)
+                                              for b in labels))
+        tot["duplicates"] += max(0, centred - s["found"])
         tot["merged"] += sum(1 for p in preds if sum(_grown_contains(list(p.box), (b[0] + b[2]) / 2,
                                                                      (b[1] + b[3]) / 2, 0.0) for b in labels) >= 2)
     n = len(doc["images"])
