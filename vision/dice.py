@@ -69,8 +69,9 @@ class DiceConfig:
     # ... or this much beside a die proposed so (dice packed together damp each other's peaks)
     crowd_threshold: float = 0.12
     crowd_value_prob: float = 0.8  # P(value) needed to report the value of a die found so
-    crowd_min: int = 0  # a fine pass proposing this many dice is done again at crowd_size (0: never;
-    # see docs/readme/dice.md: 16 finds more packed dice but costs other sets)
+    # a frame with this many dice read surely is read again from the detector at crowd_size
+    # (0: never; off by default, see docs/readme/dice.md: more packed dice found, a few more wrong)
+    crowd_min: int = 0
     crowd_size: int = 416
     min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
     min_value_prob: float = 0.65  # P(value) needed to report a value (else None); see docs/readme/dice.md
@@ -234,13 +235,12 @@ def _in_a_crowd(box: Sequence[float], strong: Sequence[Proposal]) -> bool:
 def detect_fine(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
     """The main detector pass: the image letterboxed to ``det_size`` (more for big frames: up
     to ``det_size_max`` at ``det_scale`` of the long side)."""
+    return _nms(_detect_at(image, _fine_size(image, config), config), config.nms_iou)
+
+
+def _fine_size(image: np.ndarray, config: DiceConfig) -> int:
     long_side = max(image.shape[:2])
-    size = min(config.det_size_max, max(config.det_size, round(long_side * config.det_scale / 32) * 32))
-    found = _nms(_detect_at(image, size, config), config.nms_iou)
-    if config.crowd_min and len(found) >= config.crowd_min and size < config.crowd_size:
-        # a crowded table: dice packed together are told apart better on a finer input
-        found = _nms(_detect_at(image, config.crowd_size, config), config.nms_iou)
-    return found
+    return min(config.det_size_max, max(config.det_size, round(long_side * config.det_scale / 32) * 32))
 
 
 def detect_coarse(image: np.ndarray, config: DiceConfig, fine: Sequence[Proposal]) -> list[Proposal]:
@@ -444,6 +444,12 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
 
     fine = detect_fine(region, cfg)
     found = _judge(img, place(fine), cfg)
+    # a crowded table (many dice read surely): all read again from a finer pass, which tells
+    # packed dice apart better (off by default: see docs/readme/dice.md)
+    if (cfg.crowd_min and sum(f[3] >= cfg.min_value_prob for f in found) >= cfg.crowd_min
+            and _fine_size(region, cfg) < cfg.crowd_size):
+        fine = _nms(_detect_at(region, cfg.crowd_size, cfg), cfg.nms_iou)
+        found = _judge(img, place(fine), cfg)
     # the coarse pass only when the fine one read fewer than two dice surely (a close camera)
     if cfg.det_size_big and sum(f[3] >= cfg.min_value_prob for f in found) < 2:
         found += _judge(img, place(detect_coarse(region, cfg, fine)), cfg)

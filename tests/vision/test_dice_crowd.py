@@ -66,3 +66,12 @@ def test_turned_views_reuse_the_upright_reading() -> None:
     e = np.exp(logits - logits.max(2, keepdims=True))
     want = (e / e.sum(2, keepdims=True)).mean(0)
     assert np.allclose(got, want, atol=1e-5)
+
+
+def test_finer_pass_for_crowded_frames_is_optional() -> None:
+    scenes = _crowds(44, 2)
+    off = _tot(scenes, DiceConfig())
+    on = _tot(scenes, DiceConfig(crowd_min=16))
+    few = _tot(scenes, DiceConfig(crowd_min=1000))  # never reached: the same as off
+    assert few == off
+    assert on["found"] >= off["found"] and on != off, (on, off)
