@@ -133,9 +133,8 @@ def warm_up(config: DiceConfig | None = None) -> None:
 # ---------------------------------------------------------------- preprocessing
 
 
-def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0,
-                        grow: float = CROP_GROW) -> np.ndarray:
-    """The square around ``box`` (grown by ``grow``), CLS_SIZE^2, normalised float32 HWC."""
+def _warp(img: np.ndarray, box: Sequence[float], rot: float, grow: float) -> np.ndarray:
+    """The square around ``box`` (grown by ``grow``) turned by ``rot`` degrees, CLS_SIZE^2 uint8."""
     x1, y1, x2, y2 = (float(v) for v in box)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     side = max(x2 - x1, y2 - y1, 2.0) * grow
@@ -149,10 +148,23 @@ def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0,
     m = cv2.getRotationMatrix2D((cx, cy), rot, s)
     m[0, 2] += CLS_SIZE / 2 - cx
     m[1, 2] += CLS_SIZE / 2 - cy
-    c = cv2.warpAffine(img, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    return cv2.warpAffine(img, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0,
+                        grow: float = CROP_GROW) -> np.ndarray:
+    """The square around ``box`` (grown by ``grow``), CLS_SIZE^2, normalised float32 HWC."""
+    c = _warp(img, box, rot, grow).astype(np.float32)
     c -= c.mean()
     c /= c.std() + 8.0
+    return c
+
+
+def _crops(img: np.ndarray, boxes: Sequence[Sequence[float]], grow: float) -> np.ndarray:
+    """:func:`crop_for_classifier` of every box (N x CLS_SIZE x CLS_SIZE x 3), normalised at once."""
+    c = np.stack([_warp(img, b, 0.0, grow) for b in boxes]).astype(np.float32)
+    c -= c.mean(axis=(1, 2, 3), keepdims=True)
+    c /= c.std(axis=(1, 2, 3), keepdims=True) + 8.0
     return c
 
 
@@ -161,6 +173,8 @@ def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
     s = size / max(h, w)
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
     small = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+    if nw == nh == size:  # a square frame: nothing to pad
+        return small, s
     out = np.full((size, size, 3), 127, np.uint8)
     out[:nh, :nw] = small
     return out, s
@@ -345,8 +359,7 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
         net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
         return _softmax(net.forward().reshape(len(crops), 7))
 
-    crops = {grow: np.stack([crop_for_classifier(image, b, grow=grow) for b in boxes])
-             for grow in {g for _, g in config.cls_models}}
+    crops = {grow: _crops(image, boxes, grow) for grow in {g for _, g in config.cls_models}}
     each = [run(path, crops[grow]) for path, grow in config.cls_models]
     probs = sum(each) / len(config.cls_models)
     if not config.tta:
