@@ -9,6 +9,12 @@ camera: 1-3 dice of 110-200 px, a fifth to a third of the frame) and "wide" (a c
 whole table: 1280x960 frames, dice of 24-40 px). Only "mixed" is at the size the 15 ms bar is
 about; the other two show how the reader copes with cameras unlike dice-dev's.
 
+``--crowd-n N`` (default 40, 0: off) adds "crowded": 640x640 tables of 20-40 dice packed
+against each other (``vision.synth_crowd``), with three more counts: *duplicates* (a labelled
+die found twice: predictions centred on a labelled die's top face beyond those paired with one), *merged*
+(a prediction whose box holds the centres of two or more labelled dice) and *missed* (labelled
+dice no prediction matches).
+
 ``--variants`` adds dice-dev's test photos as other cameras and rooms would take them
 (``bench/variants.py``: 2x and 0.6x resolution, warm and cool light, a dim room with noise and
 JPEG, a tilted camera, a quarter turn, focus blur, a wider view over a wood table): real dice,
@@ -27,11 +33,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import statistics  # noqa: E402
+import time  # noqa: E402
+
 import cv2  # noqa: E402
 
-from vision import synth_dice  # noqa: E402
-from vision.cli import evaluate  # noqa: E402
-from vision.dice import CROP_GROW, DiceConfig  # noqa: E402
+from vision import synth_crowd, synth_dice  # noqa: E402
+from vision.cli import _grown_contains, evaluate, score_image  # noqa: E402
+from vision.dice import CROP_GROW, DiceConfig, read_dice, warm_up  # noqa: E402
+from vision.imageload import load_image  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 import variants  # noqa: E402
@@ -42,7 +52,41 @@ def show(fig: dict) -> None:
     for k in ("detect_recall", "value_recall", "precision", "images_fully_right"):
         print(f"  {k:20s} {fig[k]:.4f}")
     print(f"  unreadable {fig['unreadable']}, extra predictions {fig['extra_predictions']}")
+    if "duplicates" in fig:
+        print(f"  duplicates {fig['duplicates']}, merged {fig['merged']}, missed {fig['missed']}")
     print(f"  median ms/frame      {fig['median_ms']:.2f} wall (p90 {fig['p90_ms']:.2f}), {fig['median_cpu_ms']:.2f} CPU")
+
+
+def evaluate_crowd(dataset: Path, cfg: DiceConfig) -> dict:
+    """``evaluate``'s figures plus duplicates, merged and missed dice (see the docstring)."""
+    doc = json.loads((dataset / "labels.json").read_text())
+    warm_up(cfg)
+    tot = {"labels": 0, "found": 0, "right": 0, "preds": 0, "right_preds": 0, "unreadable": 0, "extra": 0,
+           "fully_right": 0, "duplicates": 0, "merged": 0}
+    cpu, wall = [], []
+    for e in doc["images"]:
+        img = load_image(dataset / e["file"]).image
+        t, c = time.perf_counter(), time.process_time()
+        preds = read_dice(img, cfg)
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+        s = score_image(e["dice"], preds)
+        for k, v in s.items():
+            tot[k] += v
+        labels = [d["box"] for d in e["dice"]]
+        centred = sum(1 for p in preds if any(_grown_contains(b, (p.box[0] + p.box[2]) / 2, (p.box[1] + p.box[3]) / 2, 0.0)
+                                              for b in labels))
+        tot["duplicates"] += max(0, centred - s["found"])
+        tot["merged"] += sum(1 for p in preds if sum(_grown_contains(list(p.box), (b[0] + b[2]) / 2,
+                                                                     (b[1] + b[3]) / 2, 0.0) for b in labels) >= 2)
+    n = len(doc["images"])
+    return {"dataset": str(dataset), "split": "test", "images": n, "dice": tot["labels"],
+            "detect_recall": tot["found"] / max(1, tot["labels"]), "value_recall": tot["right"] / max(1, tot["labels"]),
+            "precision": tot["right_preds"] / max(1, tot["preds"]), "unreadable": tot["unreadable"],
+            "extra_predictions": tot["extra"], "images_fully_right": tot["fully_right"] / max(1, n),
+            "duplicates": tot["duplicates"], "merged": tot["merged"], "missed": tot["labels"] - tot["found"],
+            "median_ms": statistics.median(wall), "p90_ms": sorted(wall)[int(0.9 * (n - 1))],
+            "median_cpu_ms": statistics.median(cpu)}
 
 
 def main() -> int:
@@ -50,6 +94,7 @@ def main() -> int:
     ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "datasets" / "dice-dev"))
     ap.add_argument("--synth-n", type=int, default=100)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--crowd-n", type=int, default=40, help="crowded tables to render (0: none)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--det-model", help="another detector (ONNX) instead of the shipped one")
     ap.add_argument("--cls-model", help="another classifier (ONNX) instead of the shipped one")
@@ -76,6 +121,7 @@ def main() -> int:
     }
     if a.only_variants:
         sets = {}
+        a.crowd_n = 0
     with tempfile.TemporaryDirectory() as tmp_dir:
         tmp = a.keep or tmp_dir
         if (a.variants or a.only_variants) and (Path(a.dataset) / "labels.json").is_file():
@@ -92,6 +138,13 @@ def main() -> int:
                 synth_dice.write_dataset(ds, n, seed=a.seed + 100 * k, params=params)
             fig = evaluate(ds, "test", cfg)[0]
             fig["dataset"] = f"synthetic {name} seed={a.seed + 100 * k}"
+            results.append(fig)
+        if a.crowd_n > 0:
+            ds = Path(tmp) / f"crowded-{a.seed + 1000}-{a.crowd_n}"
+            if not (ds / "labels.json").is_file():
+                synth_crowd.write_crowd_dataset(ds, a.crowd_n, seed=a.seed + 1000)
+            fig = evaluate_crowd(ds, cfg)
+            fig["dataset"] = f"synthetic crowded seed={a.seed + 1000}"
             results.append(fig)
     for fig in results:
         print(json.dumps(fig)) if a.json else show(fig)

@@ -261,7 +261,7 @@ def mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
     from vision.cli import boxes_match
     from vision.dice import DiceConfig, detect
 
-    cfg = DiceConfig(det_model=out / "dice_det.onnx", det_threshold=0.2)  # both passes
+    cfg = DiceConfig(det_model=out / "dice_det.onnx", det_threshold=0.2, crowd_threshold=0.0)  # both passes, no crowd rule
     res = []
     for img, dice in data:
         for box, _score in detect(img, cfg):

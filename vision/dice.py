@@ -66,6 +66,13 @@ class DiceConfig:
     det_size_big: int = 128  # a second, coarser pass for dice close to the camera (0: off)
     big_min_frac: float = 0.12  # coarse-pass boxes kept from this fraction of the long side
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
+    # ... or this much beside a die proposed so (dice packed together damp each other's peaks)
+    crowd_threshold: float = 0.12
+    crowd_value_prob: float = 0.8  # P(value) needed to report the value of a die found so
+    # a frame with this many dice read surely is read again from the detector at crowd_size
+    # (0: never; off by default, see docs/readme/dice.md: more packed dice found, a few more wrong)
+    crowd_min: int = 0
+    crowd_size: int = 416
     min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
     min_value_prob: float = 0.65  # P(value) needed to report a value (else None); see docs/readme/dice.md
     nms_iou: float = 0.45
@@ -93,6 +100,9 @@ class DieReading:
 # ---------------------------------------------------------------- models (cached per thread)
 
 _local = threading.local()
+# OpenCV 5's classic dnn engine runs these small nets about a third faster on one core than the
+# new one its default picks (docs/readme/dice.md); OpenCV 4 has only the classic one
+_ENGINE = (cv2.dnn.ENGINE_CLASSIC,) if hasattr(cv2.dnn, "ENGINE_CLASSIC") else ()
 
 
 def _net(path: Path) -> cv2.dnn.Net:
@@ -105,7 +115,7 @@ def _net(path: Path) -> cv2.dnn.Net:
         if Path(path).stat().st_size > MAX_MODEL_BYTES:
             raise ModelError(too_large_message(path, Path(path).stat().st_size, MAX_MODEL_BYTES, _("a dice model")))
         try:
-            net = cv2.dnn.readNetFromONNX(key)
+            net = cv2.dnn.readNetFromONNX(key, *_ENGINE)
         except cv2.error as e:  # pragma: no cover - corrupt file
             raise ModelError(f"cannot load dice model {path}: {e}") from e
         nets[key] = net
@@ -123,9 +133,8 @@ def warm_up(config: DiceConfig | None = None) -> None:
 # ---------------------------------------------------------------- preprocessing
 
 
-def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0,
-                        grow: float = CROP_GROW) -> np.ndarray:
-    """The square around ``box`` (grown by ``grow``), CLS_SIZE^2, normalised float32 HWC."""
+def _warp(img: np.ndarray, box: Sequence[float], rot: float, grow: float) -> np.ndarray:
+    """The square around ``box`` (grown by ``grow``) turned by ``rot`` degrees, CLS_SIZE^2 uint8."""
     x1, y1, x2, y2 = (float(v) for v in box)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     side = max(x2 - x1, y2 - y1, 2.0) * grow
@@ -139,10 +148,23 @@ def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0,
     m = cv2.getRotationMatrix2D((cx, cy), rot, s)
     m[0, 2] += CLS_SIZE / 2 - cx
     m[1, 2] += CLS_SIZE / 2 - cy
-    c = cv2.warpAffine(img, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    return cv2.warpAffine(img, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0,
+                        grow: float = CROP_GROW) -> np.ndarray:
+    """The square around ``box`` (grown by ``grow``), CLS_SIZE^2, normalised float32 HWC."""
+    c = _warp(img, box, rot, grow).astype(np.float32)
     c -= c.mean()
     c /= c.std() + 8.0
+    return c
+
+
+def _crops(img: np.ndarray, boxes: Sequence[Sequence[float]], grow: float) -> np.ndarray:
+    """:func:`crop_for_classifier` of every box (N x CLS_SIZE x CLS_SIZE x 3), normalised at once."""
+    c = np.stack([_warp(img, b, 0.0, grow) for b in boxes]).astype(np.float32)
+    c -= c.mean(axis=(1, 2, 3), keepdims=True)
+    c /= c.std(axis=(1, 2, 3), keepdims=True) + 8.0
     return c
 
 
@@ -151,6 +173,8 @@ def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
     s = size / max(h, w)
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
     small = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+    if nw == nh == size:  # a square frame: nothing to pad
+        return small, s
     out = np.full((size, size, 3), 127, np.uint8)
     out[:nh, :nw] = small
     return out, s
@@ -187,7 +211,8 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposa
     net.setInput(blob)
     out = net.forward()[0]  # 5 x G x G
     heat = 1 / (1 + np.exp(-out[0]))
-    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= config.det_threshold)
+    low = min(config.det_threshold, config.crowd_threshold or config.det_threshold)
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= low)
     ys, xs = np.nonzero(peaks)
     res = []
     for y, x in zip(ys, xs):
@@ -196,15 +221,40 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposa
         k = DET_STRIDE / s
         box = ((cx - bw / 2) * k, (cy - bh / 2) * k, (cx + bw / 2) * k, (cy + bh / 2) * k)
         res.append((box, float(heat[y, x])))
-    return res
+    kept = [p for p in res if p[1] >= config.det_threshold]
+    weak = sorted((p for p in res if p[1] < config.det_threshold), key=lambda p: -p[1])
+    while weak:  # a weak peak taken in may vouch for the next one (a heap's inner dice)
+        took = [p for p in weak if _in_a_crowd(p[0], kept)]
+        if not took:
+            break
+        kept += took
+        weak = [p for p in weak if p not in took]
+    return kept
+
+
+def _in_a_crowd(box: Sequence[float], strong: Sequence[Proposal]) -> bool:
+    """A weak peak counts when its box is beside a surely proposed die of about its size (a die
+    packed against it), not on it (a pip or a part of it)."""
+    cx, cy, side = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, _side(box)
+    for b, _sc in strong:
+        sb = _side(b)
+        if not 0.7 <= side / max(sb, 1e-6) <= 1.4:
+            continue
+        d = math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2)
+        if 0.75 * sb <= d <= 1.6 * sb:
+            return True
+    return False
 
 
 def detect_fine(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
     """The main detector pass: the image letterboxed to ``det_size`` (more for big frames: up
     to ``det_size_max`` at ``det_scale`` of the long side)."""
+    return _nms(_detect_at(image, _fine_size(image, config), config), config.nms_iou)
+
+
+def _fine_size(image: np.ndarray, config: DiceConfig) -> int:
     long_side = max(image.shape[:2])
-    size = min(config.det_size_max, max(config.det_size, round(long_side * config.det_scale / 32) * 32))
-    return _nms(_detect_at(image, size, config), config.nms_iou)
+    return min(config.det_size_max, max(config.det_size, round(long_side * config.det_scale / 32) * 32))
 
 
 def detect_coarse(image: np.ndarray, config: DiceConfig, fine: Sequence[Proposal]) -> list[Proposal]:
@@ -256,6 +306,24 @@ def _part_of_a_bigger_die(box: Sequence[float], dice: Sequence[Sequence[float]])
     return any(d is not box and _side(d) >= 1.15 * _side(box) and _frac_inside(box, d) >= 0.6 for d in dice)
 
 
+def _centred_on(a: Sequence[float], b: Sequence[float], part: float = 0.8) -> bool:
+    """The centre of box ``a`` lies in the middle ``part`` of box ``b`` (a die packed beside
+    another is never centred on it: their centres are at least a side apart)."""
+    x, y = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    mx, my = (b[2] - b[0]) * (1 - part) / 2, (b[3] - b[1]) * (1 - part) / 2
+    return b[0] + mx <= x <= b[2] - mx and b[1] + my <= y <= b[3] - my
+
+
+def _one_per_die(found: list) -> list:
+    """Two readings centred on each other are one die seen twice (boxes shifted apart enough to
+    pass the NMS): the more confident one stays."""
+    keep: list = []
+    for f in sorted(found, key=lambda f: -f[3]):
+        if not any(_centred_on(f[0], k[0]) or _centred_on(k[0], f[0]) for k in keep):
+            keep.append(f)
+    return keep
+
+
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:
     inter = _intersection(a, b)
     u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
@@ -291,21 +359,19 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
         net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
         return _softmax(net.forward().reshape(len(crops), 7))
 
-    crops = {grow: np.stack([crop_for_classifier(image, b, grow=grow) for b in boxes])
-             for grow in {g for _, g in config.cls_models}}
-    probs = sum(run(path, crops[grow]) for path, grow in config.cls_models) / len(config.cls_models)
+    crops = {grow: _crops(image, boxes, grow) for grow in {g for _, g in config.cls_models}}
+    each = [run(path, crops[grow]) for path, grow in config.cls_models]
+    probs = sum(each) / len(config.cls_models)
     if not config.tta:
         return probs
     unsure = np.nonzero(probs.max(1) < config.tta_below)[0]
     if len(unsure):
         votes = np.zeros((len(unsure), 7), np.float32)
-        n = 0
-        for path, grow in config.cls_models:
+        for (path, grow), upright in zip(config.cls_models, each):
             c = crops[grow][unsure]
-            views = np.concatenate([np.rot90(c, k, axes=(1, 2)) for k in range(4)])
-            votes += run(path, views).reshape(4, len(unsure), 7).sum(0)
-            n += 4
-        probs[unsure] = votes / n
+            views = np.concatenate([np.rot90(c, k, axes=(1, 2)) for k in range(1, 4)])
+            votes += upright[unsure] + run(path, views).reshape(3, len(unsure), 7).sum(0)  # upright: read already
+        probs[unsure] = votes / (4 * len(config.cls_models))
     return probs
 
 
@@ -359,12 +425,14 @@ def _judge(img: np.ndarray, dets: list[Proposal], cfg: DiceConfig
     """Classify proposals: (box, P(die), best value, confidence of that value) of the dice."""
     probs = classify(img, [d[0] for d in dets], cfg)
     found = []
-    for (box, _score), p in zip(dets, probs):
+    for (box, score), p in zip(dets, probs):
         p_die = 1.0 - float(p[0])
         if p_die < cfg.min_die_prob:
             continue
         v = int(np.argmax(p[1:])) + 1
         conf = float(p[v]) / max(p_die, 1e-6) * min(1.0, p_die)  # P(value | die) P(die)
+        if score < cfg.det_threshold and conf < cfg.crowd_value_prob:
+            conf = 0.0  # found only in a crowd (a weak peak): its value only when read surely
         found.append((box, p_die, v, conf))
     return found
 
@@ -389,11 +457,17 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
 
     fine = detect_fine(region, cfg)
     found = _judge(img, place(fine), cfg)
+    # a crowded table (many dice read surely): all read again from a finer pass, which tells
+    # packed dice apart better (off by default: see docs/readme/dice.md)
+    if (cfg.crowd_min and sum(f[3] >= cfg.min_value_prob for f in found) >= cfg.crowd_min
+            and _fine_size(region, cfg) < cfg.crowd_size):
+        fine = _nms(_detect_at(region, cfg.crowd_size, cfg), cfg.nms_iou)
+        found = _judge(img, place(fine), cfg)
     # the coarse pass only when the fine one read fewer than two dice surely (a close camera)
     if cfg.det_size_big and sum(f[3] >= cfg.min_value_prob for f in found) < 2:
         found += _judge(img, place(detect_coarse(region, cfg, fine)), cfg)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
-    found = [f for f in found if not _is_group(f[0], sure)]
+    found = _one_per_die([f for f in found if not _is_group(f[0], sure)])
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     out = []
     for box, p_die, v, conf in found:
