@@ -3,8 +3,8 @@
 The wording comes from :func:`companion.teach.guide.next_step` (pure, tested in companion); this
 module only reads the preference ``ui.guide``, feeds the game screen's ``guide_text`` and turns
 the guide on and off (Home's "First game: guide me", the How to play screen, the game screen's
-"Stop guiding"). ``GameScreen.guide_text`` is a Kivy property: a speech engine can bind to it
-to say each new step.
+"Stop guiding"). ``GameScreen.guide_text`` is a Kivy property; the game screen hands each new step to the
+app's voice in place of the whose-turn banner.
 """
 
 from __future__ import annotations

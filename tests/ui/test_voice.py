@@ -73,6 +73,25 @@ def test_turns_are_spoken_narration_first_then_whose_turn(make_app: Any, speech_
         assert audio.rms > 500 and audio.seconds > 0.3, path
 
 
+def test_the_first_game_guide_is_spoken_instead_of_the_bare_banner(make_app: Any, speech_to: Any,
+                                                                    tmp_path: Path) -> None:
+    from ui import guide
+
+    speech_to(WavFileOutput(tmp_path))
+    app = make_app()
+    guide.set_guide(app, True)
+    screen = _start_katenmuis(app)
+    assert app.voice.speaker.wait_idle(10)
+    said = [h.text for h in app.voice.speaker.history]
+    assert screen.guide_text and said == [screen.guide_text]  # "Anna (Cat), throw both dice."
+    assert screen.banner not in said
+    _throw(screen, 3, 4)
+    assert app.voice.speaker.wait_idle(10)
+    said = [h.text for h in app.voice.speaker.history]
+    assert said[-1] == screen.guide_text and screen.guide_text != said[0]  # the next step, aloud
+    guide.set_guide(app, False)
+
+
 def test_the_ui_keeps_drawing_while_a_long_sentence_is_spoken(make_app: Any, speech_to: Any,
                                                               tmp_path: Path) -> None:
     from kivy.clock import Clock

@@ -251,11 +251,13 @@ class GameScreen(Screen):
                     self.prompt = _("Touch a piece, then a lit square.")
         self.input_mode = mode
         self.on_input_mode(self, mode)
-        self.app.voice.turn(self.banner)
         self.refresh_board(state)
         self.refresh_panel(state)
         companion_turn.update(self, state)
         self.guide_text = guide.text_for(self)
+        # With the first-game guide on, its "what to do next" line is said instead of the bare
+        # whose-turn banner: the youngest players cannot read it.
+        self.app.voice.turn(self.guide_text or self.banner)
 
     def tile_prompt(self, state: State) -> str:
         return _("Touch what it shows.")
