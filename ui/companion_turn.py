@@ -48,8 +48,13 @@ class CompanionPanel(BoxLayout):
 
 
 def say(screen: Any, sentence: str) -> None:
-    """Narrate one sentence of the companion (the narration panel and the hooks)."""
-    screen._add_narration([sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."])
+    """Narrate one sentence of the companion: the narration panel, the app's voice (queued after
+    whatever is being said, so the move follows the whose-turn line) and the hooks."""
+    line = sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
+    screen._add_narration([line])
+    voice = getattr(screen.app, "voice", None)
+    if voice is not None:
+        voice.say(line)
     for hook in list(NARRATION_HOOKS):
         try:
             hook(sentence)

@@ -92,6 +92,28 @@ def test_the_first_game_guide_is_spoken_instead_of_the_bare_banner(make_app: Any
     guide.set_guide(app, False)
 
 
+def test_the_companion_says_its_move(make_app: Any, speech_to: Any, tmp_path: Path) -> None:
+    """Its move in words is spoken (players look at the board, not the screen), then it waits."""
+    speech_to(WavFileOutput(tmp_path))
+    app = make_app()
+    app.go("home")
+    home = app.screen("home")
+    tap(home.game_buttons["qubism"])
+    choice = home.seat_choices["white"]
+    choice.who.text = "Companion"
+    tap(choice.toggles["easy"])
+    home.name_inputs["black"].text = "Ben"
+    pump(2)
+    tap(home.ids.start)
+    screen = app.screen("qubism")
+    turn = screen._companion_turn
+    assert wait_for(lambda: turn.proposal is not None, timeout=20)
+    assert app.voice.speaker.wait_idle(10)
+    said = [h.text for h in app.voice.speaker.history]
+    assert said[-1] == turn.proposal.sentence + "." and said[-1].startswith("White ")
+    assert len(app.session.turns) == 0  # said, not done: a person makes the move
+
+
 def test_the_ui_keeps_drawing_while_a_long_sentence_is_spoken(make_app: Any, speech_to: Any,
                                                               tmp_path: Path) -> None:
     from kivy.clock import Clock
