@@ -10,23 +10,26 @@ throw of the other side, its best whole turn (again with its reveals and follow-
 the same way. Only the engine API is used to search (``to_move``, ``legal_actions``,
 ``chance_outcomes``, ``apply``, ``clone``, ``outcome``); the evaluation reads public state.
 
-**Evaluation** (:func:`mice_chance`): the mice's winning chance in a simple model of the race.
-With the default tiles the mice need every cheese: each cheese the cat turns must be won back
-with a fork the mice find. If the cat turns a share ``phi`` of the slabs still face down, the
-forks the mice will find minus the cheese the cat will turn, minus the face-up cheese already
-lost, is roughly normal; its chance of staying >= 0 is the cheese part. ``phi`` leans on
-tempo (face-down slabs within the cat's next throw against those near the mice). The mice's
-survival multiplies it: mice left, and the chance the cat catches one on its next throw
-(computed exactly from the cat die and C2/C3/C6 movement; with the mice to move, they can save
-the most threatened mouse). A position where the mice can no longer collect enough cheese
-is 0.
+**Evaluation** (:func:`mice_chance`): the mice's winning chance, a logistic of a score in
+cheese units: cheese held (+10), face-up cheese they must win back with a fork (-6), mice
+expected to be left after the cat's next throw (+8 each), holes opened (+2), and a model of
+the cheese race (+4 x its chance). The cat's next throw is computed exactly from the cat die
+and C2/C3/C6 movement; with the mice to move they can save the most threatened mouse, and a
+knife's double turn counts. The race: with the default tiles the mice need every cheese, so
+each cheese the cat turns must be won back with a fork the mice find. If the cat turns a share
+``phi`` of the slabs still face down (from the tempo so far and the slabs within each side's
+reach), forks found minus cheese the cat turns minus face-up cheese is roughly normal; the
+race is its chance of staying >= 0. A position where the mice can no longer collect enough
+cheese is 0. (A multiplicative model, race x survival, played the mice worse against the
+greedy cat in short trials than this sum; the weights are hand-set, not fitted.)
 
 **Strengths** and their deterministic work budgets (counted in engine steps and evaluations,
 so a given seed and position always give the same move; calibrated on the development machine,
-2 cores, where ``easy`` takes about 0.01-0.05 s, ``normal`` about 0.3 s and ``strong`` about
-0.8 s a decision): easy searches its own turn only, with a small budget; normal and strong also
-search the other side's reply for the best first actions. A wall-clock cap of three times the
-nominal time only stops a search on a much slower machine.
+2 cores, in thread CPU time: ``easy`` about 0.002 s median (0.01 s at most), ``normal`` about
+0.1 s and ``strong`` about 0.3 s median a decision): easy searches its own turn only; normal
+and strong also search the other side's reply for the best first actions. Safety caps (``CPU_CAP`` times the
+nominal time of this thread's CPU, ``WALL_CAP`` times it of wall-clock time) only stop a search
+on a much slower (or overloaded) machine.
 """
 
 from __future__ import annotations
@@ -52,23 +55,36 @@ MICE: Final = "mice"
 class Budget:
     work: int
     """Engine steps and evaluations a decision may spend (deterministic)."""
-    reply_top: int
-    """How many of the best first actions get the other side's reply searched (0: none)."""
-    full_reveals: int
-    """Reveals per turn searched over every tile type; later ones as cheese or not."""
+    refine: int
+    """How many of the best first actions are searched again more deeply (0: none)."""
+    replies: int
+    """Turns of the other side searched in that deeper search."""
     seconds: float
-    """Nominal time; the wall-clock cap is three times this."""
+    """Nominal time of one decision on one core (see ``CPU_CAP`` and ``WALL_CAP``)."""
 
 
 BUDGETS: Final[dict[str, Budget]] = {
-    "easy": Budget(work=1500, reply_top=0, full_reveals=0, seconds=0.05),
-    "normal": Budget(work=2500, reply_top=4, full_reveals=1, seconds=0.4),
-    "strong": Budget(work=7000, reply_top=10, full_reveals=1, seconds=1.0),
+    "easy": Budget(work=0, refine=0, replies=0, seconds=0.05),
+    "normal": Budget(work=3000, refine=6, replies=1, seconds=0.2),
+    "strong": Budget(work=10000, refine=12, replies=1, seconds=0.5),
 }
 
+CPU_CAP: Final = 3.0
+"""Safety cap: a search stops after this many times its nominal time of this thread's CPU
+(a much slower machine); the work budget normally stops it long before."""
+WALL_CAP: Final = 10.0
+"""Safety cap in wall-clock time, for a machine so loaded that the thread hardly runs."""
+
 _CAT_ODDS = [(v, float(p)) for v, p in die_odds(CAT_DIE).items()]
-_SURVIVAL = (0.0, 0.12, 0.35, 0.65, 1.0)
-"""Weight of the mice's chance by the number of mice left (0..4)."""
+SCALE: Final = (75.0, 15.0)
+"""The logistic from the evaluation's score (cheese units) to a chance: centre, width."""
+PHI: Final = (0.45, 0.006, 0.003)
+"""The cat's share of the slabs still face down: base, + per slab in the cat's next throw,
+- per slab within 3 steps of a mouse."""
+TEMPO: Final = 10.0
+"""Weight (in slabs) of the base share against the share of slabs the cat turned so far."""
+STAY: Final = 0.25
+"""With the mice to move: the part of the most threatened mouse's danger they cannot undo."""
 
 
 class _OutOfWork(Exception):
@@ -159,12 +175,15 @@ def mice_chance(state: ChopChopState) -> float:
                         nxt.append(n)
             frontier = nxt
         mice_near = len(seen & state.face_down)
-    phi = min(0.75, max(0.2, 0.45 + 0.006 * cat_near - 0.003 * mice_near))
+    phi = min(0.75, max(0.2, PHI[0] + PHI[1] * cat_near - PHI[2] * mice_near))
+    # ... and on the tempo so far: every slab one side turns is one the other side cannot
+    cat_flips = sum(1 for _, _, piece in state.revealed if piece == CAT)
+    phi = (cat_flips + TEMPO * phi) / (len(state.revealed) + TEMPO)
     # cheese race: forks the mice find - cheese the cat turns - face-up cheese to win back
     mean = (1 - phi) * rem_fork - phi * rem_cheese - up + spare_cheese
     sd = math.sqrt(phi * (1 - phi) * (rem_cheese + rem_fork) + 0.25)
     race = _normal_cdf((mean + 0.5) / sd)
-    # survival: mice left and the cat's next throw
+    # the cat's next throw: the mice it may catch
     exposed = [sq for sq in mice_at if sq not in geo.holes]
     threat = [sum(p for p, r in reach if sq in r) for sq in exposed]
     if state.side == CAT:
@@ -172,15 +191,19 @@ def mice_chance(state: ChopChopState) -> float:
     elif threat:
         threat.sort()
         rest = threat[:-1]
-        lost = 0.25 * threat[-1] + (1 - math.prod(1 - t for t in rest))
+        lost = STAY * threat[-1] + (1 - math.prod(1 - t for t in rest))
         lost = min(1.0, lost)
     else:
         lost = 0.0
-    alive = len(mice_at) - lost
-    lo = int(alive)
-    frac = alive - lo
-    survive = _SURVIVAL[lo] + (frac * (_SURVIVAL[lo + 1] - _SURVIVAL[lo]) if lo < 4 else 0.0)
-    return max(0.0, min(1.0, race * survive))
+    if state.skip.get(MICE):  # knife: the cat plays twice in a row
+        lost = min(1.0, 1.7 * lost)
+    elif state.skip.get(CAT):
+        lost *= 0.5
+    # cheese units: cheese held, face-up cheese lost, mice expected to be left, holes opened,
+    # the race's chance; mapped onto 0..1 by a logistic (about 0.05 at the start)
+    score = (10.0 * held - 6.0 * up + 8.0 * (len(mice_at) - lost) + 2.0 * len(state.opened)
+             + 4.0 * (race - 0.2))
+    return 1.0 / (1.0 + math.exp(-(score - SCALE[0]) / SCALE[1]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,6 +222,7 @@ class ChopChopPlayer(Player):
         self._work = 0
         self._limit = 0
         self._full = 0
+        self._cpu_deadline = 0.0
         self._deadline = 0.0
 
     # -- bookkeeping ------------------------------------------------------------------------
@@ -207,13 +231,16 @@ class ChopChopPlayer(Player):
         self._work = 0
         self._limit = limit
         self._full = full_reveals
-        self._deadline = time.perf_counter() + 3 * self.budget.seconds if capped else math.inf
+        nominal = self.budget.seconds
+        self._cpu_deadline = time.thread_time() + CPU_CAP * nominal if capped else math.inf
+        self._deadline = time.perf_counter() + WALL_CAP * nominal if capped else math.inf
 
     def _spend(self, n: int = 1) -> None:
         self._work += n
         if self._work > self._limit:
             raise _OutOfWork
-        if self._work % 64 == 0 and time.perf_counter() > self._deadline:
+        if self._work % 64 == 0 and (time.thread_time() > self._cpu_deadline
+                                     or time.perf_counter() > self._deadline):
             raise _OutOfWork
 
     def _value(self, state: ChopChopState) -> float:
@@ -242,7 +269,7 @@ class ChopChopPlayer(Player):
                 return self._value(state)
             total = 0.0
             for action, p in state.chance_outcomes():
-                total += float(p) * self._node(self._child(state, action), replies - 1)
+                total += float(p) * self._node(self._child(state, action), replies - 1, self._full)
             return total
         if state.phase == "reveal":
             outcomes: list[tuple[Action, float]] = [(a, float(p)) for a, p in state.chance_outcomes() if p]
@@ -264,37 +291,28 @@ class ChopChopPlayer(Player):
         actions = self._check(state)
         if not isinstance(state, ChopChopState):
             raise PlayerError("the Chop! Chop! player needs a Chop! Chop! position")
-        self._start(1 << 62, self.budget.full_reveals, capped=False)
+        self._start(1 << 62, 0, capped=False)
         rng = random.Random(f"{self.seed}:{json.dumps(state.to_json(), sort_keys=True)}")
         ties = {i: rng.random() for i in range(len(actions))}
         if len(actions) == 1:
             after = state.clone()
             after.apply(actions[0])
             return [Option(actions[0], self._shallow(after))]
-        # 1) every action, to the end of this turn: with every reveal type while the budget
-        # lasts, else (a turn with many long chains) with later reveals as cheese or not
-        shallow: dict[int, float] = {}
+        # 1) every action to the end of this turn, reveals as cheese or not: cheap, complete
         children = [state.clone() for _ in actions]
         for i, a in enumerate(actions):
             children[i].apply(a)
-        self._start(self.budget.work, self.budget.full_reveals)
-        try:
-            for i in range(len(actions)):
-                shallow[i] = self._node(children[i], 0)
-        except _OutOfWork:
-            self._start(1 << 62, 0, capped=False)
-            shallow = {i: self._node(children[i], 0) for i in range(len(actions))}
-            self._work = self._limit
+        shallow = {i: self._node(children[i], 0) for i in range(len(actions))}
         order = sorted(range(len(actions)), key=lambda i: (-shallow[i], -ties[i]))
-        # 2) the other side's reply for the best few, while the budget lasts
+        # 2) the best few again, every reveal type and the other side's whole reply (its
+        # throws, its best turn), in order while the work budget lasts
         deep: dict[int, float] = {}
-        self._deadline = time.perf_counter() + 3 * self.budget.seconds
-        if self.budget.reply_top and self._work < self._limit:
-            for i in order[: self.budget.reply_top]:
-                try:
-                    deep[i] = self._node(children[i], 1)
-                except _OutOfWork:
-                    break
+        self._start(self.budget.work, 1)
+        for i in order[: self.budget.refine]:
+            try:
+                deep[i] = self._node(children[i], self.budget.replies)
+            except _OutOfWork:
+                break
         if len(deep) < 2:
             deep = {}
         ranked = sorted(deep, key=lambda i: (-deep[i], -ties[i]))
