@@ -15,6 +15,7 @@ __all__ = ["PLAYERS", "STRENGTHS", "Option", "Player", "PlayerError", "RandomPla
 
 # game key -> (module, class name)
 PLAYERS: dict[str, tuple[str, str]] = {
+    "chopchop": ("companion.players.chopchop", "ChopChopPlayer"),
     "qubism": ("companion.players.qubism", "QubismPlayer"),
 }
 
