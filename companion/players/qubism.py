@@ -456,7 +456,7 @@ class QubismPlayer(Player):
 
     def analyse(self, state: State) -> list[Option]:
         """Every legal action, best first; the best and the next ``alternatives`` with the seat's
-        winning chance (1.0 / 0.0 for a proven win / loss), the rest without."""
+        winning chance (1.0 / 0.0 for a proven win / loss), ordered by it, the rest without."""
         s, order, values, depth = self._decide(state)
         self.last_depth = depth
         mover = s.turn
@@ -472,7 +472,11 @@ class QubismPlayer(Player):
                 if depth <= 1:
                     known[a] = values[a]
                 break
-        return [Option(a, _chance(known[a]) if a in known else None) for a in order]
+        # Best first by what is known: a re-searched alternative can come out ahead of the first
+        # pick (a deeper look, or easy's noise); those without a chance follow in search order.
+        ranked = sorted((a for a in order if a in known), key=lambda a: -_chance(known[a]))
+        return ([Option(a, _chance(known[a])) for a in ranked]
+                + [Option(a, None) for a in order if a not in known])
 
 
 def _chance(value: float) -> float:
