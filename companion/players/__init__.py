@@ -14,7 +14,9 @@ from companion.players.base import STRENGTHS, Option, Player, PlayerError, Rando
 __all__ = ["PLAYERS", "STRENGTHS", "Option", "Player", "PlayerError", "RandomPlayer", "make"]
 
 # game key -> (module, class name)
-PLAYERS: dict[str, tuple[str, str]] = {}
+PLAYERS: dict[str, tuple[str, str]] = {
+    "kilkenny": ("companion.players.kilkenny", "KilkennyPlayer"),
+}
 
 
 def player_class(game_key: str) -> type[Player]:
