@@ -7,13 +7,21 @@ evaluation reads the state's public fields (``cats``, ``turn``) and the board ge
 **Search.** Every position is valued as a vector: each colour's estimated chance to win (they
 sum to 1). A throw is a chance node: the expectation over the six faces, each with its exact
 probability. A decision node takes the child best for the colour to move (max^n; with two
-colours this is expectiminimax). The horizon is counted in decisions after the root move:
-``easy`` looks one decision deep (its own move, then the evaluation with the coming throw's
-threats in it); ``normal`` and ``strong`` look two deep (its move, every throw of the next
-colour, that colour's best reply, then the evaluation), the root moves taken in the order of
-the one-deep values until a deterministic work budget (evaluations counted) is spent: a given
-position always gives the same move on any machine. A wall-clock cap (three times the nominal
-time) stops the deepening early only on a far slower machine.
+colours this is expectiminimax). The horizon is counted in decisions after the root move, and
+deepened one pass at a time (iterative deepening), the root moves taken best first by the last
+pass, while a deterministic work budget (evaluations counted) lasts: a given position always
+gives the same move on any machine.
+
+- ``easy``: one decision: its own move, then the evaluation (which holds the coming throw's
+  threats).
+- ``normal``: two: its move, every throw of the next colour, that colour's best reply, then the
+  evaluation (all the root moves in most positions).
+- ``strong``: that, then a third pass (its own next throw and move) on the best root moves; at
+  a node with two decisions below it only the 3 best replies by the one-deep value are
+  searched further.
+
+A wall-clock cap (three times :attr:`Level.seconds`) stops the deepening early only on a far
+slower machine than the one the budgets were calibrated on.
 
 **Evaluation.** Per colour a score: mobile cats, parked cats (the first one is worth more than
 a mobile cat: half the way to a win), how far the mobile cats have come, how many lines to a
@@ -75,19 +83,23 @@ class Level:
     """How hard one strength searches."""
 
     depth: int
-    """Decisions looked at after the root move (1 or 2)."""
+    """Decisions looked at after the root move (1 to 3), deepened one at a time."""
     budget: int
-    """Evaluations allowed for the deepening (deterministic work budget)."""
+    """Evaluations allowed (a deterministic work budget): a deeper pass goes on through the
+    root moves, best first, only while fewer have been spent."""
+    beam: int
+    """With two or more decisions left below it, a decision node deepens only its ``beam``
+    best children by the one-deep value (the others keep that value)."""
     seconds: float
     """Nominal time of a decision on the reference machine; the wall-clock cap is three times it."""
 
 
 LEVELS: Final[dict[str, Level]] = {
-    "easy": Level(depth=1, budget=0, seconds=0.05),
-    "normal": Level(depth=2, budget=1500, seconds=0.4),
-    "strong": Level(depth=2, budget=4000, seconds=1.0),
+    "easy": Level(depth=1, budget=0, beam=0, seconds=0.05),
+    "normal": Level(depth=2, budget=4000, beam=0, seconds=0.4),
+    "strong": Level(depth=3, budget=16000, beam=3, seconds=1.0),
 }
-"""The strengths: ``budget`` is calibrated so ``seconds`` is about the median decision time."""
+"""The strengths: ``budget`` is calibrated so that ``seconds`` bounds the median decision time."""
 
 
 # -- geometry per colour ----------------------------------------------------------------------
@@ -246,10 +258,11 @@ def _order(action: Action) -> tuple[int, int, int, int]:
 
 
 class _Search:
-    def __init__(self, players: tuple[str, ...], deadline: float, weights: Weights) -> None:
+    def __init__(self, players: tuple[str, ...], deadline: float, weights: Weights, beam: int) -> None:
         self.weights = weights
         self.index = {p: i for i, p in enumerate(players)}
         self.deadline = deadline
+        self.beam = beam
         self.evaluations = 0
 
     def leaf(self, state: State) -> Vector:
@@ -263,7 +276,7 @@ class _Search:
         if mover is None or depth == 0:
             return self.leaf(state)
         if mover == CHANCE:
-            if self.evaluations & 63 == 0 and time.perf_counter() > self.deadline:
+            if time.perf_counter() > self.deadline:
                 raise _OutOfTime
             acc: list[float] | None = None
             for outcome, p in state.chance_outcomes():
@@ -279,10 +292,19 @@ class _Search:
             assert acc is not None
             return tuple(acc)
         i = self.index[mover]
-        best: Vector | None = None
+        children: list[State] = []
         for action in state.legal_actions():
             child = state.clone()
             child.apply(action)
+            children.append(child)
+        if depth >= 2 and 0 < self.beam < len(children):
+            first = [self.leaf(c) for c in children]
+            ranked = sorted(range(len(children)), key=lambda k: -first[k][i])
+            if first[ranked[0]][i] >= 1.0:
+                return first[ranked[0]]
+            children = [children[k] for k in ranked[: self.beam]]
+        best: Vector | None = None
+        for child in children:
             v = self.value(child, depth - 1)
             if best is None or v[i] > best[i]:
                 best = v
@@ -307,29 +329,31 @@ class KilkennyPlayer(Player):
         if not isinstance(state, KilkennyState):
             raise PlayerError("the Kilkenny Cats player needs a Kilkenny Cats position")
         level = self.level
-        search = _Search(self.game.players, time.perf_counter() + 3 * level.seconds, self.weights)
+        search = _Search(self.game.players, time.perf_counter() + 3 * level.seconds, self.weights, level.beam)
         me = search.index[self.seat]
         children: list[State] = []
-        shallow: list[Vector] = []
+        value: list[Vector] = []
         for action in actions:
             child = state.clone()
             child.apply(action)
             children.append(child)
-            shallow.append(search.value(child, 0))
-        order = sorted(range(len(actions)), key=lambda k: (-shallow[k][me], k))
-        deep: dict[int, Vector] = {}
-        if level.depth > 1 and len(actions) > 1:
+            value.append(search.value(child, 0))
+        reached = [1] * len(actions)
+        if len(actions) > 1 and max(v[me] for v in value) < 1.0:
             try:
-                for k in order:
-                    if search.evaluations >= level.budget and deep:
+                for depth in range(2, level.depth + 1):
+                    # root moves best first by what the last pass said
+                    order = sorted(range(len(actions)), key=lambda k: (-reached[k], -value[k][me], k))
+                    for n, k in enumerate(order):
+                        if (n or depth > 2) and search.evaluations >= level.budget:
+                            break
+                        value[k] = search.value(children[k], depth - 1)
+                        reached[k] = depth
+                    if search.evaluations >= level.budget:
                         break
-                    deep[k] = search.value(children[k], level.depth - 1)
             except _OutOfTime:
                 pass
-        rank = {k: n for n, k in enumerate(order)}
-        ranked = sorted(deep, key=lambda k: (-deep[k][me], rank[k]))
-        ranked += [k for k in order if k not in deep]
-        if not deep:
-            return [Option(actions[k], shallow[k][me]) for k in ranked]
-        # the moves left out of the deepening have no chance comparable with the others'
-        return [Option(actions[k], deep[k][me] if k in deep else None) for k in ranked]
+        ranked = sorted(range(len(actions)), key=lambda k: (-reached[k], -value[k][me], k))
+        top = reached[ranked[0]]
+        # a chance from a shallower search is not comparable with the deeper ones: left out
+        return [Option(actions[k], value[k][me] if reached[k] == top else None) for k in ranked]
