@@ -97,7 +97,7 @@ class Level:
 LEVELS: Final[dict[str, Level]] = {
     "easy": Level(depth=1, budget=0, beam=0, seconds=0.05),
     "normal": Level(depth=2, budget=4000, beam=0, seconds=0.4),
-    "strong": Level(depth=3, budget=16000, beam=3, seconds=1.0),
+    "strong": Level(depth=3, budget=9000, beam=3, seconds=1.0),
 }
 """The strengths: ``budget`` is calibrated so that ``seconds`` bounds the median decision time."""
 
