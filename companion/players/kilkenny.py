@@ -114,16 +114,16 @@ class _Side:
     """square -> own mice within six squares on a straight line (ignoring other cats)."""
 
 
-_SIDES: dict[tuple[int, str], _Side] = {}
+_SIDES: dict[tuple[str, tuple[str, ...]], _Side] = {}
 
 
 def _side(game: KilkennyCats, colour: str) -> _Side:
-    key = (id(game), colour)
+    mice = sorted(game.mice_of[colour])
+    key = (game.board_name, tuple(mice))
     side = _SIDES.get(key)
     if side is not None:
         return side
     geo = game.geometry
-    mice = sorted(game.mice_of[colour])
     cells = [geo.cells[m] for m in mice]
     advance: dict[str, float] = {}
     lines: dict[str, tuple[str, ...]] = {}
@@ -141,8 +141,6 @@ def _side(game: KilkennyCats, colour: str) -> _Side:
                 reach.append(m)
         lines[sq] = tuple(reach)
     side = _Side(advance, lines)
-    if len(_SIDES) > 64:
-        _SIDES.clear()
     _SIDES[key] = side
     return side
 
@@ -226,7 +224,7 @@ def evaluate(state: KilkennyState, w: Weights = WEIGHTS) -> Vector:
     top = max(scores)
     weights = [math.exp((s - top) / w.temperature) for s in scores]
     total = sum(weights)
-    share = [w / total for w in weights]
+    share = [x / total for x in weights]
     t = players.index(turn)
     rest = 1.0 - win_now[t]
     later = [w.win_later * x if i != t else 0.0 for i, x in enumerate(win_now)]
