@@ -20,8 +20,8 @@ gives the same move on any machine.
   a node with two decisions below it only the 3 best replies by the one-deep value are
   searched further.
 
-A wall-clock cap (three times :attr:`Level.seconds`) stops the deepening early only on a far
-slower machine than the one the budgets were calibrated on.
+A wall-clock cap (:attr:`Level.cap`, several times the budget's time) stops the deepening early
+only on a far slower or heavily loaded machine than the one the budgets were calibrated on.
 
 **Evaluation.** Per colour a score: mobile cats, parked cats (the first one is worth more than
 a mobile cat: half the way to a win), how far the mobile cats have come, how many lines to a
@@ -91,13 +91,17 @@ class Level:
     """With two or more decisions left below it, a decision node deepens only its ``beam``
     best children by the one-deep value (the others keep that value)."""
     seconds: float
-    """Nominal time of a decision on the reference machine; the wall-clock cap is three times it."""
+    """Nominal time of a decision: the budget keeps the median below it on the reference machine."""
+    cap: float
+    """Wall-clock safety cap in seconds: the deepening stops there (then the move may depend on
+    the machine's speed). Far above the budget's time, it only triggers on a much slower or
+    heavily loaded machine."""
 
 
 LEVELS: Final[dict[str, Level]] = {
-    "easy": Level(depth=1, budget=0, beam=0, seconds=0.05),
-    "normal": Level(depth=2, budget=4000, beam=0, seconds=0.4),
-    "strong": Level(depth=3, budget=9000, beam=3, seconds=1.0),
+    "easy": Level(depth=1, budget=0, beam=0, seconds=0.05, cap=0.5),
+    "normal": Level(depth=2, budget=4000, beam=0, seconds=0.4, cap=3.0),
+    "strong": Level(depth=3, budget=9000, beam=3, seconds=1.0, cap=6.0),
 }
 """The strengths: ``budget`` is calibrated so that ``seconds`` bounds the median decision time."""
 
@@ -327,7 +331,7 @@ class KilkennyPlayer(Player):
         if not isinstance(state, KilkennyState):
             raise PlayerError("the Kilkenny Cats player needs a Kilkenny Cats position")
         level = self.level
-        search = _Search(self.game.players, time.perf_counter() + 3 * level.seconds, self.weights, level.beam)
+        search = _Search(self.game.players, time.perf_counter() + level.cap, self.weights, level.beam)
         me = search.index[self.seat]
         children: list[State] = []
         value: list[Vector] = []
