@@ -430,6 +430,10 @@ class KilkennyState(State):
                 return
         self.turn = players[(i + 1) % len(players)]
 
+    def clone(self) -> KilkennyState:
+        """A copy (the same as the JSON round trip, without the JSON: the players search on it)."""
+        return KilkennyState(self.game, dict(self.cats), self.turn, self.throw, self.winner, self.how, self.over)
+
     # -- JSON --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:

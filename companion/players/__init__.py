@@ -16,6 +16,7 @@ __all__ = ["PLAYERS", "STRENGTHS", "Option", "Player", "PlayerError", "RandomPla
 # game key -> (module, class name)
 PLAYERS: dict[str, tuple[str, str]] = {
     "chopchop": ("companion.players.chopchop", "ChopChopPlayer"),
+    "kilkenny": ("companion.players.kilkenny", "KilkennyPlayer"),
     "qubism": ("companion.players.qubism", "QubismPlayer"),
 }
 
