@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from companion.games.base import Action, Game, State
+from companion.i18n import _
 
 STRENGTHS: Final = ("easy", "normal", "strong")
 """The strengths a seat can be given, weakest first."""
@@ -45,9 +46,10 @@ class Player(ABC):
 
     def __init__(self, game: Game, seat: str, strength: str = "normal", seed: int = 0) -> None:
         if seat not in game.players:
-            raise PlayerError(f"{game.title} has no player {seat!r}")
+            raise PlayerError(_("{game} has no player {seat}").format(game=game.title, seat=repr(seat)))
         if strength not in STRENGTHS:
-            raise PlayerError(f"strength must be one of {', '.join(STRENGTHS)}, not {strength!r}")
+            raise PlayerError(_("strength must be one of {strengths}, not {strength}").format(
+                strengths=", ".join(STRENGTHS), strength=repr(strength)))
         self.game = game
         self.seat = seat
         self.strength = strength
@@ -55,10 +57,10 @@ class Player(ABC):
 
     def _check(self, state: State) -> list[Action]:
         if state.to_move() != self.seat:
-            raise PlayerError(f"it is not {self.seat}'s turn to choose")
+            raise PlayerError(_("it is not {seat}'s turn to choose").format(seat=self.seat))
         actions = state.legal_actions()
         if not actions:
-            raise PlayerError(f"{self.seat} has no legal action here")
+            raise PlayerError(_("{seat} has no legal action here").format(seat=self.seat))
         return actions
 
     @abstractmethod

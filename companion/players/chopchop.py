@@ -43,6 +43,7 @@ from typing import Final
 
 from companion.games.base import Action, Game, State
 from companion.games.chopchop import CAT_DIE, ChopChopState, Reveal, die_odds
+from companion.i18n import _
 from companion.players.base import Option, Player, PlayerError
 
 __all__ = ["BUDGETS", "Budget", "ChopChopPlayer", "cat_reach", "mice_chance"]
@@ -216,7 +217,7 @@ class ChopChopPlayer(Player):
     def __init__(self, game: Game, seat: str, strength: str = "normal", seed: int = 0) -> None:
         super().__init__(game, seat, strength, seed)
         if game.key != "chopchop":
-            raise PlayerError(f"the Chop! Chop! player cannot play {game.title}")
+            raise PlayerError(_("the Chop! Chop! player cannot play {game}").format(game=game.title))
         self.side = CAT if seat == CAT else MICE
         self.budget = BUDGETS[strength]
         self._work = 0
@@ -290,7 +291,7 @@ class ChopChopPlayer(Player):
     def analyse(self, state: State) -> list[Option]:
         actions = self._check(state)
         if not isinstance(state, ChopChopState):
-            raise PlayerError("the Chop! Chop! player needs a Chop! Chop! position")
+            raise PlayerError(_("the Chop! Chop! player needs a Chop! Chop! position"))
         self._start(1 << 62, 0, capped=False)
         rng = random.Random(f"{self.seed}:{json.dumps(state.to_json(), sort_keys=True)}")
         ties = {i: rng.random() for i in range(len(actions))}

@@ -46,6 +46,7 @@ from typing import Final
 
 from companion.games.base import CHANCE, Action, Game, State
 from companion.games.kilkenny import DIRECTIONS, KilkennyCats, KilkennyState, Move
+from companion.i18n import _
 from companion.players.base import Option, Player, PlayerError
 
 __all__ = ["KilkennyPlayer", "LEVELS", "Level", "WEIGHTS", "Weights", "evaluate"]
@@ -322,14 +323,14 @@ class KilkennyPlayer(Player):
     def __init__(self, game: Game, seat: str, strength: str = "normal", seed: int = 0) -> None:
         super().__init__(game, seat, strength, seed)
         if not isinstance(game, KilkennyCats):
-            raise PlayerError(f"the Kilkenny Cats player cannot play {game.title}")
+            raise PlayerError(_("the Kilkenny Cats player cannot play {game}").format(game=game.title))
         self.level = LEVELS[strength]
         self.weights = WEIGHTS
 
     def analyse(self, state: State) -> list[Option]:
         actions = sorted(self._check(state), key=_order)
         if not isinstance(state, KilkennyState):
-            raise PlayerError("the Kilkenny Cats player needs a Kilkenny Cats position")
+            raise PlayerError(_("the Kilkenny Cats player needs a Kilkenny Cats position"))
         level = self.level
         search = _Search(self.game.players, time.perf_counter() + level.cap, self.weights, level.beam)
         me = search.index[self.seat]

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 from companion.games.base import Action, Game, State
 from companion.games.qubism import ARROWS, PawnMove, PlaceCube, QubismState, SlideCube
+from companion.i18n import _
 from companion.players.base import Option, Player, PlayerError
 
 __all__ = ["LEVELS", "Level", "QubismPlayer"]
@@ -175,7 +176,7 @@ class QubismPlayer(Player):
 
     def _state(self, state: State) -> QubismState:
         if not isinstance(state, QubismState):
-            raise PlayerError("the Qubism player needs a Qubism position")
+            raise PlayerError(_("the Qubism player needs a Qubism position"))
         self._check(state)
         if self._board is None:
             self._board = _Board(state)
