@@ -50,9 +50,9 @@ class Sample:
     fds: int
     cpu_s: float  # process CPU time, user + system
     worker_cpu_s: float  # CPU time of the camera worker threads so far
-    ui_cpu_s: float = 0.0  # CPU time of the UI (main) thread
     analysed: int  # frames the camera worker analysed so far
     throws: int  # serial throws applied so far
+    ui_cpu_s: float = 0.0  # CPU time of the UI (main) thread
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,8 @@ class Soak:
         self.error: str | None = None
         self._stop = threading.Event()
         self.trace = False
-        """Also trace Python allocations (tracemalloc): the lines that grew after the warm-up."""
+        """Also trace Python allocations (tracemalloc, from the end of the warm-up on): the lines
+        that grew after the warm-up."""
         self.warmup_s = 0.0
         self.snapshots: list[Any] = []
 
@@ -199,16 +200,17 @@ class Soak:
                 return
 
     def _tick(self, _dt: float) -> None:
+        if self.trace and not self.snapshots and time.monotonic() - self.meter.t0 >= self.warmup_s:
+            import tracemalloc
+
+            tracemalloc.start(6)  # from the end of the warm-up on: what grows after it
+            self.snapshots.append(tracemalloc.take_snapshot())
         app = self.app
         session = app.session
         if session is None or session.state.is_over():
             if session is not None:
                 self.throws_done += sum(1 for t in session.turns if t.source == "serial")
             self.meter.note_worker(self._worker_tid())  # its CPU so far, before it is replaced
-        if self.trace and not self.snapshots and time.monotonic() - self.meter.t0 >= self.warmup_s:
-            import tracemalloc
-
-            self.snapshots.append(tracemalloc.take_snapshot())
             if app.start_game(GAME, dict(SEATS), {}) is None:
                 self.error = "could not start a game"
                 app.stop()
@@ -221,17 +223,13 @@ class Soak:
                   f"frames {s.analysed:6d}  throws {s.throws:5d}  games {self.games}" + self._traced(), flush=True)
 
     def _traced(self) -> str:
-        if not self.trace:
+        if not self.snapshots:
             return ""
         import tracemalloc
 
         return f"  python {tracemalloc.get_traced_memory()[0] / 2**20:.1f} MB"
 
     def run(self) -> None:
-        if self.trace:
-            import tracemalloc
-
-            tracemalloc.start(8)
         from ui.app import configure
 
         configure((800, 480))
