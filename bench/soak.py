@@ -26,6 +26,8 @@ applied). ``--report-only`` prints the verdict but exits 0 unless that machinery
 from __future__ import annotations
 
 import argparse
+import ctypes
+import math
 import os
 import statistics
 import sys
@@ -53,6 +55,7 @@ class Sample:
     analysed: int  # frames the camera worker analysed so far
     throws: int  # serial throws applied so far
     ui_cpu_s: float = 0.0  # CPU time of the UI (main) thread
+    malloc_mb: float = float("nan")  # bytes malloc has handed out and not got back (glibc), MB
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,33 @@ def _status(key: str) -> int:
     return 0
 
 
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def _mallinfo2() -> Any:
+    try:
+        fn = ctypes.CDLL(None).mallinfo2
+    except (AttributeError, OSError):
+        return None  # not glibc 2.33 or later
+    fn.restype = _MallInfo2
+    return fn
+
+
+_MALLINFO2 = _mallinfo2()
+
+
+def malloc_in_use_mb() -> float:
+    """What the program holds from malloc (all arenas, and large blocks mapped on their own):
+    it grows with a leak, C or Python, but not when freed memory is merely kept by the allocator
+    (RSS does both)."""
+    if _MALLINFO2 is None:
+        return float("nan")
+    info = _MALLINFO2()
+    return (info.uordblks + info.hblkhd) / 2**20
+
+
 def _task_cpu_s(tid: int) -> float | None:
     try:
         with open(f"/proc/self/task/{tid}/stat", encoding="ascii") as fh:
@@ -143,6 +173,7 @@ class Meter:
             fds=len(os.listdir("/proc/self/fd")),
             cpu_s=times.user + times.system,
             worker_cpu_s=sum(self._worker_cpu.values()),
+            malloc_mb=malloc_in_use_mb(),
             ui_cpu_s=_task_cpu_s(threading.main_thread().native_id or os.getpid()) or 0.0,
             analysed=analysed,
             throws=throws,
@@ -158,7 +189,7 @@ class Soak:
     except the die, which writes to its pseudo-terminal from its own thread)."""
 
     def __init__(self, seconds: float, data: Path, throw_every: float = 3.0, sample_every: float = 10.0,
-                 feed_fps: float = 6.0, seed: int = 1, echo: Any = print) -> None:
+                 feed_fps: float = 6.0, seed: int = 1, echo: Any = print, audio_device: str | None = None) -> None:
         self.seconds = seconds
         self.data = data
         self.throw_every = throw_every
@@ -166,6 +197,9 @@ class Soak:
         self.feed_fps = feed_fps
         self.seed = seed
         self.echo = echo
+        self.audio_device = audio_device
+        """ALSA device for the voice (``null``: spoken into nothing, still through aplay); None:
+        the app's own choice, the sound card."""
         self.meter = Meter()
         self.games = 0
         self.throws_sent = 0
@@ -173,6 +207,7 @@ class Soak:
         self.app: Any = None
         self.die: Any = None
         self.error: str | None = None
+        self.voice_note = ""
         self._stop = threading.Event()
         self.trace = False
         """Also trace Python allocations (tracemalloc, from the end of the warm-up on): the lines
@@ -219,7 +254,7 @@ class Soak:
 
     def _sample(self, _dt: float) -> None:
         s = self.meter.sample(self.app.camera_watch.analysed, self.throws_applied(), self._worker_tid())
-        self.echo(f"  t={s.t:7.1f}s  RSS {s.rss_mb:7.1f} MB  threads {s.threads:3d}  fds {s.fds:3d}  "
+        self.echo(f"  t={s.t:7.1f}s  RSS {s.rss_mb:7.1f} MB  malloc {s.malloc_mb:6.1f} MB  threads {s.threads:3d}  fds {s.fds:3d}  "
                   f"frames {s.analysed:6d}  throws {s.throws:5d}  games {self.games}" + self._traced(), flush=True)
 
     def _traced(self) -> str:
@@ -243,7 +278,12 @@ class Soak:
         store = Store.open(self.data / "soak.db")
         store.set_setting("ui.serial_port", self.die.port)  # as chosen in Settings
         store.set_setting("ui.camera", "demo")  # the camera watches the demo feed during play
-        app = self.app = CompanionApp(store=store, force_demo=False, lang="en")
+        app_class = CompanionApp
+        if self.audio_device is not None:
+            from hardware.audio import AplayOutput
+
+            app_class = type("CompanionApp", (CompanionApp,), {"speech_output": AplayOutput(self.audio_device)})
+        app = self.app = app_class(store=store, force_demo=False, lang="en")
         if not app.hardware.serial.found:
             raise RuntimeError(f"the app did not find the die at {self.die.port}")
         app.camera_watch.demo_fps = self.feed_fps
@@ -262,6 +302,9 @@ class Soak:
 
                 self.snapshots.append(tracemalloc.take_snapshot())
             self._stop.set()
+            speaker = app.voice.speaker
+            self.voice_note = (f"{len(speaker.history)} of the last sentences spoken (at most 100 kept), "
+                               f"status {speaker.status.state}{': ' + speaker.status.reason if speaker.status.reason else ''}")
             app.shutdown()
             self.die.stop()
             die_thread.join(timeout=self.throw_every + 1) if die_thread.is_alive() else None
@@ -291,6 +334,9 @@ def report(soak: Soak, warmup_s: float, max_growth: float) -> tuple[Verdict, lis
         f"{last.rss_mb:.1f} MB at end",
         f"RSS growth: {v.growth_mb_h:+.2f} MB/hour (least squares over {v.used} samples after warm-up; "
         f"limit {max_growth:g})",
+        f"malloc in use: {a0.malloc_mb:.1f} MB after warm-up, {last.malloc_mb:.1f} MB at end, "
+        f"{slope_per_hour([(s.t, s.malloc_mb) for s in after]):+.2f} MB/hour"
+        if not math.isnan(last.malloc_mb) else "malloc in use: not measured (no glibc mallinfo2)",
         f"threads: {a0.threads} after warm-up, {last.threads} at end (range {rng([s.threads for s in after])}) "
         f"{'flat' if v.threads_flat else 'GROWING'}",
         f"open fds: {a0.fds} after warm-up, {last.fds} at end (range {rng([s.fds for s in after])}) "
@@ -301,6 +347,7 @@ def report(soak: Soak, warmup_s: float, max_growth: float) -> tuple[Verdict, lis
         f"{per_frame((a1.cpu_s - a1.ui_cpu_s - a1.worker_cpu_s) - (a0.cpu_s - a0.ui_cpu_s - a0.worker_cpu_s))} "
         f"on other threads (OpenCV's and Mesa's pools, die reader, voice)",
         f"process CPU: {100.0 * (a1.cpu_s - a0.cpu_s) / span:.0f}% of one core after warm-up",
+        f"voice: {soak.voice_note}",
         f"verdict: {'PASS' if v.ok else 'FAIL'}",
     ]
     if len(soak.snapshots) == 2:
@@ -324,6 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--feed-fps", type=float, default=6.0, help="frames per second the demo feed delivers")
     ap.add_argument("--max-growth", type=float, default=10.0, metavar="MB_PER_HOUR")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--audio-device", default=None, metavar="ALSA_DEVICE",
+                    help="the voice's ALSA device (null: speak through aplay into nothing; default: the sound card)")
     ap.add_argument("--tracemalloc", action="store_true", help="also show where Python memory grew (slower)")
     ap.add_argument("--report-only", action="store_true", help="exit 0 whatever the verdict (2 still)")
     args = ap.parse_args(argv)
@@ -340,7 +389,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"soak: the app offscreen for {seconds / 60:.1f} min, {GAME}, a serial die throwing every "
               f"{args.throw_every:g} s, the demo feed at {args.feed_fps:g} fps; samples every "
               f"{args.sample_every:g} s, warm-up {warmup / 60:.1f} min", flush=True)
-        soak = Soak(seconds, data, args.throw_every, args.sample_every, args.feed_fps, args.seed)
+        soak = Soak(seconds, data, args.throw_every, args.sample_every, args.feed_fps, args.seed,
+                    audio_device=args.audio_device)
         soak.trace, soak.warmup_s = args.tracemalloc, warmup
         soak.run()
     if soak.error or len(soak.meter.samples) < 2:
