@@ -140,6 +140,35 @@ def malloc_in_use_mb() -> float:
     return (info.uordblks + info.hblkhd) / 2**20
 
 
+def malloc_arenas() -> dict[int, float]:
+    """glibc's heaps (``malloc_info``): heap number -> MB in use (obtained minus free). Heap 0 is
+    the main thread's; threads get others. Empty where malloc_info is missing."""
+    import re
+    import tempfile as _tf
+
+    try:
+        libc = ctypes.CDLL(None)
+        libc.fopen.restype = ctypes.c_void_p
+        libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        libc.fclose.argtypes = [ctypes.c_void_p]
+        libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    except (AttributeError, OSError):
+        return {}
+    with _tf.NamedTemporaryFile(suffix=".xml") as tmp:
+        fp = libc.fopen(tmp.name.encode(), b"w")
+        if not fp:
+            return {}
+        libc.malloc_info(0, fp)
+        libc.fclose(fp)
+        xml = Path(tmp.name).read_text(encoding="ascii", errors="replace")
+    out: dict[int, float] = {}
+    for nr, body in re.findall(r'<heap nr="(\d+)">(.*?)</heap>', xml, re.S):
+        current = sum(int(v) for v in re.findall(r'<system type="current" size="(\d+)"/>', body))
+        free = sum(int(v) for v in re.findall(r'<total type="(?:fast|rest)" count="\d+" size="(\d+)"/>', body))
+        out[int(nr)] = (current - free) / 2**20
+    return out
+
+
 def _task_cpu_s(tid: int) -> float | None:
     try:
         with open(f"/proc/self/task/{tid}/stat", encoding="ascii") as fh:
@@ -214,6 +243,9 @@ class Soak:
         that grew after the warm-up."""
         self.warmup_s = 0.0
         self.snapshots: list[Any] = []
+        self.collect = False
+        """Run Python's full garbage collection before each sample (diagnosis: what cyclic
+        garbage held)."""
 
     def throws_applied(self) -> int:
         session = self.app.session if self.app is not None else None
@@ -253,6 +285,15 @@ class Soak:
             self.games += 1
 
     def _sample(self, _dt: float) -> None:
+        if self.collect:
+            import gc
+
+            before = malloc_in_use_mb()
+            found = gc.collect()
+            heaps = " ".join(f"{nr}:{mb:.0f}" for nr, mb in sorted(malloc_arenas().items()) if mb >= 1)
+            self.echo(f"  gc.collect(): {found} unreachable objects, malloc {before:.1f} -> {malloc_in_use_mb():.1f} MB;"
+                      f" heaps in use (MB) {heaps}, mapped alone {_MALLINFO2().hblkhd / 2**20 if _MALLINFO2 else 0:.0f}",
+                      flush=True)
         s = self.meter.sample(self.app.camera_watch.analysed, self.throws_applied(), self._worker_tid())
         self.echo(f"  t={s.t:7.1f}s  RSS {s.rss_mb:7.1f} MB  malloc {s.malloc_mb:6.1f} MB  threads {s.threads:3d}  fds {s.fds:3d}  "
                   f"frames {s.analysed:6d}  throws {s.throws:5d}  games {self.games}" + self._traced(), flush=True)
@@ -373,6 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--audio-device", default=None, metavar="ALSA_DEVICE",
                     help="the voice's ALSA device (null: speak through aplay into nothing; default: the sound card)")
+    ap.add_argument("--collect", action="store_true", help="gc.collect() before each sample, saying what it freed")
     ap.add_argument("--tracemalloc", action="store_true", help="also show where Python memory grew (slower)")
     ap.add_argument("--report-only", action="store_true", help="exit 0 whatever the verdict (2 still)")
     args = ap.parse_args(argv)
@@ -391,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{args.sample_every:g} s, warm-up {warmup / 60:.1f} min", flush=True)
         soak = Soak(seconds, data, args.throw_every, args.sample_every, args.feed_fps, args.seed,
                     audio_device=args.audio_device)
-        soak.trace, soak.warmup_s = args.tracemalloc, warmup
+        soak.trace, soak.warmup_s, soak.collect = args.tracemalloc, warmup, args.collect
         soak.run()
     if soak.error or len(soak.meter.samples) < 2:
         print(f"soak: FAILED to run: {soak.error or 'no samples'}")
