@@ -87,5 +87,6 @@ class Bridge:
             except Exception as exc:  # a bad reading must never take the app down
                 msg = f"{kind}: {type(exc).__name__}: {exc}"
                 self.errors.append(msg)
+                del self.errors[:-200]  # the latest ones, like ``delivered``
                 if self.on_error is not None:
                     self.on_error(msg)

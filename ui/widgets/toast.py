@@ -12,6 +12,8 @@ from kivy.uix.label import Label
 
 from ui import theme
 
+HISTORY = 100
+
 
 class Toast(Label):
     message = StringProperty("")
@@ -29,6 +31,7 @@ class Toast(Label):
         self.opacity = 0
         self._event: Any = None
         self.history: list[str] = []
+        """The latest messages shown (at most :data:`HISTORY`), newest last."""
         with self.canvas.before:
             self._c = Color(*theme.BAD)
             self._r = RoundedRectangle(pos=self.pos, size=self.size, radius=[12])
@@ -42,6 +45,7 @@ class Toast(Label):
 
     def show(self, text: str, colour: Any = theme.BAD, seconds: float = 4.0) -> None:
         self.history.append(text)
+        del self.history[:-HISTORY]  # an evening of toasts must not pile up
         self.message = self.text = text
         self._c.rgba = colour
         self.opacity = 1
