@@ -3,8 +3,10 @@ happen), lost-turn and throw-again badges, and Cat's live winning chance."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
@@ -41,6 +43,37 @@ def cat_chance(state: Any) -> float | None:
     return None
 
 
+_odds_ready: set[str] = set()
+_odds_building: set[str] = set()
+_odds_lock = threading.Lock()
+
+
+def odds_ready(setting: str, then: Any = None) -> bool:
+    """Whether Cat's odds table for this ``shortcut_from`` setting is built. If not, build it on a
+    worker thread (about a second on a desktop core, several on a Pi: never on the UI thread) and
+    call ``then()`` on the UI thread once it is."""
+    if setting in _odds_ready:
+        return True
+    with _odds_lock:
+        if setting in _odds_building:
+            return False
+        _odds_building.add(setting)
+
+    def build() -> None:
+        try:
+            from companion import odds
+
+            odds.table(setting)
+            _odds_ready.add(setting)
+        finally:
+            _odds_building.discard(setting)
+        if then is not None:
+            Clock.schedule_once(lambda _dt: then(), 0)
+
+    threading.Thread(target=build, name="odds-table", daemon=True).start()
+    return False
+
+
 class PlayerLedger(BoxLayout):
     """One player's row: name and role, bank, pot, badges."""
 
@@ -68,6 +101,10 @@ class KatEnMuisScreen(GameScreen):
         self.ids.board.min_touch = 0  # nothing to touch on the track: never zoom
         self.ledger = KatEnMuisPanel()
         panel.add_widget(self.ledger)
+
+    def _odds_built(self) -> None:
+        if self.session is not None:
+            self.refresh_panel(self.session.state)
 
     def on_session_changed(self) -> None:
         self.ledger.transfer = ""
@@ -134,9 +171,12 @@ class KatEnMuisScreen(GameScreen):
                 badges.append(_("winner"))
             row.badge = " · ".join(badges)
             row.loses = bool(s.skip.get(role))
-        chance = None if state.is_over() else cat_chance(state)
+        ready = state.is_over() or odds_ready(str(getattr(state.game, "shortcut_from", "reached")), self._odds_built)
+        chance = None if state.is_over() or not ready else cat_chance(state)
         if state.is_over():
             self.ledger.odds = ""
+        elif not ready:
+            self.ledger.odds = _("Cat's chance: working it out…")
         elif chance is None:
             self.ledger.odds = _("Cat's chance: not available")
         else:
