@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from companion.cli import add_db_argument, open_store
@@ -32,6 +32,19 @@ def add_common_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help=_("seed for 'r' (random throws), for reproducible games"))
     parser.add_argument("--lang", metavar="L", help=_("language: {codes} (default: LANGUAGE/LC_ALL/LANG, else en)").format(
         codes=", ".join(LANGUAGES)))
+
+
+def help_language(argv: Sequence[str] | None) -> None:
+    """Switch to the language of ``--lang L`` (or ``--lang=L``) in ``argv``, else the
+    environment's, before the parser is built: its ``--help`` then speaks it too."""
+    code = ""
+    args = list(argv or [])
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            code = args[i + 1]
+        elif arg.startswith("--lang="):
+            code = arg.split("=", 1)[1]
+    set_language(code or language_from_env())
 
 
 def use_language(args: argparse.Namespace) -> str:

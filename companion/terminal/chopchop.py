@@ -31,7 +31,7 @@ from companion.games.chopchop import (
 from companion.games.chopchop_tracker import tracker
 from companion.i18n import N_, _
 from companion.session import Session
-from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume, use_language
+from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 TILE_WORDS: dict[str, str] = {
@@ -363,6 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def play(argv: Sequence[str], inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    help_language(argv)
     parser = build_parser()
     args = parser.parse_args(list(argv))
     use_language(args)

@@ -31,7 +31,7 @@ from companion.games.katenmuis import (
 from companion.i18n import N_, _, language
 from companion.session import Session
 from companion.store import StoreError
-from companion.terminal import Console, add_common_play_arguments, open_store, start_or_resume, use_language
+from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 __all__ = ["play", "replay", "odds", "parse_dice", "parse_throws"]
@@ -76,10 +76,10 @@ def _add_settings(parser: argparse.ArgumentParser) -> None:
         "--shortcut",
         choices=SHORTCUT_SETTINGS,
         default=None,
-        help="K5: a double k goes to 11k from 11(k-1) on ('reached', default) or only from past it",
+        help=_("K5: a double k goes to 11k from 11(k-1) on ('reached', default) or only from past it"),
     )
-    parser.add_argument("--bank", type=int, default=None, metavar="N", help="each player's chips (default 30)")
-    parser.add_argument("--stake", type=int, default=None, metavar="N", help="each player's stake in the pot (default 5)")
+    parser.add_argument("--bank", type=int, default=None, metavar="N", help=_("each player's chips (default 30)"))
+    parser.add_argument("--stake", type=int, default=None, metavar="N", help=_("each player's stake in the pot (default 5)"))
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -177,18 +177,19 @@ def _roll_off(console: Console, first: str, second: str, rng: random.Random) -> 
 
 
 def play(argv: Sequence[str], console: Console | None = None) -> int:
+    help_language(argv)
     parser = argparse.ArgumentParser(
         prog="companion play katenmuis",
         description=_("Play Kat en Muis in the terminal.") + " " + _(HELP) + " "
         + _("The game is saved after every throw; run the command again to resume it."),
     )
     add_common_play_arguments(parser)
-    parser.add_argument("--cat", metavar="NAME", help="the Cat player's name")
-    parser.add_argument("--mouse", metavar="NAME", help="the Mouse player's name")
+    parser.add_argument("--cat", metavar="NAME", help=_("the Cat player's name"))
+    parser.add_argument("--mouse", metavar="NAME", help=_("the Mouse player's name"))
     parser.add_argument(
         "--roll-off",
         action="store_true",
-        help="K1: decide the roles by a throw (--cat and --mouse are then just the first and second player)",
+        help=_("K1: decide the roles by a throw (--cat and --mouse are then just the first and second player)"),
     )
     _add_settings(parser)
     add_companion_arguments(parser)

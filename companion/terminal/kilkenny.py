@@ -22,6 +22,7 @@ from companion.terminal import (
     Console,
     add_common_play_arguments,
     common_command,
+    help_language,
     open_store,
     start_or_resume,
     use_language,
@@ -190,6 +191,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
 
 
 def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    help_language(argv)
     parser = argparse.ArgumentParser(
         prog="companion play kilkenny",
         description=_("Play Kilkenny Cats in the terminal (rules L1-L5). The game is saved after "

@@ -32,6 +32,7 @@ from companion.terminal import (
     Console,
     add_common_play_arguments,
     common_command,
+    help_language,
     open_store,
     start_or_resume,
     use_language,
@@ -185,6 +186,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
 
 
 def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    help_language(argv)
     parser = argparse.ArgumentParser(
         prog="companion play qubism",
         description=_("Play Qubism in the terminal (rules Q1-Q7). The game is saved after every "

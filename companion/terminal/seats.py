@@ -33,10 +33,10 @@ def add_companion_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--companion",
         metavar="SIDE[,SIDE...]",
-        help="the sides the companion plays (e.g. black; cat; green,yellow); it prints its moves",
+        help=_("the sides the companion plays (e.g. black; cat; green,yellow); it prints its moves"),
     )
     parser.add_argument(
-        "--strength", choices=STRENGTHS, default="normal", help="how well the companion plays (default normal)"
+        "--strength", choices=STRENGTHS, default="normal", help=_("how well the companion plays (default normal)")
     )
 
 

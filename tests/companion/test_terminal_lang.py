@@ -265,3 +265,26 @@ def test_a_dutch_tile_word_is_understood_at_the_tile_prompt(speak: None, tmp_pat
     assert play(["--db", str(db), "--new", "--lang", "nl"], io.StringIO("\n".join(lines) + "\n"), out) == 0
     text = out.getvalue()
     assert "Muis 1 pakt de kaas op 1,3 (de muizen hebben er 1)" in text
+
+
+@pytest.mark.parametrize("how", ["--lang", "LANG"])
+def test_play_help_speaks_the_language(how: str, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``companion play GAME --help`` in the language asked for (argparse prints and exits)."""
+    from companion.terminal import katenmuis
+
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    argv = ["--help"]
+    if how == "--lang":
+        argv += ["--lang", "nl"]
+    else:
+        monkeypatch.setenv("LANG", "nl_NL.UTF-8")
+    try:
+        with pytest.raises(SystemExit):
+            katenmuis.play(argv)
+        out = capsys.readouterr().out
+        assert "de naam van wie de Kat speelt" in out and "hoe goed de tafelgenoot speelt" in out
+        assert "the Cat player's name" not in out
+    finally:
+        i18n.set_language("en")
