@@ -178,6 +178,9 @@ class CompanionApp(App):
                 panel.close()
             except Exception:
                 pass
+        self._stop_serial()
+
+    def _stop_serial(self) -> None:
         die, self.serial_die = self.serial_die, None
         if die is not None:
             try:
@@ -349,7 +352,7 @@ class CompanionApp(App):
         except ImportError as exc:
             self.toast(_("The serial die is not available: {error}").format(error=exc), "bad")
             return False
-        self.shutdown()
+        self._stop_serial()  # only the old die: the GPIO panel, camera and voice carry on
         kwargs: dict[str, Any] = {}
         if factory is not None:
             kwargs["factory"] = factory

@@ -182,6 +182,28 @@ def test_gpio_panel_live_test_and_buttons_on_mock_pins(make_app: Any) -> None:
     app.shutdown()
 
 
+def test_changing_the_serial_port_keeps_the_gpio_panel_and_the_camera(make_app: Any) -> None:
+    """Settings' serial Test restarts only the die: the GPIO panel and the camera watcher go on."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from hardware.virtualdie import VirtualDie
+
+    app = make_app()
+    app.pin_factory = MockFactory(pin_class=MockPWMPin)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    panel = app.connect_panel()
+    assert panel is not None and panel.available
+    stopped: list[bool] = []
+    real_stop = app.camera_watch.stop
+    app.camera_watch.stop = lambda *a, **k: (stopped.append(True), real_stop(*a, **k))[1]
+    with VirtualDie("katenmuis") as die:
+        assert app.connect_serial(die.port)
+        assert app.panel is panel and panel.available
+        assert stopped == []
+        assert wait_for(lambda: app.serial_die is not None and "connected" in str(app.serial_die.state), timeout=10)
+    app.shutdown()
+
+
 def test_turn_leds_after_a_lost_turn_light_the_next_player_and_blink_the_loser(make_app: Any) -> None:
     """K8/K9 on the panel: Cat lands on 5 and loses her next turn; Mouse throws next, so his LED
     is lit steadily while Cat's blinks (a throw made by touch, the LEDs on MockFactory pins)."""
