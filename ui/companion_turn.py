@@ -194,8 +194,11 @@ class CompanionTurn:
             self.hint_button = BigButton(text=_("Hint"), size_hint_y=None, height=52)
             self.hint_button.bind(on_release=lambda *_a: self.ask_hint())
             screen.ids["hint_button"] = self.hint_button
-        self._show(self.hint_button, alone=False)
-        if self.hint is not None:
+        if self.hint is None:
+            self._show(self.hint_button, alone=False)
+            self._hide(self.panel)
+        else:  # the hint answered takes the button's place (the side panel has no room for both)
+            self._hide(self.hint_button)
             self.panel.text = self.hint.lines(state, screen.session.seats, top=0)[0]
             self.panel.chances = "\n".join(self.hint.lines(state, screen.session.seats, top=3)[1:])
             ids = self.panel.ids
@@ -205,8 +208,6 @@ class CompanionTurn:
             view = screen.ids.get("board")
             if view is not None and not screen.selected:
                 view.highlights = list(self.hint.described.squares)
-        else:
-            self._hide(self.panel)
 
     def _led(self, seat: str) -> None:
         panel = getattr(self.screen.app, "panel", None)

@@ -200,3 +200,59 @@ def test_camera_settings_and_history(lang_app: Any, lang: str) -> None:
     hist.show_game(app.session.game_id)
     s.check("history_replay")
     s.done()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_companion_seats_turn_hint_guide_and_how_to_play(lang_app: Any, lang: str) -> None:
+    """The screens this session added: a companion seat on Home, its throw ("Roll for me"), its
+    move waiting for Done, a Hint, the first-game guide line, and How to play for every game."""
+    from companion import games
+    from tests.ui.helpers import wait_for
+    from ui import guide
+
+    app = lang_app(lang)
+    s = Scenes(app, lang)
+    app.go("home")
+    home = app.screen("home")
+    home.select_game("chopchop")
+    choice = home.seat_choices["cat"]
+    choice.who.text = "Companion"
+    tap(choice.toggles["strong"])
+    s.check("home_companion_seat")
+    app.start_game("chopchop", {}, {}, {"cat": "normal"})
+    screen = app.game_screen
+    turn = screen._companion_turn
+    s.check("game_companion_throw")
+    for _i in range(6):  # its throw by "Roll for me", then its move proposed
+        if turn.proposal is not None:
+            break
+        if app.session.state.is_chance() and turn.panel.ids.roll_for_me.parent is not None:
+            tap(turn.panel.ids.roll_for_me)
+        wait_for(lambda: turn.proposal is not None, timeout=10)
+    assert turn.proposal is not None
+    s.check("game_companion_turn")
+    app.start_game("qubism", {"white": "Ann"}, {}, {"black": "normal"})
+    screen = app.game_screen
+    tap(screen.ids.hint_button)
+    assert wait_for(lambda: screen._companion_turn.hint is not None, timeout=20)
+    s.check("game_hint")
+    guide.set_guide(app, True)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    assert app.game_screen.guide_text
+    s.check("game_guide")
+    guide.set_guide(app, False)
+    for key in games.GAMES:
+        app.go("home")
+        home.select_game(key)
+        tap(home.ids.howto_button)
+        pump(2)
+        howto = app.screen("howto")
+        s.check(f"howto_{key}")
+        for page in range(2, howto.count + 1):  # every page, each checked for fit
+            tap(howto.ids.next)
+            pump()
+            if page == howto.count // 2:
+                s.check(f"howto_{key}_page")
+            else:
+                s.problems += [f"howto_{key} page {page}: {p}" for p in clipped(howto)]
+    s.done()
