@@ -86,10 +86,18 @@ class Proc:
         if self.p.poll() is None:
             self.p.send_signal(sig)
         try:
-            return self.p.wait(10)
+            return self.p.wait(30)  # a loaded 2-core machine can be slow to run the handler
         except subprocess.TimeoutExpired:
+            self.signals = self._signal_masks()  # why it did not stop, for the failure message
             self.p.kill()
             return self.p.wait(5)
+
+    def _signal_masks(self) -> str:
+        try:
+            status = Path(f"/proc/{self.p.pid}/status").read_text()
+        except OSError:
+            return "?"
+        return " ".join(line for line in status.splitlines() if line.startswith(("SigBlk", "SigIgn", "SigCgt", "State")))
 
 
 def _virtual_dice(link: Path, seed: int) -> Proc:
@@ -179,7 +187,7 @@ def test_dice_watch_against_virtual_dice_end_to_end(tmp_path: Path, watcher: str
     assert any(sent2[i:i + 2] == again for i in range(len(sent2))), (sent2, again)
     assert watch.p.poll() is None  # still running across the disconnect
 
-    assert watch.stop(signal.SIGINT) == 0
+    assert watch.stop(signal.SIGINT) == 0, getattr(watch, "signals", "")
     assert die2.stop(signal.SIGTERM) == 0
     assert any("connected" in e for e in watch.err_lines)
     assert not any("Traceback" in e for e in watch.err_lines), watch.err_lines
@@ -197,7 +205,7 @@ def test_watch_reports_rejected_lines_on_stderr(tmp_path: Path, cleanup: list[Pr
         vd.send(b"\xff\xfe\n")
         vd.roll([2, 3])
         assert json.loads(watch.line())["dice"] == [2, 3]
-        assert watch.stop(signal.SIGINT) == 0
+        assert watch.stop(signal.SIGINT) == 0, getattr(watch, "signals", "")
     errors = [json.loads(e) for e in watch.err_lines if e.startswith("{")]
     assert errors[0] == {"error": "9 is not a face of this die (1-6)", "line": "ROLL 9 9"}
     assert errors[1]["error"] == "not UTF-8 text"
