@@ -345,9 +345,12 @@ def watch_serial(port: str, baud: int, out: TextIO, err: TextIO, game: str | Non
     except ValueError as exc:
         emit(err, f"companion dice watch: {exc}")
         return 2
-    previous: Any = None
+    previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _raise_interrupt)  # a service stop ends it cleanly
+        # A service stop (SIGTERM) ends it cleanly, and so does Ctrl-C (SIGINT) even where it was
+        # started in the background by a shell, which leaves SIGINT ignored for its children.
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            previous[sig] = signal.signal(sig, _raise_interrupt)
     try:
         with die:
             while True:
@@ -355,8 +358,8 @@ def watch_serial(port: str, baud: int, out: TextIO, err: TextIO, game: str | Non
     except KeyboardInterrupt:
         return 0
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _raise_interrupt(signum: int, frame: Any) -> None:

@@ -209,3 +209,20 @@ def test_watch_reports_rejected_lines_on_stderr(tmp_path: Path, cleanup: list[Pr
     errors = [json.loads(e) for e in watch.err_lines if e.startswith("{")]
     assert errors[0] == {"error": "9 is not a face of this die (1-6)", "line": "ROLL 9 9"}
     assert errors[1]["error"] == "not UTF-8 text"
+
+
+def test_watch_stops_on_sigint_even_when_started_with_it_ignored(tmp_path: Path, cleanup: list[Proc]) -> None:
+    """A shell's background job starts with SIGINT ignored (and Python keeps it so): the watcher
+    installs its own handler, so Ctrl-C / SIGINT still ends it cleanly."""
+    with VirtualDie("katenmuis", link=tmp_path / "die") as vd:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the child, as from `cmd &`
+        try:
+            watch = Proc([sys.executable, "-m", "hardware.cli", "watch", "--serial", vd.port, "--jsonl"])
+        finally:
+            signal.signal(signal.SIGINT, old)
+        cleanup.append(watch)
+        deadline = time.monotonic() + 15
+        while not any("connected" in e for e in watch.err_lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert any("connected" in e for e in watch.err_lines), watch.err_lines
+        assert watch.stop(signal.SIGINT) == 0, getattr(watch, "signals", "")
