@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import signal
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -267,6 +269,10 @@ def cmd_watch(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cfg = _config(a)
     settler = Settler(SettleConfig(window_s=a.window), lambda f: read_dice(f, cfg))
     n = 0
+    previous: Any = None
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C (SIGINT) ends it even where a shell started it in the background with SIGINT ignored
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with src:
             for t, frame in src:
@@ -285,6 +291,9 @@ def cmd_watch(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except VisionError as e:
         print(f"companion dice watch: {e}", file=err)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     return 0 if src.state in ("ended", "closed") else 1
 
 

@@ -86,3 +86,33 @@ def test_watch_serial_dispatches_to_hardware(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(sys.modules, "hardware.serialdie", fake)
     assert main(["watch", "--serial", "loop://", "--baud", "115200", "--game", "katenmuis"]) == 0
     assert calls == [("loop://", 115200, "katenmuis")]
+
+
+def test_watch_stops_on_sigint_even_when_started_with_it_ignored(tmp_path: Path) -> None:
+    """Started as a shell's background job (SIGINT ignored), ``dice watch`` still ends on SIGINT."""
+    import signal
+    import time
+
+    frames, _labels = synth_dice.render_throw(np.random.default_rng(7), fps=10.0, roll_s=0.5, hand_s=0.3, rest_s=0.5)
+    d = tmp_path / "frames"
+    d.mkdir()
+    for i, (_, f) in enumerate(frames):
+        cv2.imwrite(str(d / f"{i:04d}.png"), f)
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the child
+    try:
+        p = subprocess.Popen([sys.executable, "-c", "import sys; from vision.cli import main; sys.exit(main(sys.argv[1:]))",
+                              "watch", "--images", str(d), "--fps", "10", "--loop", "--jsonl"],
+                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    try:
+        assert p.stderr is not None
+        line = p.stderr.readline()  # "source opening/running": the watch loop is up
+        assert "source" in line, line
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        assert p.wait(30) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait(5)
