@@ -28,11 +28,12 @@ def _literal(node: ast.AST) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def ui_messages() -> tuple[dict[str, list[str]], dict[str, tuple[str, list[str]]]]:
-    """(msgid -> where, singular -> (plural, where)) for every message marked in ui/."""
+def python_messages(paths: list[Path]) -> tuple[dict[str, list[str]], dict[str, tuple[str, list[str]]]]:
+    """(msgid -> where, singular -> (plural, where)) for every ``_``/``N_``/``ngettext`` call with
+    literal text in the .py files ``paths`` (read with ``ast``)."""
     singles: dict[str, list[str]] = {}
     plurals: dict[str, tuple[str, list[str]]] = {}
-    for path in sorted(UI.rglob("*.py")):
+    for path in paths:
         where = str(path.relative_to(ROOT))
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
@@ -44,6 +45,12 @@ def ui_messages() -> tuple[dict[str, list[str]], dict[str, tuple[str, list[str]]
                 one, many = _literal(node.args[0]), _literal(node.args[1])
                 if one is not None and many is not None:
                     plurals.setdefault(one, (many, []))[1].append(f"{where}:{node.lineno}")
+    return singles, plurals
+
+
+def ui_messages() -> tuple[dict[str, list[str]], dict[str, tuple[str, list[str]]]]:
+    """(msgid -> where, singular -> (plural, where)) for every message marked in ui/."""
+    singles, plurals = python_messages(sorted(UI.rglob("*.py")))
     for path in sorted(UI.rglob("*.kv")):
         where = str(path.relative_to(ROOT))
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
