@@ -69,9 +69,14 @@ def test_a_short_soak_plays_and_measures(tmp_path: Path) -> None:
     sent, applied, frames = map(int, m.groups())
     assert applied >= 3 and applied <= sent  # the die's throws reached the game through the app
     assert frames >= 5  # the camera worker analysed the demo feed
-    samples = re.findall(r"t=\s*([\d.]+)s\s+RSS\s+([\d.]+) MB\s+malloc\s+[\d.]+ MB\s+threads\s+(\d+)\s+fds\s+(\d+)", text)
+    samples = re.findall(
+        r"t=\s*([\d.]+)s\s+RSS\s+([\d.]+) MB\s+malloc\s+([\d.]+) MB\s+threads\s+(\d+)\s+fds\s+(\d+)", text)
     assert len(samples) >= 4  # one a second, fewer when the machine is busy
-    assert all(float(rss) > 50 and int(th) >= 3 and int(fd) >= 3 for _t, rss, th, fd in samples)
+    assert all(float(rss) > 50 and int(th) >= 3 and int(fd) >= 3 for _t, rss, _m, th, fd in samples)
+    # drawn offscreen, every frame is finished (ui.application.finish_offscreen_frames): without
+    # that, Mesa's llvmpipe kept the queued draws, 400 MB of malloc within the first 10 seconds
+    worst = max(float(m) for _t, _rss, m, _th, _fd in samples)
+    assert worst < 200, f"malloc in use reached {worst} MB:\n{text[-3000:]}"
     for what in ("RSS growth:", "malloc in use:", "threads:", "open fds:", "CPU per analysed frame:", "verdict:"):
         assert f"soak: {what}" in text
 
