@@ -41,3 +41,33 @@ def test_the_odds_table_is_built_off_the_ui_thread(make_app: Any, monkeypatch: A
     assert screen.ledger.odds == "Cat's chance: working it out…"
     assert wait_for(lambda: screen.ledger.odds.startswith("Cat wins "), timeout=20)
     assert built_on and all(name == "odds-table" for name in built_on)
+
+
+def test_a_table_that_cannot_be_built_says_so_and_is_not_retried(make_app: Any, monkeypatch: Any) -> None:
+    from companion import odds
+    from ui.screens import katenmuis
+
+    monkeypatch.setattr(katenmuis, "_odds_ready", set())
+    monkeypatch.setattr(katenmuis, "_odds_failed", set())
+    tries: list[str] = []
+
+    def broken_table(setting: str = "reached") -> Any:
+        tries.append(setting)
+        raise MemoryError("no room for the table")
+
+    monkeypatch.setattr(odds, "table", broken_table)
+    app = make_app()
+    app.go("home")
+    home = app.screen("home")
+    tap(home.game_buttons["katenmuis"])
+    tap(home.ids.start)
+    pump()
+    screen = app.screen("katenmuis")
+    # once the worker has failed, the panel stops saying "working it out" and the game goes on
+    assert wait_for(lambda: screen.ledger.odds == "Cat's chance: not available", timeout=20)
+    assert katenmuis.odds_failed("reached")
+    for _ in range(3):
+        screen.refresh()
+        pump()
+    assert screen.ledger.odds == "Cat's chance: not available"
+    assert tries == ["reached"]  # built once, not again at every refresh (nor on the UI thread)

@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
@@ -44,6 +45,7 @@ def cat_chance(state: Any) -> float | None:
 
 
 _odds_ready: set[str] = set()
+_odds_failed: set[str] = set()
 _odds_building: set[str] = set()
 _odds_lock = threading.Lock()
 
@@ -51,8 +53,9 @@ _odds_lock = threading.Lock()
 def odds_ready(setting: str, then: Any = None) -> bool:
     """Whether Cat's odds table for this ``shortcut_from`` setting is built. If not, build it on a
     worker thread (about a second on a desktop core, several on a Pi: never on the UI thread) and
-    call ``then()`` on the UI thread once it is."""
-    if setting in _odds_ready:
+    call ``then()`` on the UI thread once it is. A build that fails is not retried in this process
+    (:func:`odds_failed` says so): the panel says the chance is not available."""
+    if setting in _odds_ready or setting in _odds_failed:
         return True
     with _odds_lock:
         if setting in _odds_building:
@@ -65,6 +68,9 @@ def odds_ready(setting: str, then: Any = None) -> bool:
 
             odds.table(setting)
             _odds_ready.add(setting)
+        except Exception:  # noqa: BLE001  (the game goes on without the chance)
+            Logger.exception("Kat en Muis: the odds table for %s could not be built", setting)
+            _odds_failed.add(setting)
         finally:
             _odds_building.discard(setting)
         if then is not None:
@@ -72,6 +78,11 @@ def odds_ready(setting: str, then: Any = None) -> bool:
 
     threading.Thread(target=build, name="odds-table", daemon=True).start()
     return False
+
+
+def odds_failed(setting: str) -> bool:
+    """Whether building the odds table of this setting failed (see :func:`odds_ready`)."""
+    return setting in _odds_failed
 
 
 class PlayerLedger(BoxLayout):
@@ -171,8 +182,9 @@ class KatEnMuisScreen(GameScreen):
                 badges.append(_("winner"))
             row.badge = " · ".join(badges)
             row.loses = bool(s.skip.get(role))
-        ready = state.is_over() or odds_ready(str(getattr(state.game, "shortcut_from", "reached")), self._odds_built)
-        chance = None if state.is_over() or not ready else cat_chance(state)
+        setting = str(getattr(state.game, "shortcut_from", "reached"))
+        ready = state.is_over() or odds_ready(setting, self._odds_built)
+        chance = None if state.is_over() or not ready or odds_failed(setting) else cat_chance(state)
         if state.is_over():
             self.ledger.odds = ""
         elif not ready:
