@@ -5,7 +5,6 @@ and Chop! Chop! played in Dutch and French through real compiled catalogues (Bab
 
 from __future__ import annotations
 
-import ast
 import io
 import re
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ import pytest
 from companion import i18n
 from companion.session import Session
 from companion.store import Store
+from tests import i18n_lint
 from tests.companion.core_catalogue import core_catalogue_dir, core_messages, core_translations, python_files
 
 PLACEHOLDER = re.compile(r"\{(\w*)(?:![rsa])?\}")
@@ -75,40 +75,31 @@ def test_french_puts_a_no_break_space_before_high_punctuation() -> None:
 
 
 def test_messages_are_translated_when_shown_never_at_import() -> None:
-    """No _()/ngettext at a module's top level, no f-string inside _(), no _ shadowed (a loop
-    variable or parameter named _) in a function that translates."""
-    bad = []
-    for path in python_files():
-        tree = ast.parse(path.read_text(), str(path))
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef):
-                continue
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in ("_", "ngettext"):
-                    bad.append(f"{path.name}:{sub.lineno} translated at import time")
-        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
-            for node in cls.body:  # class attributes are evaluated at import too
-                if isinstance(node, ast.Assign | ast.AnnAssign):
-                    for sub in ast.walk(node):
-                        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in ("_", "ngettext"):
-                            bad.append(f"{path.name}:{sub.lineno} translated at import time")
-        for fn in ast.walk(tree):
-            if isinstance(fn, ast.Call) and isinstance(fn.func, ast.Name) and fn.func.id in ("_", "N_", "ngettext"):
-                if any(isinstance(a, ast.JoinedStr) for a in fn.args):
-                    bad.append(f"{path.name}:{fn.lineno} f-string inside {fn.func.id}()")
-            if not isinstance(fn, ast.FunctionDef):
-                continue
-            a = fn.args
-            local = "_" in [x.arg for x in a.args + a.kwonlyargs] + [x.arg for x in (a.vararg, a.kwarg) if x]
-            calls = False
-            for sub in ast.walk(fn):
-                if isinstance(sub, ast.Name) and sub.id == "_" and isinstance(sub.ctx, ast.Store):
-                    local = True
-                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "_":
-                    calls = True
-            if local and calls:
-                bad.append(f"{path.name}:{fn.lineno} {fn.name} shadows _")
-    assert bad == []
+    """No _()/ngettext at import time (top level or class attribute), no f-string inside _(),
+    no _ shadowed in a function that translates (tests/i18n_lint.py)."""
+    assert i18n_lint.problems(python_files()) == []
+
+
+def test_the_translation_check_finds_each_kind_of_mistake(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        'TITLE = _("Chop! Chop!")\n'
+        "class Seat:\n"
+        '    label = _("cat")\n'
+        "    def name(self):\n"
+        '        return _("a seat")\n'
+        "def won(n):\n"
+        '    return _(f"{n} cheese")\n'
+        "def names(items):\n"
+        "    for _ in items:\n"
+        '        print(_("again"))\n'
+    )
+    assert i18n_lint.problems([bad]) == [
+        "bad.py:1 translated at import time",
+        "bad.py:3 translated at import time",
+        "bad.py:7 f-string inside _()",
+        "bad.py:8 names shadows _",
+    ]
 
 
 # -- the engines speak the language --------------------------------------------------------------

@@ -5,13 +5,13 @@ placeholders, and a font that has every letter the translations use."""
 from __future__ import annotations
 
 import argparse
-import ast
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests import i18n_lint
 from tests.ui.catalogue import UI, lang_app, locale_dir, ui_messages  # noqa: F401  (fixtures)
 from tests.ui.helpers import pump, tap, texts
 
@@ -61,33 +61,9 @@ def test_every_ui_message_is_translated_with_the_same_placeholders() -> None:
 
 def test_messages_are_whole_sentences_translated_when_shown() -> None:
     """No f-string inside _(), no _ shadowed by a loop variable or a ``*_`` parameter in a
-    function that translates (it would call the tuple), no _() at a module's top level."""
-    bad = []
-    for path in sorted(UI.rglob("*.py")):
-        tree = ast.parse(path.read_text(), str(path))
-        for node in tree.body:  # import time: must be N_(), translated later
-            for sub in ast.walk(node):
-                if isinstance(node, ast.FunctionDef | ast.ClassDef):
-                    break
-                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in ("_", "ngettext"):
-                    bad.append(f"{path.name}:{sub.lineno} translated at import time")
-        for fn in ast.walk(tree):
-            if isinstance(fn, ast.Call) and isinstance(fn.func, ast.Name) and fn.func.id in ("_", "N_", "ngettext"):
-                if any(isinstance(a, ast.JoinedStr) for a in fn.args):
-                    bad.append(f"{path.name}:{fn.lineno} f-string inside {fn.func.id}()")
-            if not isinstance(fn, ast.FunctionDef):
-                continue
-            a = fn.args
-            local = "_" in [x.arg for x in a.args + a.kwonlyargs] + [x.arg for x in (a.vararg, a.kwarg) if x]
-            calls = False
-            for sub in ast.walk(fn):
-                if isinstance(sub, ast.Name) and sub.id == "_" and isinstance(sub.ctx, ast.Store):
-                    local = True
-                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "_":
-                    calls = True
-            if local and calls:
-                bad.append(f"{path.name}:{fn.lineno} {fn.name} shadows _")
-    assert bad == []
+    function that translates (it would call the tuple), no _() at import time: a module's top
+    level or a class attribute (tests/i18n_lint.py)."""
+    assert i18n_lint.problems(sorted(UI.rglob("*.py"))) == []
 
 
 def test_the_default_font_has_every_letter_of_english_dutch_and_french() -> None:
