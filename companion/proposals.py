@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from companion.games import chopchop, kilkenny, qubism
 from companion.games.base import Action, Effect, IllegalAction, State
+from companion.games.chopchop_actions import square_words
 from companion.i18n import N_, _
 
 __all__ = ["Described", "describe", "square_words"]
@@ -33,14 +34,6 @@ class Described:
     @property
     def squares(self) -> list[str]:
         return [sq for sq in (self.frm, self.to) if sq]
-
-
-def square_words(square: str) -> str:
-    """A square id as people read it on the board: ``2,4``; the Chop! Chop! table top's
-    ``top:1,4`` as "the table top at 1,4"."""
-    if square.startswith("top:"):
-        return _("the table top at {square}").format(square=square[4:])
-    return square
 
 
 def _name(names: Mapping[str, str] | None, player: str, state: State) -> str:

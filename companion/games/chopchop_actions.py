@@ -161,6 +161,14 @@ class Thrown(Effect):
         return _("{player} throws {n}").format(player=_name(names, self.player), n=self.value)
 
 
+def square_words(square: str) -> str:
+    """A square id as people read it on the board: ``2,4``; the table top's ``top:1,4`` as
+    "the table top at 1,4" (said and shown; the id stays what is typed and stored)."""
+    if square.startswith("top:"):
+        return _("the table top at {square}").format(square=square[4:])
+    return square
+
+
 @dataclass(frozen=True)
 class Moved(Effect):
     piece: str
@@ -169,8 +177,9 @@ class Moved(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         if not self.frm:
-            return _("{piece} starts on {square}").format(piece=_piece(self.piece), square=self.to)
-        return _("{piece} moves from {start} to {stop}").format(piece=_piece(self.piece), start=self.frm, stop=self.to)
+            return _("{piece} starts on {square}").format(piece=_piece(self.piece), square=square_words(self.to))
+        return _("{piece} moves from {start} to {stop}").format(
+            piece=_piece(self.piece), start=square_words(self.frm), stop=square_words(self.to))
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,7 @@ def test_the_narration_of_the_engines_follows_the_language(speak: None) -> None:
     assert kat.player_label("mouse") == "Muis"
     cc = ChopChop()
     s = cc.new_state()
-    assert [e.describe() for e in s.apply(PlaceCat("top:2,3"))] == ["De kat begint op top:2,3"]
+    assert [e.describe() for e in s.apply(PlaceCat("top:2,3"))] == ["De kat begint op het tafelblad op 2,3"]
     assert TileRevealed("1,2", "crockery", "mouse:2").describe() == "Muis 2 draait de tegel op 1,2 om: gebroken servies"
     assert NoMove("mice1", "mouse 3 has nowhere to go").describe({"mice1": "Bo"}) == "Bo: muis 3 kan nergens heen; de beurt gaat over"
     assert Won("mice", "10 cheese, every hole opened and a mouse at home").describe() == (
