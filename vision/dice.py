@@ -185,7 +185,7 @@ def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
 def _blob(img: np.ndarray) -> np.ndarray:
     """The detector's input: ``cv2.dnn.blobFromImage(img, 1/255, mean=127.5)`` to the bit (1 x 3
     x H x W float32), made in a third of its time."""
-    x = img.transpose(2, 0, 1).astype(np.float32)
+    x = img.transpose(2, 0, 1).astype(np.float32, order="C")
     x -= np.float32(127.5)
     x *= np.float32(1 / 255.0)
     return x[None]
