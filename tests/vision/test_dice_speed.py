@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision import synth_dice
-from vision.dice import DiceConfig, _blob, _net, classify, detect, read_dice
+from vision.dice import DiceConfig, _blob, _net, classify, detect, die_body, read_dice
 
 
 def test_blob_is_blob_from_image_to_the_bit() -> None:
@@ -46,3 +46,29 @@ def test_readings_repeat_exactly() -> None:
     img, _labels = synth_dice.render_scene(np.random.default_rng(9))
     a, b = read_dice(img), read_dice(img)
     assert a == b and a
+
+
+def _body_by_np_median(image: np.ndarray, box: tuple[float, float, float, float]) -> tuple[int, ...] | None:
+    """die_body as it was written before its speed-up (np.median), to compare with."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    xa, ya = int(max(0, x1 + w * 0.15)), int(max(0, y1 + h * 0.15))
+    xb, yb = int(min(image.shape[1], x2 - w * 0.15)), int(min(image.shape[0], y2 - h * 0.15))
+    if xb <= xa or yb <= ya:
+        return None
+    px = cv2.resize(image[ya:yb, xa:xb], (12, 12), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
+    lum = np.clip(px @ np.float32([0.114, 0.587, 0.299]), 0, 255).astype(np.uint8)
+    _thr, light = cv2.threshold(lum, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    dark = light.ravel() == 0
+    body = np.median(px[dark] if dark.sum() * 2 >= len(px) else px[~dark], 0)
+    return tuple(int(round(float(v))) for v in body)
+
+
+def test_body_colour_is_the_median_of_the_body_part() -> None:
+    rng = np.random.default_rng(2)
+    for i in range(400):  # noisy faces and faces of a few levels (ties, odd and even counts)
+        img = (rng.integers(0, 256, (60, 60, 3)) if i % 2 else rng.integers(0, 4, (60, 60, 3)) * 60).astype(np.uint8)
+        x1, y1 = rng.uniform(0, 40, 2)
+        s = rng.uniform(3, 40)
+        box = (float(x1), float(y1), float(x1 + s), float(y1 + s * rng.uniform(0.8, 1.2)))
+        assert die_body(img, box) == _body_by_np_median(img, box)
