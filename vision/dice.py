@@ -77,7 +77,7 @@ class DiceConfig:
     min_value_prob: float = 0.65  # P(value) needed to report a value (else None); see docs/readme/dice.md
     nms_iou: float = 0.45
     tta: bool = True  # re-read unsure crops rotated (see classify)
-    tta_below: float = 0.97
+    tta_below: float = 0.95  # ... when their top probability is below this (docs/readme/dice.md)
     roi: RegionOfInterest | None = None
     det_model: Path = field(default=MODELS / "dice_det.onnx")
     # classifiers (ONNX file, crop growth) whose probabilities are averaged
