@@ -252,8 +252,12 @@ class Panel:
         log.warning("GPIO panel lost: %s; reconnecting", self.reason)
         self._close_devices()
         self._notify("lost", self.reason)
-        self._retry_thread = threading.Thread(target=self._reconnect, name="panel-reconnect", daemon=True)
-        self._retry_thread.start()
+        with self._state_lock:  # close() reads the thread under the lock: never one not started yet
+            if self._closing.is_set():
+                return
+            retry = threading.Thread(target=self._reconnect, name="panel-reconnect", daemon=True)
+            retry.start()
+            self._retry_thread = retry
 
     def _reconnect(self) -> None:
         delay = self.retry_s
@@ -313,7 +317,8 @@ class Panel:
 
     def close(self) -> None:
         self._closing.set()
-        t = self._retry_thread
+        with self._state_lock:
+            t = self._retry_thread
         if t is not None and t is not threading.current_thread():
             t.join(2.0)
         self._stop_beep()

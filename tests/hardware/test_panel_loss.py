@@ -125,6 +125,27 @@ def test_the_buzzer_failing_mid_pattern_is_a_loss(flaky: MockFactory) -> None:
     assert p.state == "closed" and not p._retry_thread.is_alive()  # type: ignore[union-attr]
 
 
+def test_closing_while_the_loss_is_being_handled_never_meets_an_unstarted_thread(
+        flaky: MockFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # as under emulation (qemu): the reconnect thread is slow to start just when the game closes
+    # the panel on hearing "lost"; close() used to find it created, not started, and join() raised
+    class SlowStart(threading.Thread):
+        def start(self) -> None:
+            time.sleep(0.3)
+            super().start()
+
+    states = States()
+    p = Panel(pin_factory=flaky, on_state=states, retry_s=5.0)
+    monkeypatch.setattr(threading, "Thread", SlowStart)
+    p.beep("win")
+    UnpluggablePin.unplugged.set()
+    assert wait_until(lambda: bool(states.seen))
+    time.sleep(0.05)  # inside the slow start
+    p.close()
+    assert p.state == "closed"
+    assert p._retry_thread is None or not p._retry_thread.is_alive()
+
+
 def test_a_panel_that_never_had_its_pins_does_not_retry() -> None:
     import warnings
 
