@@ -321,7 +321,8 @@ class Panel:
             t = self._retry_thread
         if t is not None and t is not threading.current_thread():
             t.join(2.0)
-        self._stop_beep()
+        with self._beep_lock:  # not between a pattern's thread being made and started
+            self._stop_beep()
         self._close_devices()
         self.available = False
         self.reason = "closed"
