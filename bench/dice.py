@@ -92,7 +92,7 @@ def evaluate_crowd(dataset: Path, cfg: DiceConfig) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "datasets" / "dice-dev"))
-    ap.add_argument("--synth-n", type=int, default=100)
+    ap.add_argument("--synth-n", type=int, help="images per synthetic set (0: none)", default=100)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--crowd-n", type=int, default=40, help="crowded tables to render (0: none)")
     ap.add_argument("--json", action="store_true")
@@ -119,6 +119,8 @@ def main() -> int:
         "wide": (max(10, a.synth_n // 2), synth_dice.SceneParams(width=1280, height=960, n_dice=(2, 8),
                                                                    die_px=(24.0, 40.0), blur_sigma=(0.0, 0.6))),
     }
+    if a.synth_n <= 0:
+        sets = {}  # --synth-n 0: no synthetic sets (e.g. only the crowded one)
     if a.only_variants:
         sets = {}
         a.crowd_n = 0
