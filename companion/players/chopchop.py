@@ -17,8 +17,9 @@ the cheese race (+4 x its chance). The cat's next throw is computed exactly from
 and C2/C3/C6 movement (:func:`cat_threat`); with the mice to move they can save the most
 threatened mouse, and a knife's double turn counts. The mice player also counts the catches a
 +1/+2 under a slab the cat lands on would allow (the slab's odds of that tile); the cat
-player's evaluation leaves them out, as before (its own search sees its follow-ups). The race: with the default tiles the mice need every cheese, so
-each cheese the cat turns must be won back with a fork the mice find. If the cat turns a share
+player's evaluation leaves them out, as before (its own search sees its follow-ups). The
+race: with the default tiles the mice need every cheese, so each cheese the cat turns must be
+won back with a fork the mice find. If the cat turns a share
 ``phi`` of the slabs still face down (from the tempo so far and the slabs within each side's
 reach), forks found minus cheese the cat turns minus face-up cheese is roughly normal; the
 race is its chance of staying >= 0. A position where the mice can no longer collect enough
@@ -172,7 +173,8 @@ def cat_threat(state: ChopChopState, follow_ups: bool = False,
                 if land not in follow:
                     follow[land] = (_reach(state, CAT, land, 1), _reach(state, CAT, land, 2))
                 one, two = follow[land]
-                chance_any = extra[0] * any(sq in one for sq in exposed) + extra[1] * any(sq in two for sq in exposed)
+                chance_any = (extra[0] * any(sq in one for sq in exposed)
+                              + extra[1] * any(sq in two for sq in exposed))
                 best_any = max(best_any, chance_any)
                 for sq in exposed:
                     q = extra[0] * (sq in one) + extra[1] * (sq in two)
