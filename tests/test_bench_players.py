@@ -89,3 +89,28 @@ def test_baselines_pick_legal_actions() -> None:
         assert player.choose(state) in state.legal_actions()
     with pytest.raises(SystemExit, match="random or greedy"):
         bench.baseline("minimax", game, "cat", 1)
+
+
+def test_chopchop_race_model_bounds_and_forks() -> None:
+    """bench/chopchop_race.py: the mice win every shuffle when they turn every slab, none when
+    the cat does; keeping forks never loses a shuffle that losing them wins; the race is lost
+    exactly when the cheese and usable forks left cannot make 10."""
+    import random
+
+    from bench import chopchop_race as race
+    from tests.companion.chopchop_helpers import position
+
+    tiles = ["cheese"] * 10 + ["fork"] * 4 + ["other"] * 24
+    assert all(race.mice_win(random.Random(i), 0.0, tiles, 10, False) for i in range(50))
+    assert not any(race.mice_win(random.Random(i), 1.0, tiles, 10, True) for i in range(50))
+    for i in range(300):
+        lost = race.mice_win(random.Random(i), 0.4, tiles, 10, False)
+        kept = race.mice_win(random.Random(i), 0.4, tiles, 10, True)
+        assert kept or not lost
+    wins = sum(race.mice_win(random.Random(i), 0.4, tiles, 10, False) for i in range(2000))
+    kept_wins = sum(race.mice_win(random.Random(i), 0.4, tiles, 10, True) for i in range(2000))
+    assert wins < kept_wins  # forks turned with no free face-up cheese do cost games
+    assert not race.race_lost(position())
+    # five face-up cheese, four forks left: ten can no longer be held
+    assert race.race_lost(position(cheese_up=["1,1", "1,2", "4,1", "4,2", "5,6"]))
+    assert not race.race_lost(position(cheese_up=["1,1", "1,2", "4,1", "4,2"]))

@@ -9,7 +9,7 @@ import pytest
 from companion import players
 from companion.games.base import CHANCE
 from companion.games.chopchop import ChopChop, ChopChopState, Move, Roll
-from companion.players.chopchop import ChopChopPlayer, cat_reach, mice_chance
+from companion.players.chopchop import ChopChopPlayer, cat_reach, cat_threat, mice_chance
 from tests.companion.chopchop_helpers import position, random_action
 
 
@@ -138,3 +138,30 @@ def test_a_seat_that_is_not_to_move_is_refused() -> None:
     state = rolled(position(side="cat"), 2)
     with pytest.raises(players.PlayerError):
         players.make(state.game, "mice1", "easy").choose(state)
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
+def test_mice_keep_out_of_the_cats_follow_up_reach(strength: str) -> None:
+    # the last mouse, on 1,0, throws 1; the cat on 0,4 cannot reach 0,0, 1,1 or 2,0 with its
+    # next throw, but a 2 onto the slab at 0,2 then a +2, or a 3 onto 0,1 then a +1 (C5), ends
+    # on 1,1: only 0,0 and 2,0 are safe from that turn (without the follow-ups in its
+    # evaluation, easy chose 1,1)
+    mice: dict[str, str | None] = {"mouse:1": "1,0", "mouse:2": None, "mouse:3": None, "mouse:4": None}
+    state = rolled(position(cat="0,4", mice=mice, cleared=["0,0", "1,1", "2,0"]), 1)
+    assert {a.to for a in state.legal_actions() if isinstance(a, Move)} == {"0,0", "1,1", "2,0"}
+    outcomes = {}
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        direct, _ = cat_threat(after)
+        follow, lost = cat_threat(after, follow_ups=True)
+        assert isinstance(action, Move)
+        outcomes[action.to] = (direct[action.to], follow[action.to], lost)
+    assert outcomes["1,1"][0] == 0.0 and outcomes["1,1"][1] > 0.0
+    # the cat's 2 or 3 (1/2 + 1/6) times the odds of that follow-up under the slab
+    odds = state.reveal_odds()
+    assert odds["plus1"] == odds["plus2"]
+    assert outcomes["1,1"][1] == pytest.approx((1 / 2 + 1 / 6) * float(odds["plus1"]))
+    assert outcomes["0,0"][:2] == (0.0, 0.0) and outcomes["2,0"][:2] == (0.0, 0.0)
+    choice = players.make(state.game, "mice1", strength).choose(state)
+    assert isinstance(choice, Move) and choice.to in ("0,0", "2,0")
