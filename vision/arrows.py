@@ -1,0 +1,87 @@
+"""Qubism arrow reading: which way the glyph on a cube's top face points (N/E/S/W).
+
+A stage of the board reader (``vision.pieces``): the top face is cut out of the image in the
+plane of the cube's top (``vision.piece_spots.SpotFeatures.cube_top``) and read here, either by
+matching cube tops learned from known positions, turned four ways (any glyph: arrow, triangle,
+chevron, light or dark), or, with nothing learned, from the shape of the dark glyph.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+ARROW_SIDE = 32  # cube-top view side, pixels
+_TURNS = {"N": 0, "E": 1, "S": 2, "W": 3}
+"""Quarter turns (np.rot90, counter-clockwise) that make an arrow pointing this way point north."""
+
+
+def _glyph_map(top: np.ndarray) -> np.ndarray:
+    """A cube top's marking, independent of light and of dark-on-light or light-on-dark:
+    the grey levels minus their median, scaled to unit length, lightly blurred."""
+    g = cv2.GaussianBlur(top.astype(np.float32), (0, 0), 1.0)
+    g = g - float(np.median(g))
+    return g / (float(np.sqrt((g * g).sum())) + 1e-6)
+
+
+def arrow_from_templates(top: np.ndarray, arrows: list[list[float]]) -> tuple[str | None, float]:
+    """N/E/S/W of a cube top (grey, square) by matching learned north-pointing tops.
+
+    Each learned top's middle is searched over the (turned) top within a few pixels, since
+    the top face is seldom exactly where the estimated camera puts it; best match wins."""
+    side = top.shape[0]
+    g = _glyph_map(cv2.resize(top, (ARROW_SIDE, ARROW_SIDE)) if side != ARROW_SIDE else top)
+    m = ARROW_SIDE // 8
+    temps = np.asarray(arrows, np.float32).reshape(-1, ARROW_SIDE, ARROW_SIDE)[:, m:-m, m:-m]
+    corr: dict[str, float] = {}
+    for d, k in _TURNS.items():
+        turned = np.ascontiguousarray(np.rot90(g, k)).astype(np.float32)
+        corr[d] = max(float(cv2.matchTemplate(turned, np.ascontiguousarray(t), cv2.TM_CCOEFF_NORMED).max())
+                      for t in temps)
+    ranked = sorted(corr, key=lambda d: -corr[d])
+    best, second = corr[ranked[0]], corr[ranked[1]]
+    if best <= 0.1:
+        return None, 0.0
+    return ranked[0], float(np.clip((best - second) * 4, 0.05, 1.0))
+
+
+def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
+    """N/E/S/W of the dark arrow on a cube top in a normalised top-down patch, with confidence.
+
+    The arrow is the dark blob; its head is the end where the blob is widest across its axis.
+    """
+    big = cv2.resize(patch, (48, 48), interpolation=cv2.INTER_AREA)
+    gray = big.mean(axis=2)
+    hi = float(np.percentile(gray, 90))
+    mask = (gray < min(0.3, 0.35 * hi)).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+    if n <= 1:
+        return None, 0.0
+    # the biggest dark blob not touching the crop's border much, nearest the middle
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    dist = np.hypot(cents[1:, 0] - 24, cents[1:, 1] - 24)
+    k = 1 + int(np.argmax(area / (1 + dist / 12)))
+    ys, xs = np.nonzero(labels == k)
+    if len(xs) < 12:
+        return None, 0.0
+    x = xs - xs.mean()
+    y = ys - ys.mean()
+    cov = np.cov(np.vstack([x, y]))
+    evals, evecs = np.linalg.eigh(cov)
+    axis = evecs[:, 1]
+    along = x * axis[0] + y * axis[1]
+    across = -x * axis[1] + y * axis[0]
+    pos, neg = along > 0, along < 0
+    wpos = float(np.abs(across[pos]).mean()) if pos.any() else 0.0
+    wneg = float(np.abs(across[neg]).mean()) if neg.any() else 0.0
+    head = axis if wpos > wneg else -axis
+    angle = math.degrees(math.atan2(head[1], head[0]))  # image: x right, y down
+    dirs = {"E": 0.0, "S": 90.0, "W": 180.0, "N": -90.0}
+    best = min(dirs, key=lambda d: abs((angle - dirs[d] + 180) % 360 - 180))
+    off = abs((angle - dirs[best] + 180) % 360 - 180)
+    elong = 1 - evals[0] / (evals[1] + 1e-6)
+    asym = abs(wpos - wneg) / (wpos + wneg + 1e-6)
+    conf = float(np.clip(1 - off / 45, 0, 1) * np.clip(elong * 2, 0, 1) * np.clip(asym * 6, 0.3, 1))
+    return best, max(conf, 0.05)

@@ -1,0 +1,96 @@
+"""Settings of the board reader (``vision.pieces``): one dataclass for every stage, from the
+top-down warp and occupancy evidence to the frame-wide checks and the game's piece counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vision.boardlocate import LocateConfig
+
+
+@dataclass
+class PieceConfig:
+    px_per_mm: float = 2.0
+    min_confidence: float = 0.6
+    ncc_scale: float = 0.6
+    """1 - NCC with the empty print at which a spot counts as occupied."""
+    chroma_scale: float = 0.1
+    """Chromaticity change (L1) at which a spot counts as occupied."""
+    dark_scale: float = 1.0
+    """Drop of log brightness at which a spot counts as occupied on darkness alone."""
+    light_scale: float = 0.35
+    """Rise of log brightness at which a spot counts as occupied on brightness alone."""
+    spread_scale: float = 0.15
+    """Rise of the spread of grey levels in the middle of a spot (shading, edges of a piece)."""
+    hidden_scale: float = 0.2
+    """Drop of the spread of grey levels (the printed label or lines hidden under a piece)."""
+    top_plane: dict[str, float] = field(default_factory=lambda: {"kilkenny": 0.45, "qubism": 0.4})
+    """Games whose pieces are all figures at least about half a square tall: a spot is also
+    read in the plane this many square sides above the board (found from the camera pose), so
+    a piece leaning over from a neighbour, which does not reach up there above this spot, is
+    not taken for a piece here; looks are read there too (no ground, no contact shadow)."""
+    top_weight: float = 2.0
+    """The top-plane score counts this much more (it only has to show that something is there)."""
+    cube_top: float = 0.8
+    """Height of a cube's top face in square sides (where the arrow is read)."""
+    combine: str = "l2"
+    shadow_step_frac: float = 0.35
+    """Games whose pieces are all figures (those with a ``top_plane``): a spot whose change
+    from the empty print is explained but for this share by a straight shadow edge (see
+    ``_step_fraction``) is a cast shadow on an empty square, not a piece."""
+    centre_share: float = 0.25
+    """Games with a ``top_plane``: a spot whose middle, in the raised plane, changes less than
+    this share of what the chosen piece's learned examples showed there is not that piece
+    (a neighbour leaning over, a shadow): read as empty. Not applied before a piece is learned."""
+    frame_min: int = 5
+    frame_clear: float = 1.0
+    frame_agree: int = 4
+    crowd_dist: float = 0.3
+    frame_weak: float = 0.3
+    frame_look_dist: float = 1.0
+    """See ``BoardReader._frame_looks`` and ``_crowds``: this frame's looks of its kinds of
+    pieces (evidence >= ``frame_clear``), weak spots (evidence >= ``frame_weak``) near one of
+    them when ``frame_agree`` spots agree, crowds of look-alikes (within ``crowd_dist``)."""
+    hole_mouse_dist: float = 1.3
+    """A Chop! Chop! hole holds a mouse or an opened hole slab (rule C3: nothing else). The
+    mice's looks are learned on the holes themselves (they start there), so a hole spot whose
+    look is farther than this (look-feature distance) from every learned mouse is an opened
+    hole, unless opened holes' looks have been learned too (then the nearer wins)."""
+    counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
+        "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
+        "katenmuis": {"cat": 1, "mouse": 1},
+        "chopchop": {"cat": 1, "mouse": 4}})
+    """The game's own piece set: at most this many pieces of a look class can be on the board
+    (Qubism: one pawn each, nine cubes; Kat en Muis: one cat, one mouse; Chop! Chop!: one cat,
+    four mice). See ``count_games`` and ``BoardReader._crowds``."""
+    count_games: tuple[str, ...] = ("qubism", "katenmuis")
+    """Games whose readings are cut to ``counts`` spot by spot (not Chop! Chop!: there a mouse
+    misread as the cat would cost the real cat; measured worse). Extra readings of a class
+    keep the spots whose look is nearest it; the others take their next class with room, if
+    near enough (``demote_dist``), or are read as empty."""
+    always: dict[str, tuple[str, ...]] = field(default_factory=lambda: {
+        "qubism": ("pawn:white", "pawn:black"), "katenmuis": ("cat", "mouse")})
+    """Pieces that never leave the board (Qubism's pawns, Kat en Muis's cat and mouse): when no
+    spot reads as one, it is the empty-read spot with evidence >= ``always_min_score`` (weak,
+    or dropped by the middle check), no straight shadow edge, and that kind as its nearest
+    look, that shows it best: evidence times how much nearer its look is to the kind's than to
+    its own empty print. Low confidence (0.3-0.7), so the cross-check asks when unsure."""
+    always_min_score: float = 0.5
+    demote_dist: float = 2.0
+    """A reading dropped for the count takes its next-nearest class with room only within this
+    look distance of that class's learned looks (any distance while only built-in guesses are
+    known), else it is read as empty."""
+    refine: bool = True
+    """Refine poses fitted on fewer than all markers by aligning the print (see ``refine``)."""
+    refine_px_per_mm: float = 1.0
+    refine_max_cells: float = 0.45
+    refine_highpass_mm: float = 4.0
+    """The alignment compares the prints high-passed at this scale (mm): lines, not light."""
+    refine_mask_log: float = 0.24
+    """Left out of the alignment: where the blurred view's brightness differs from the blurred
+    print's by more than this (log ratio, after the median): pieces, hands, hard shadows."""
+    refine_iterations: int = 30
+    """Largest correction accepted at any square, in square sides (under half a square, so a
+    grid cannot slip by a whole cell)."""
+    locate: LocateConfig = field(default_factory=LocateConfig)

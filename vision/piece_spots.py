@@ -1,0 +1,319 @@
+"""Spot features: the first stage of the board reader (``vision.pieces``).
+
+Warps the board to a top-down view at ``px_per_mm`` from the marker homography (refined by
+aligning the print when some markers are hidden), normalises the light with a smooth
+per-channel gain fitted on the paper margin, and gives each spot (squares sharing a polygon are
+one spot) its occupancy evidence against the empty print, seen at the camera's own resolution
+and, for games of figures, also in a raised plane, plus its look features. Also cuts out a
+cube's top face for the arrow reading (``vision.arrows``).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.boards import Board
+from vision.arrows import ARROW_SIDE
+from vision.boardlocate import BoardPose, camera_from_homography
+from vision.piece_config import PieceConfig
+from vision.piece_looks import INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
+from vision.printing import render_board
+
+
+def _spot_groups(board: Board) -> list[list[str]]:
+    by_poly: dict[tuple[tuple[float, float], ...], list[str]] = {}
+    for sid, sq in board.squares.items():
+        key = tuple((round(x, 2), round(y, 2)) for x, y in sq.polygon)
+        by_poly.setdefault(key, []).append(sid)
+    return list(by_poly.values())
+
+
+def _square_for(ids: list[str], token: str | None) -> str:
+    """Which square id of a spot a token stands on (a cat on the table top, mice under it)."""
+    if len(ids) == 1 or token is None:
+        return ids[0]
+    tops = [i for i in ids if i.startswith("top:")]
+    floor = [i for i in ids if not i.startswith("top:")]
+    if token.split(":")[0] == "cat" and tops:
+        return tops[0]
+    return floor[0] if floor else ids[0]
+
+
+def comparable(board: Board, view: dict[str, str]) -> dict[str, str]:
+    """An engine's board_view as the camera can see it: spot key -> look class (+ arrow)."""
+    spot_of = {sid: ids[0] for ids in _spot_groups(board) for sid in ids}
+    out: dict[str, str] = {}
+    for sid, token in view.items():
+        if sid not in spot_of:
+            continue
+        base = token.split(":", 1)[0]
+        out[spot_of[sid]] = token if base == "cube" else appearance(token)
+    return out
+
+
+class SpotFeatures:
+    """A board's spots and their per-frame evidence (the base of ``vision.pieces.BoardReader``)."""
+
+    def __init__(self, board: Board, config: PieceConfig) -> None:
+        self.board = board
+        self.config = cfg = config
+        s = cfg.px_per_mm
+        self.size = (int(round(board.width_mm * s)), int(round(board.height_mm * s)))
+        hi = render_board(board, s * 2, markers=True)
+        empty = cv2.resize(hi, self.size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+        self.empty = empty
+        self.groups = _spot_groups(board)
+        self.observable = [g[0] for g in self.groups]
+        # Chop! Chop!'s holes always hold a mouse or an opened hole slab: never read as empty.
+        holes = set(board.region("holes")) if board.game == "chopchop" else set()
+        self._never_empty = np.array([bool(holes & set(g)) for g in self.groups], bool)
+        self.boxes: list[tuple[int, int, int, int]] = []
+        for ids in self.groups:
+            poly = np.asarray(board.squares[ids[0]].polygon) * s
+            x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
+            x0, y0 = max(x0, 0), max(y0, 0)
+            x1, y1 = min(x1, self.size[0]), min(y1, self.size[1])
+            self.boxes.append((int(x0), int(y0), int(max(x1, x0 + 2)), int(max(y1, y0 + 2))))
+        self.empty_patches = self._patches(empty)
+        eg = _smooth(self.empty_patches.mean(axis=3))
+        self._eg0 = _detrend(eg)
+        self._eg_norm = np.sqrt((WINDOW * self._eg0 ** 2).sum(axis=(1, 2))) + 1e-6
+        self._e_struct = self._eg_norm
+        self.empty_looks = _look_features(self.empty_patches[:, INNER, INNER])
+        self._ecc_template: np.ndarray | None = None
+        self._ecc_high = self._ecc_blur = np.zeros((1, 1), np.float32)
+        self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        # White paper outside every square and marker: the photometric reference.
+        ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
+        block = np.zeros_like(ref)
+        for sq in board.squares.values():
+            cv2.fillPoly(block, [np.int32(np.asarray(sq.polygon) * s).reshape(-1, 1, 2)], 1)
+        for m in board.markers:
+            x, y = int(m.x_mm * s), int(m.y_mm * s)
+            side = int(m.size_mm * s)
+            block[max(y - 4, 0):y + side + 4, max(x - 4, 0):x + side + 4] = 1
+        block = cv2.dilate(block, np.ones((int(3 * s) | 1, int(3 * s) | 1), np.uint8))
+        ys, xs = np.nonzero(ref & (1 - block))
+        if len(xs) > 4000:
+            pick = np.random.default_rng(0).choice(len(xs), 4000, replace=False)
+            ys, xs = ys[pick], xs[pick]
+        self._ref_xy = (ys, xs)
+        self._ref_basis = self._basis(xs.astype(np.float64), ys.astype(np.float64))
+        centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in self.boxes])
+        self._spot_centres_px = centres
+        self._spot_basis = self._basis(centres[:, 0], centres[:, 1])
+        sides = [min(np.ptp(np.asarray(board.squares[g[0]].polygon), axis=0)) for g in self.groups]
+        self.cell_mm = float(np.median(sides)) if sides else 20.0
+
+    # -- geometry and photometry --------------------------------------------------------------
+
+    def _basis(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u = x / self.size[0] - 0.5
+        v = y / self.size[1] - 0.5
+        return np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+
+    def _patches(self, img: np.ndarray) -> np.ndarray:
+        out = np.empty((len(self.boxes), P, P, 3), np.float32)
+        for i, (x0, y0, x1, y1) in enumerate(self.boxes):
+            out[i] = cv2.resize(img[y0:y1, x0:x1], (P, P), interpolation=cv2.INTER_AREA)
+        return out
+
+    def warp(self, image: np.ndarray, pose: BoardPose, lift: np.ndarray | None = None) -> np.ndarray:
+        """Top-down view at px_per_mm; ``lift`` (3x3, board mm -> board mm) reads a raised plane."""
+        s = self.config.px_per_mm
+        assert pose.homography is not None
+        m = pose.homography @ (lift if lift is not None else np.eye(3)) @ np.diag([1 / s, 1 / s, 1.0])
+        return cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def _gain(self, warped: np.ndarray) -> np.ndarray:
+        """Coefficients of the smooth per-channel light (fitted on the paper margin), [6, 3]."""
+        ys, xs = self._ref_xy
+        if len(xs) < 30:
+            g = np.median(warped.reshape(-1, 3), axis=0) + 1e-3
+            coef = np.zeros((6, 3))
+            coef[0] = g
+            return coef
+        vals = warped[ys, xs].astype(np.float64)
+        basis = self._ref_basis
+        keep = np.ones(len(xs), bool)
+        coef = np.zeros((basis.shape[1], 3))
+        for _ in range(3):
+            coef, *_ = np.linalg.lstsq(basis[keep], vals[keep], rcond=None)
+            pred = basis @ coef
+            ratio = (vals / np.maximum(pred, 1e-3)).mean(axis=1)
+            keep = (ratio > 0.85) & (ratio < 1.2)
+            if keep.sum() < 30:
+                keep = np.ones(len(xs), bool)
+                break
+        return coef
+
+    # -- features -------------------------------------------------------------------------------
+
+    def _scores(self, patches: np.ndarray, eg0: np.ndarray, eg_norm: np.ndarray,
+                empty_looks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Occupancy evidence [N, 4] (structure, chroma, brightness, spread) and looks [N, 4]."""
+        cfg = self.config
+        wg0 = _detrend(_smooth(patches.mean(axis=3)))
+        ncc = (WINDOW * wg0 * eg0).sum(axis=(1, 2)) / (
+            np.sqrt((WINDOW * wg0 ** 2).sum(axis=(1, 2))) * eg_norm + 1e-6)
+        looks = _look_features(patches[:, INNER, INNER])
+        d_chroma = np.abs(looks[:, :2] - empty_looks[:, :2]).sum(axis=1)
+        d_bright = looks[:, 2] - empty_looks[:, 2]
+        struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
+        bright_score = np.maximum(-d_bright / cfg.dark_scale, d_bright / cfg.light_scale)
+        spread_score = np.maximum((looks[:, 3] - empty_looks[:, 3]) / cfg.spread_scale,
+                                  (empty_looks[:, 3] - looks[:, 3]) / cfg.hidden_scale)
+        return np.column_stack([struct_score, d_chroma / cfg.chroma_scale, bright_score, spread_score]), looks
+
+    def _lift(self, pose: BoardPose, image_size: tuple[int, int], z_mm: float) -> np.ndarray:
+        """Board mm of the plane ``z_mm`` up -> the board mm where it is seen (scaling about
+        the point below the camera, estimated from the pose)."""
+        assert pose.homography is not None
+        cam = camera_from_homography(pose.homography, image_size)
+        k = cam.plane_scale(z_mm)
+        fx, fy = cam.foot
+        return np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
+
+    def features(self, image: np.ndarray, pose: BoardPose) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(occupancy score per spot, look features per spot, normalised patches)."""
+        warped = self.warp(image, pose).astype(np.float32) / 255
+        coef = self._gain(warped)
+        gain = np.maximum(self._spot_basis @ coef, 0.05).astype(np.float32)
+        patches = self._patches(warped) / gain[:, None, None, :]
+        self._last_warped = warped
+        self._last_gain = gain
+        self._last_coef = coef
+        self._last_image_size = (image.shape[1], image.shape[0])
+        empty, eg0_b, egn_b, elooks_b, ep_b = self._empty_at(self._camera_px_per_mm(pose))
+        self._last_look_empty = elooks_b  # the empty print's looks where looks are read (raised plane: below)
+        self._last_patches, self._last_empty_patches = patches, ep_b
+        scores, looks = self._scores(patches, eg0_b, egn_b, elooks_b)
+        self.last_base_scores = scores
+        frac = self.config.top_plane.get(self.board.game)
+        if frac:
+            # the same spots read in a raised plane, against the empty print seen there
+            lift = self._lift(pose, self._last_image_size, frac * self.cell_mm)
+            top = self.warp(image, pose, lift).astype(np.float32) / 255
+            s = self.config.px_per_mm
+            lift_px = np.diag([s, s, 1.0]) @ lift @ np.diag([1 / s, 1 / s, 1.0])
+            e_top = cv2.warpAffine(empty, lift_px[:2], self.size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+            ctr = (self._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]
+            tgain = np.maximum(self._basis(ctr[:, 0], ctr[:, 1]) @ coef, 0.05).astype(np.float32)
+            tpatches = self._patches(top) / tgain[:, None, None, :]
+            ep = self._patches(e_top)
+            eg0 = _detrend(_smooth(ep.mean(axis=3)))
+            eg_norm = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
+            t_empty_looks = _look_features(ep[:, INNER, INNER])
+            tscores, tlooks = self._scores(tpatches, eg0, eg_norm, t_empty_looks)
+            self._last_look_empty = t_empty_looks
+            self.last_centre = _centre_change(tpatches, ep)
+            self._last_top_patches, self._last_top_empty = tpatches, ep
+            self.last_top_scores = tscores
+            # occupied only when something is there in both planes; look read up there
+            top_any = np.sqrt((tscores ** 2).sum(axis=1, keepdims=True)) if self.config.combine == "l2" else tscores.max(axis=1, keepdims=True)
+            scores = np.minimum(scores, top_any * self.config.top_weight)
+            looks = tlooks
+        else:
+            self.last_centre = np.full(len(self.groups), np.nan)
+        self.last_scores = scores
+        self.last_scores[self._never_empty] = np.maximum(self.last_scores[self._never_empty], 9.0)
+        score = np.sqrt((self.last_scores ** 2).sum(axis=1)) if self.config.combine == "l2" else self.last_scores.max(axis=1)
+        return score, looks, patches
+
+    def refine(self, image: np.ndarray, pose: BoardPose) -> BoardPose:
+        """A pose fitted on fewer than all markers (a hand over some), refined by aligning the
+        printed board itself (its lines, edges and markers) with the empty print (ECC,
+        homography). Both are high-passed (smooth light and soft shadows go, the print's lines
+        stay) and places that differ from the print as a whole (pieces, a hand, a hard shadow:
+        seen in a blurred comparison, which thin misaligned lines hardly change) are masked
+        out, so they cannot pull the board. Kept only when the alignment converges, improves
+        and moves no square by ``refine_max_cells`` or more."""
+        cfg = self.config
+        if pose.homography is None or len(pose.used) >= len(self.board.markers) or not cfg.refine:
+            return pose
+        k = cfg.refine_px_per_mm
+        size = (int(self.board.width_mm * k), int(self.board.height_mm * k))
+        to_px = np.diag([k, k, 1.0])
+        m = pose.homography @ np.linalg.inv(to_px)
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        seen = cv2.warpPerspective(gray, m, size, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32) / 255
+        sigma = cfg.refine_highpass_mm * k
+        if self._ecc_template is None:
+            e = cv2.resize(self.empty, size, interpolation=cv2.INTER_AREA)
+            t = cv2.cvtColor(e, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            self._ecc_template = t
+            self._ecc_high = t - cv2.GaussianBlur(t, (0, 0), sigma)
+            self._ecc_blur = np.maximum(cv2.GaussianBlur(t, (0, 0), 2 * sigma * 0.75), 0.05)
+        blur = cv2.GaussianBlur(seen, (0, 0), 2 * sigma * 0.75)
+        ratio = np.asarray(blur, np.float32) / self._ecc_blur
+        ratio /= float(np.median(ratio)) + 1e-6
+        mask = (np.abs(np.log(np.maximum(ratio, 1e-3))) < cfg.refine_mask_log).astype(np.uint8)
+        high = seen - cv2.GaussianBlur(seen, (0, 0), sigma)
+        warp = np.eye(3, dtype=np.float32)
+        try:
+            cc0 = float(cv2.computeECC(self._ecc_high, high, mask))
+            cc, found = cv2.findTransformECC(self._ecc_high, high, warp, cv2.MOTION_HOMOGRAPHY,
+                                             (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT,
+                                              cfg.refine_iterations, 1e-4), mask, 1)
+            warp = np.asarray(found, np.float32)
+        except cv2.error:
+            return pose
+        spots = (self._spot_centres_px / cfg.px_per_mm * k).reshape(-1, 1, 2)
+        moved = float(np.abs(cv2.perspectiveTransform(spots, warp.astype(np.float64)) - spots).max()) / k
+        if not np.isfinite(cc) or cc < cc0 + 0.005 or moved > cfg.refine_max_cells * self.cell_mm:
+            return pose
+        h = m @ warp.astype(np.float64) @ to_px
+        return BoardPose(True, h / h[2, 2], pose.markers, pose.used, pose.error_px, pose.confidence,
+                         pose.kept, pose.corners)
+
+    def _camera_px_per_mm(self, pose: BoardPose) -> float:
+        """How many camera pixels one board millimetre covers, around the middle of the board."""
+        assert pose.homography is not None
+        h = pose.homography
+        x, y = self.board.width_mm / 2, self.board.height_mm / 2
+        w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
+        u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
+        v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+        jac = np.array([[h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]],
+                        [h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]]]) / w
+        return float(np.sqrt(abs(np.linalg.det(jac))))
+
+    def _empty_at(self, cam_px_per_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The empty print as a camera this coarse sees it (sampled at its resolution), and its
+        patch references: a far-away board is compared with an equally blurred print."""
+        f = cam_px_per_mm / self.config.px_per_mm
+        if f >= 0.85:
+            return self.empty, self._eg0, self._eg_norm, self.empty_looks, self.empty_patches
+        key = round(max(f, 0.2), 1)
+        hit = self._empty_cache.get(key)
+        if hit is None:
+            small = cv2.resize(self.empty, (max(8, int(self.size[0] * key)), max(8, int(self.size[1] * key))),
+                               interpolation=cv2.INTER_AREA)
+            empty = cv2.resize(small, self.size, interpolation=cv2.INTER_LINEAR)
+            ep = self._patches(empty)
+            eg0 = _detrend(_smooth(ep.mean(axis=3)))
+            egn = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
+            hit = (empty, eg0, egn, _look_features(ep[:, INNER, INNER]), ep)
+            self._empty_cache[key] = hit
+        return hit
+
+    def cube_top(self, image: np.ndarray, pose: BoardPose, i: int, side: int = ARROW_SIDE) -> np.ndarray:
+        """Grey top-down view of spot ``i`` in the plane of a cube's top face ([side, side])."""
+        cell = self.cell_mm
+        lift = self._lift(pose, (image.shape[1], image.shape[0]), self.config.cube_top * cell)
+        x0, y0, x1, y1 = self.boxes[i]
+        s = self.config.px_per_mm
+        cx, cy = (x0 + x1) / 2 / s, (y0 + y1) / 2 / s
+        span = cell * 1.0
+        to_mm = np.array([[span / side, 0, cx - span / 2], [0, span / side, cy - span / 2], [0, 0, 1.0]])
+        assert pose.homography is not None
+        m = pose.homography @ lift @ to_mm
+        crop = cv2.warpPerspective(image, m, (side, side), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return crop.astype(np.float32).mean(axis=2) / 255
