@@ -22,10 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.baselines import GreedyPlayer  # noqa: E402
+from bench.players import GAMES_SETTINGS, MAX_PLIES, chance_rng, draw_chance, seat_players  # noqa: E402
 from companion import games, players  # noqa: E402
 from companion.games.chopchop import ChopChopState, Reveal  # noqa: E402
-from companion.players.base import Player  # noqa: E402
 
 SHARES = (0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 
@@ -59,27 +58,20 @@ def race_lost(state: ChopChopState) -> bool:
 
 
 def measure(n: int, seed: int, mice: str, strength: str) -> None:
-    """Seeded games against the greedy cat (chance drawn as in ``bench/players.py``)."""
+    """Seeded games against the greedy cat, set up and drawn as in ``bench/players.py``."""
     flips = {"cat": 0, "mice": 0}
     wins = 0
     for g in range(seed, seed + n):
-        game = games.make("chopchop", {})
-        seats: dict[str, Player] = {"cat": GreedyPlayer(game, "cat", "normal", g * 16)}
-        for i, p in enumerate(game.players[1:], start=1):
-            seats[p] = (players.make(game, p, strength, g * 16 + i) if mice == "companion"
-                        else GreedyPlayer(game, p, "normal", g * 16 + i))
-        rng = random.Random(f"chance:chopchop:{g}")
+        game = games.make("chopchop", GAMES_SETTINGS["chopchop"])
+        seats = seat_players(game, game.players[1], mice, "greedy", strength, g)
+        rng = chance_rng("chopchop", g)
         state = game.new_state()
         assert isinstance(state, ChopChopState)
-        for _ in range(5000):
+        for _ in range(MAX_PLIES):
             mover = state.to_move()
             if mover is None or race_lost(state):
                 break
-            if state.is_chance():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
-            else:
-                action = seats[mover].choose(state)
+            action = draw_chance(state, rng) if state.is_chance() else seats[mover].choose(state)
             if isinstance(action, Reveal):
                 flips["cat" if state.side == "cat" else "mice"] += 1
             state.apply(action)

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.baselines import GreedyPlayer, RandomPlayer  # noqa: E402
 from companion import games, players  # noqa: E402
-from companion.games.base import Game  # noqa: E402
+from companion.games.base import Action, Game, State  # noqa: E402
 from companion.players.base import Player  # noqa: E402
 
 GAMES_SETTINGS: dict[str, dict[str, object]] = {
@@ -79,12 +79,9 @@ def baseline(kind: str, game: Game, seat: str, seed: int) -> Player:
     raise SystemExit(f"unknown opponent {kind!r}: random or greedy")
 
 
-def play_one(key: str, seat: str, subject: str, opponent: str, strength: str, seed: int) -> tuple[str, list[float]]:
-    """One seeded game; ``subject`` ("companion", "greedy" or "random") plays ``seat``.
-
-    Returns "win", "loss", "draw" or "unfinished" for ``seat`` and the subject's decision times.
-    """
-    game = games.make(key, GAMES_SETTINGS.get(key, {}))
+def seat_players(game: Game, seat: str, subject: str, opponent: str, strength: str, seed: int) -> dict[str, Player]:
+    """Every seat's player in one seeded game: ``subject`` ("companion", "greedy" or "random")
+    in ``seat``, the ``opponent`` baseline in every other seat."""
     seats: dict[str, Player] = {}
     for i, p in enumerate(game.players):
         s = seed * 16 + i
@@ -92,7 +89,28 @@ def play_one(key: str, seat: str, subject: str, opponent: str, strength: str, se
             seats[p] = players.make(game, p, strength, s) if subject == "companion" else baseline(subject, game, p, s)
         else:
             seats[p] = baseline(opponent, game, p, s)
-    rng = random.Random(f"chance:{key}:{seed}")
+    return seats
+
+
+def chance_rng(key: str, seed: int) -> random.Random:
+    """The generator drawing a seeded game's chance (throws, reveals)."""
+    return random.Random(f"chance:{key}:{seed}")
+
+
+def draw_chance(state: State, rng: random.Random) -> Action:
+    """A chance node's outcome, drawn with its exact probability."""
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
+
+
+def play_one(key: str, seat: str, subject: str, opponent: str, strength: str, seed: int) -> tuple[str, list[float]]:
+    """One seeded game; ``subject`` ("companion", "greedy" or "random") plays ``seat``.
+
+    Returns "win", "loss", "draw" or "unfinished" for ``seat`` and the subject's decision times.
+    """
+    game = games.make(key, GAMES_SETTINGS.get(key, {}))
+    seats = seat_players(game, seat, subject, opponent, strength, seed)
+    rng = chance_rng(key, seed)
     state = game.new_state()
     times: list[float] = []
     for _ in range(MAX_PLIES):
@@ -100,8 +118,7 @@ def play_one(key: str, seat: str, subject: str, opponent: str, strength: str, se
         if mover is None:
             break
         if state.is_chance():
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
+            action = draw_chance(state, rng)
         else:
             t0 = time.perf_counter()
             action = seats[mover].choose(state)
