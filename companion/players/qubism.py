@@ -345,15 +345,7 @@ class QubismPlayer(Player):
                     return -10.0 + abs(cells[a.to][0] - goal_row)
                 return 0.0 if isinstance(a, PlaceCube) else 10.0
 
-            for a in sorted(actions, key=rank):
-                v = self._leaf(s, free, a, ply)
-                if v > best:
-                    best, best_move = v, a
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            self._killer(ply, a)
-                            break
+            order = sorted(actions, key=rank)
         else:
             guesses = []
             for i, a in enumerate(actions):
@@ -364,16 +356,19 @@ class QubismPlayer(Player):
                     g += 5.0
                 guesses.append((-g, i, a))
             guesses.sort(key=lambda t: (t[0], t[1]))
-            for _g, _i, a in guesses:
-                child = self._apply(s, a)
-                v = self._after(child, mover, depth - 1, alpha, beta, ply)
-                if v > best:
-                    best, best_move = v, a
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            self._killer(ply, a)
-                            break
+            order = [a for _g, _i, a in guesses]
+        for a in order:
+            if depth == 1:
+                v = self._leaf(s, free, a, ply)
+            else:
+                v = self._after(self._apply(s, a), mover, depth - 1, alpha, beta, ply)
+            if v > best:
+                best, best_move = v, a
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        self._killer(ply, a)
+                        break
         flag = 0 if alpha0 < best < beta else (1 if best >= beta else 2)
         self._tt[key] = _Entry(depth, best, flag, best_move)
         return best
