@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.players import GAMES_SETTINGS, MAX_PLIES, chance_rng, draw_chance, seat_players  # noqa: E402
 from companion import games, players  # noqa: E402
 from companion.games.chopchop import ChopChopState, Reveal  # noqa: E402
+from companion.players.chopchop import race_lost  # noqa: E402
 
 SHARES = (0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 
@@ -48,13 +49,6 @@ def mice_win(rng: random.Random, phi: float, tiles: list[str], need: int, keep_f
             n = min(up, forks)
             up, forks, held = up - n, forks - n, held + n
     return held >= need
-
-
-def race_lost(state: ChopChopState) -> bool:
-    """The mice can no longer hold 10 cheese: too few cheese and usable forks left."""
-    counts = state.tile_counts()
-    cheese, forks = counts["cheese"][1] or 0, counts["fork"][1] or 0
-    return state.cheese_held + cheese + min(len(state.face_up_cheese), forks) < state.game.cheese_to_win
 
 
 def measure(n: int, seed: int, mice: str, strength: str) -> None:

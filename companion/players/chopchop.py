@@ -53,7 +53,7 @@ from companion.games.chopchop import CAT_DIE, ChopChopState, Reveal, die_odds
 from companion.i18n import _
 from companion.players.base import Option, Player, PlayerError
 
-__all__ = ["BUDGETS", "Budget", "ChopChopPlayer", "cat_reach", "cat_threat", "mice_chance"]
+__all__ = ["BUDGETS", "Budget", "ChopChopPlayer", "cat_reach", "cat_threat", "mice_chance", "race_counts", "race_lost"]
 
 CAT: Final = "cat"
 MICE: Final = "mice"
@@ -201,6 +201,26 @@ def _normal_cdf(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
+def race_counts(state: ChopChopState) -> tuple[int, int, int, int]:
+    """The cheese race: cheese the mice still need, face-up cheese, cheese and forks still face
+    down (guessed from what is left where reveals contradicted the tile setting)."""
+    counts = state.tile_counts()
+    need = state.game.cheese_to_win - state.cheese_held
+    up = len(state.face_up_cheese)
+    rem_cheese, rem_fork = counts["cheese"][1], counts["fork"][1]
+    if rem_cheese is None:
+        rem_cheese = max(0, need - up)
+    if rem_fork is None:
+        rem_fork = max(0, len(state.face_down) // 8)
+    return need, up, rem_cheese, rem_fork
+
+
+def race_lost(state: ChopChopState) -> bool:
+    """The mice can no longer hold enough cheese: too few cheese and usable forks left."""
+    need, up, rem_cheese, rem_fork = race_counts(state)
+    return rem_cheese + min(up, rem_fork) < need
+
+
 def mice_chance(state: ChopChopState, follow_ups: bool = False) -> float:
     """The mice's winning chance in the evaluation's model (see the module doc), 0..1.
     ``follow_ups``: the cat's next throw may also catch through a +1/+2 (:func:`cat_threat`)."""
@@ -208,18 +228,10 @@ def mice_chance(state: ChopChopState, follow_ups: bool = False) -> float:
         if state.winner == MICE:
             return 1.0
         return 0.5 if state.winner == "draw" else 0.0
-    counts = state.tile_counts()
-    held = state.cheese_held
-    need = state.game.cheese_to_win - held
-    up = len(state.face_up_cheese)
-    rem_cheese = counts["cheese"][1]
-    rem_fork = counts["fork"][1]
-    face_down = len(state.face_down)
-    if rem_cheese is None or rem_fork is None:  # contradicted tiles: guess from what is left
-        rem_cheese = max(0, need - up) if rem_cheese is None else rem_cheese
-        rem_fork = max(0, face_down // 8) if rem_fork is None else rem_fork
+    need, up, rem_cheese, rem_fork = race_counts(state)
     if rem_cheese + min(up, rem_fork) < need:
         return 0.0
+    held = state.cheese_held
     spare_cheese = rem_cheese + up - need  # cheese the mice may lose and still win
     geo = state.geo
     mice_at = [sq for sq in state.mice.values() if sq is not None]
