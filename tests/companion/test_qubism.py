@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
@@ -23,23 +22,7 @@ from companion.games.qubism import (
     Tip,
     Won,
 )
-
-
-def make_state(
-    white: str = "4,2",
-    black: str = "0,2",
-    cubes: dict[str, str] | None = None,
-    turn: str = "white",
-    pool: int | None = None,
-    **settings: Any,
-) -> QubismState:
-    cubes = dict(cubes or {})
-    return Qubism(**settings).state_from_json({
-        "pawns": {"white": white, "black": black},
-        "cubes": cubes,
-        "pool": 9 - len(cubes) if pool is None else pool,
-        "turn": turn,
-    })
+from tests.companion.qubism_helpers import make_state
 
 
 def pawn_moves(state: QubismState) -> set[str]:

@@ -12,17 +12,7 @@ from companion import players
 from companion.games.base import Action
 from companion.games.qubism import PawnMove, PlaceCube, Qubism, QubismState
 from companion.players.qubism import LEVELS, QubismPlayer
-
-
-def make_state(white: str, black: str, cubes: dict[str, str] | None = None, turn: str = "white",
-               pool: int | None = None, **settings: Any) -> QubismState:
-    cubes = dict(cubes or {})
-    return Qubism(**settings).state_from_json({
-        "pawns": {"white": white, "black": black},
-        "cubes": cubes,
-        "pool": 9 - len(cubes) if pool is None else pool,
-        "turn": turn,
-    })
+from tests.companion.qubism_helpers import make_state
 
 
 def after(state: QubismState, action: Action) -> list[QubismState]:
