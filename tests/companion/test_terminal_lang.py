@@ -106,7 +106,7 @@ def test_the_translation_check_finds_each_kind_of_mistake(tmp_path: Path) -> Non
 
 
 def test_the_narration_of_the_engines_follows_the_language(speak: None) -> None:
-    from companion.games.chopchop import CAT, ChopChop, LosesNextTurn, NoMove, PlaceCat, TileRevealed, Won
+    from companion.games.chopchop import CAT, ChopChop, LosesNextTurn, Moved, NoMove, PlaceCat, TileRevealed, Won
     from companion.games.katenmuis import KatEnMuis, Paid, Throw
     from companion.games.katenmuis import Won as KatWon
     from companion.games.kilkenny import KilkennyCats
@@ -143,6 +143,9 @@ def test_the_narration_of_the_engines_follows_the_language(speak: None) -> None:
     eleven = kat.new_state().apply(Throw((5, 6)))
     assert kat.narrate(eleven) == ["Chat fait 5 et 6.", "Chat arrive en 11\u00a0: Souris lui paie 2 jetons."]
     assert TileRevealed("1,2", "knife", "cat").describe() == "Le chat retourne la dalle en 1,2\u00a0: couteau"
+    # the table top in words fits the sentences around it ("de la table", never "de le dessus")
+    assert [e.describe() for e in cc.new_state().apply(PlaceCat("top:2,3"))] == ["Le chat commence sur la table en 2,3"]
+    assert Moved(CAT, "top:2,3", "1,2").describe() == "Le chat va de la table en 2,3 à 1,2"
     assert cc.player_label("mice1") == "Souris"
     i18n.set_language("en")
     assert TileRevealed("1,2", "knife", "cat").describe() == "The cat turns the slab at 1,2: knife"
