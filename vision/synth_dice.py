@@ -32,6 +32,7 @@ PIPS: dict[int, list[tuple[float, float]]] = {
 }
 
 TEX = 96  # face texture size in pixels
+HIDDEN_FROM = 0.2  # a die with more than this of its top face under a hand is "hidden"
 
 
 @dataclass
@@ -48,6 +49,8 @@ class SceneParams:
     noise_sigma: tuple[float, float] = (0.0, 7.0)
     jpeg_quality: tuple[int, int] = (45, 95)
     translucent_prob: float = 0.15
+    # a hand over part of the dice (reaching for one): dice whose top face it covers more than
+    # HIDDEN_FROM of are not labelled but listed under "hidden" (read or asked about, never misread)
     hand_prob: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
     # body colours (BGR) of the dice, in order, instead of random ones (a game's own dice);
@@ -399,8 +402,12 @@ def _lighting(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 
 def draw_hand(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, scale: float) -> None:
-    """A hand-like skin-coloured blob with fingers (for throw sequences)."""
+    """A hand-like skin-coloured blob with fingers (throw sequences, a hand over the dice)."""
     skin = _hsv2bgr(rng.uniform(5, 20), rng.uniform(60, 160), rng.uniform(90, 230)).tolist()
+    _hand_shape(img, cx, cy, scale, skin)
+
+
+def _hand_shape(img: np.ndarray, cx: float, cy: float, scale: float, skin: Any) -> None:
     cv2.ellipse(img, (int(cx), int(cy)), (int(scale * 0.5), int(scale * 0.6)), 20, 0, 360, skin, -1)
     for k in range(4):
         a = math.radians(-60 + k * 25)
@@ -480,7 +487,9 @@ def _make_dice(rng: np.random.Generator, p: SceneParams, w: int, h: int) -> list
 def _compose(rng: np.random.Generator, p: SceneParams, bg: np.ndarray, light: np.ndarray,
              dice: list[Die], cam: Camera, shadow: tuple[float, float, float] | None,
              hand: tuple[float, float, float] | None = None, finish_rng: np.random.Generator | None = None,
-             ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+             hide_covered: float = 0.0) -> tuple[np.ndarray, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The scene drawn, its labels, and (``hide_covered`` > 0) the dice whose top face the hand
+    covers more than that fraction of: those are left out of the labels ("hidden")."""
     img = bg.copy()
     # draw far dice first (higher world y is nearer the camera for positive tilt)
     order = sorted(range(len(dice)), key=lambda i: cam.project(np.float32([[dice[i].x, dice[i].y, 0]]))[0, 1]
@@ -492,19 +501,31 @@ def _compose(rng: np.random.Generator, p: SceneParams, bg: np.ndarray, light: np
         top = draw_die(img, d, cam, rng, shadow)
         quads.append((i, top))
     img *= light[..., None]
+    h, w = img.shape[:2]
+    covering = None
     if hand is not None:
         draw_hand(img, rng, *hand)
-    h, w = img.shape[:2]
+        if hide_covered > 0:
+            covering = np.zeros((h, w), np.uint8)
+            _hand_shape(covering, *hand, 1)
+    hidden: list[dict[str, Any]] = []
     for i, top in quads:
         x1, y1 = float(top[:, 0].min()), float(top[:, 1].min())
         x2, y2 = float(top[:, 0].max()), float(top[:, 1].max())
         if x1 < 0 or y1 < 0 or x2 > w or y2 > h:
             continue
-        labels.append({"value": dice[i].value, "box": [round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)],
-                       "colour": colour_name(dice[i].body)})
+        box = [round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)]
+        if covering is not None:
+            face = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(face, np.round(top).astype(np.int32), 1)
+            covered = float((face & covering).sum()) / max(1, int(face.sum()))
+            if covered > hide_covered:
+                hidden.append({"value": dice[i].value, "box": box, "covered": round(covered, 3)})
+                continue
+        labels.append({"value": dice[i].value, "box": box, "colour": colour_name(dice[i].body)})
         if p.bodies:
             labels[-1]["die"] = i  # which of the given bodies
-    return _finish(img, finish_rng if finish_rng is not None else rng, p), labels
+    return _finish(img, finish_rng if finish_rng is not None else rng, p), labels, hidden
 
 
 def render_scene(rng: np.random.Generator, params: SceneParams | None = None
@@ -523,8 +544,17 @@ def render_scene(rng: np.random.Generator, params: SceneParams | None = None
         a = rng.uniform(0, 2 * math.pi)
         r = rng.uniform(0.1, 0.6)
         shadow = (r * math.cos(a), r * math.sin(a), rng.uniform(0.2, 0.6))
-    img, labels = _compose(rng, p, bg, light, dice, cam, shadow)
-    return img, {"width": w, "height": h, "dice": labels}
+    hand = None
+    if p.hand_prob > 0 and dice and rng.random() < p.hand_prob:
+        # a hand reaching for a die: its fingers over part of it and maybe its neighbours
+        d = dice[int(rng.integers(0, len(dice)))]
+        hand = (d.x + rng.uniform(-0.8, 0.8) * d.size, d.y + rng.uniform(0.4, 1.4) * d.size,
+                d.size * rng.uniform(1.5, 3.0))
+    img, labels, hidden = _compose(rng, p, bg, light, dice, cam, shadow, hand, hide_covered=HIDDEN_FROM)
+    out: dict[str, Any] = {"width": w, "height": h, "dice": labels}
+    if hand is not None:
+        out["hidden"] = hidden
+    return img, out
 
 
 def render_throw(rng: np.random.Generator, params: SceneParams | None = None, fps: float = 15.0,
@@ -569,7 +599,7 @@ def render_throw(rng: np.random.Generator, params: SceneParams | None = None, fp
             hand = (-150 + b * (w + 300), h * 0.5, min(w, h) * 0.25)
         frame_rng = np.random.default_rng(style_seed)  # same side-face pips each frame
         noise_rng = np.random.default_rng(style_seed + 1 + k)
-        img, labels = _compose(frame_rng, p, bg, light, dice, cam, shadow, hand, finish_rng=noise_rng)
+        img, labels, _ = _compose(frame_rng, p, bg, light, dice, cam, shadow, hand, finish_rng=noise_rng)
         frames.append((t, img))
         t += 1.0 / fps
     return frames, {"width": w, "height": h, "dice": labels}
