@@ -30,8 +30,10 @@ def test_packed_dice_are_found_each_once() -> None:
     on = _tot(scenes, DiceConfig())
     off = _tot(scenes, DiceConfig(crowd_threshold=0.0, crowd_min=0))
     assert on["labels"] >= 60
-    assert on["right"] >= 0.93 * on["labels"], on
-    assert on["right"] > off["right"], (on, off)  # the crowd rules find dice the plain reader misses
+    # the detector trained on crowded tables (scripts/train_dice.py --crowd) reads 91 of 95 here
+    # (0.98 on the bench's 40 tables); the one before it read 0.93, with the crowd rules' help
+    assert on["right"] >= 0.95 * on["labels"], on
+    assert on["right"] >= off["right"], (on, off)  # the crowd rules never lose a die
     assert on["right_preds"] >= on["preds"] - 2, on  # at most two wrong values on ~90 dice
     assert on["extra"] <= 3, on
 

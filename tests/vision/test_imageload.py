@@ -165,7 +165,11 @@ def test_dice_read_on_a_big_photo_matches_the_small_one(tmp_path: Path) -> None:
     a, b = json.loads(r_small.stdout)["dice"], json.loads(r_big.stdout)["dice"]
     assert a and sorted(d["value"] for d in a) == sorted(d["value"] for d in b)
     for da, db in zip(sorted(a, key=lambda d: d["box"]), sorted(b, key=lambda d: d["box"])):
-        assert np.allclose(np.array(db["box"]) / f, da["box"], atol=4)  # boxes in the file's pixels
+        # boxes in the file's pixels: the big photo is read from a reduced copy whose detector
+        # input is 480 px instead of 320, so the box may differ by a few pixels of the small photo
+        # (under a sixth of the die's side); a box left in the reduced copy's pixels is off ~9x
+        side = da["box"][2] - da["box"][0]
+        assert np.allclose(np.array(db["box"]) / f, da["box"], atol=max(4.0, 0.15 * side)), (da, db)
     assert peak_mb < PEAK_MB, f"peak {peak_mb:.0f} MB"
 
 
