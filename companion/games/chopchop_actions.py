@@ -60,6 +60,12 @@ def _name(names: Mapping[str, str] | None, player: str) -> str:
     return player.title()
 
 
+def _the_mice(names: Mapping[str, str] | None, player: str) -> bool:
+    """The one mice seat under its own name ("Mice"): a team, so its sentences are plural
+    ("The mice throw 2", not "Mice throws 2"); a seat the players named reads as one player."""
+    return player == MICE and _name(names, player) == _name(None, player)
+
+
 # Why a turn passes or the game ends. The engine stores these in English (the effects' ``reason``,
 # the state's ``won_reason``); ``reason_text`` gives them in the current language.
 NO_MOVE_ROLL = N_("no legal move with a {n}")
@@ -158,6 +164,8 @@ class Thrown(Effect):
     value: int
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
+        if _the_mice(names, self.player):
+            return _("The mice throw {n}").format(n=self.value)
         return _("{player} throws {n}").format(player=_name(names, self.player), n=self.value)
 
 
@@ -290,6 +298,10 @@ class ThrowsAgain(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         who = _name(names, self.player)
+        if _the_mice(names, self.player):
+            if self.mouse:
+                return _("The mice play again ({piece} again)").format(piece=piece_label(self.mouse))
+            return _("The mice play again")
         if self.mouse:
             return _("{player} plays again ({piece} again)").format(player=who, piece=piece_label(self.mouse))
         return _("{player} plays again").format(player=who)
