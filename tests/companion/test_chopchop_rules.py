@@ -684,23 +684,3 @@ def test_out_of_cheese_dead_end_ends_the_game(setting: str, side: str, winner: s
     out = s.outcome()
     assert out is not None and out["side"] == side and out["winner"] == winner
     assert any("dead end" in line for line in game.interpretations())
-
-
-def test_the_narration_says_table_top_squares_in_words_not_their_ids() -> None:
-    from companion.games.chopchop_actions import Moved
-
-    assert Moved("cat", "top:2,3", "1,3").describe() == "The cat moves from the table top at 2,3 to 1,3"
-    assert Moved("cat", "", "top:3,4").describe() == "The cat starts on the table top at 3,4"
-    assert Moved("mouse:2", "2,7", "2,6").describe() == "Mouse 2 moves from 2,7 to 2,6"
-
-
-def test_the_mice_team_is_plural_and_a_named_seat_singular() -> None:
-    from companion.games.chopchop_actions import Thrown
-
-    assert Thrown("mice", 2).describe() == "The mice throw 2"
-    assert Thrown("mice", 2).describe({"mice": "Mice"}) == "The mice throw 2"  # the seat's own name
-    assert Thrown("mice", 2).describe({"mice": "Anna"}) == "Anna throws 2"
-    assert Thrown("mice1", 4).describe() == "Mice 1 throws 4"  # one of several mice players
-    assert Thrown("cat", 3).describe() == "Cat throws 3"
-    assert ThrowsAgain("mice", "mouse:2").describe() == "The mice play again (mouse 2 again)"
-    assert ThrowsAgain("mice").describe({"mice": "Bram"}) == "Bram plays again"
