@@ -37,15 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import statistics  # noqa: E402
-import time  # noqa: E402
-
 import cv2  # noqa: E402
 
 from vision import synth_crowd, synth_dice  # noqa: E402
 from vision.cli import _grown_contains, boxes_match, evaluate, score_image  # noqa: E402
-from vision.dice import CROP_GROW, DiceConfig, read_dice, warm_up  # noqa: E402
-from vision.imageload import load_image  # noqa: E402
+from vision.dice import CROP_GROW, DiceConfig  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 import variants  # noqa: E402
@@ -64,77 +60,44 @@ def show(fig: dict) -> None:
     print(f"  median ms/frame      {fig['median_ms']:.2f} wall (p90 {fig['p90_ms']:.2f}), {fig['median_cpu_ms']:.2f} CPU")
 
 
+def crowd_counts(entry: dict, preds: list) -> dict[str, int]:
+    """``score_image``'s counts plus duplicates, merged and missed dice (see the docstring)."""
+    s = score_image(entry["dice"], preds)
+    labels = [d["box"] for d in entry["dice"]]
+    centred = sum(1 for p in preds if any(_grown_contains(b, (p.box[0] + p.box[2]) / 2, (p.box[1] + p.box[3]) / 2, 0.0)
+                                          for b in labels))
+    merged = sum(1 for p in preds if sum(_grown_contains(list(p.box), (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, 0.0)
+                                         for b in labels) >= 2)
+    return {**s, "duplicates": max(0, centred - s["found"]), "merged": merged, "missed": s["labels"] - s["found"]}
+
+
 def evaluate_crowd(dataset: Path, cfg: DiceConfig) -> dict:
-    """``evaluate``'s figures plus duplicates, merged and missed dice (see the docstring)."""
-    doc = json.loads((dataset / "labels.json").read_text())
-    warm_up(cfg)
-    tot = {"labels": 0, "found": 0, "right": 0, "preds": 0, "right_preds": 0, "unreadable": 0, "extra": 0,
-           "fully_right": 0, "duplicates": 0, "merged": 0}
-    cpu, wall = [], []
-    for e in doc["images"]:
-        img = load_image(dataset / e["file"]).image
-        t, c = time.perf_counter(), time.process_time()
-        preds = read_dice(img, cfg)
-        wall.append((time.perf_counter() - t) * 1000)
-        cpu.append((time.process_time() - c) * 1000)
-        s = score_image(e["dice"], preds)
-        for k, v in s.items():
-            tot[k] += v
-        labels = [d["box"] for d in e["dice"]]
-        centred = sum(1 for p in preds if any(_grown_contains(b, (p.box[0] + p.box[2]) / 2, (p.box[1] + p.box[3]) / 2, 0.0)
-                                              for b in labels))
-        tot["duplicates"] += max(0, centred - s["found"])
-        tot["merged"] += sum(1 for p in preds if sum(_grown_contains(list(p.box), (b[0] + b[2]) / 2,
-                                                                     (b[1] + b[3]) / 2, 0.0) for b in labels) >= 2)
-    n = len(doc["images"])
-    return {"dataset": str(dataset), "split": "test", "images": n, "dice": tot["labels"],
-            "detect_recall": tot["found"] / max(1, tot["labels"]), "value_recall": tot["right"] / max(1, tot["labels"]),
-            "precision": tot["right_preds"] / max(1, tot["preds"]), "unreadable": tot["unreadable"],
-            "extra_predictions": tot["extra"], "images_fully_right": tot["fully_right"] / max(1, n),
-            "duplicates": tot["duplicates"], "merged": tot["merged"], "missed": tot["labels"] - tot["found"],
-            "median_ms": statistics.median(wall), "p90_ms": sorted(wall)[int(0.9 * (n - 1))],
-            "median_cpu_ms": statistics.median(cpu)}
+    return evaluate(dataset, "test", cfg, crowd_counts)[0]
+
+
+def hand_counts(entry: dict, preds: list) -> dict[str, int]:
+    """``score_image``'s counts on the dice in view, with the dice a hand hides (more than a fifth
+    of the top face under it: ``vision.synth_dice.HIDDEN_FROM``) counted apart: a reading on one
+    is *hidden_right*, *hidden_wrong* (a made-up value: what must not happen) or *hidden_asked*."""
+    shown = [d["box"] for d in entry["dice"]]
+    hid = {"hidden": 0, "hidden_right": 0, "hidden_wrong": 0, "hidden_asked": 0}
+    on_hidden = []
+    for h in entry.get("hidden", []):
+        hid["hidden"] += 1
+        mine = [p for p in preds if boxes_match(list(p.box), h["box"])
+                and not any(boxes_match(list(p.box), b) for b in shown)]
+        on_hidden += mine
+        if any(p.value == h["value"] for p in mine):
+            hid["hidden_right"] += 1
+        elif any(p.value is not None for p in mine):
+            hid["hidden_wrong"] += 1
+        elif mine:
+            hid["hidden_asked"] += 1
+    return {**score_image(entry["dice"], [p for p in preds if p not in on_hidden]), **hid}
 
 
 def evaluate_hands(dataset: Path, cfg: DiceConfig) -> dict:
-    """``evaluate``'s figures on the dice in view, with the dice a hand hides (more than a fifth
-    of the top face under it: ``vision.synth_dice.HIDDEN_FROM``) counted apart: a reading on one
-    is *hidden_right*, *hidden_wrong* (a made-up value: what must not happen) or *hidden_asked*."""
-    doc = json.loads((dataset / "labels.json").read_text())
-    warm_up(cfg)
-    tot = {"labels": 0, "found": 0, "right": 0, "preds": 0, "right_preds": 0, "unreadable": 0, "extra": 0,
-           "fully_right": 0}
-    hid = {"hidden": 0, "hidden_right": 0, "hidden_wrong": 0, "hidden_asked": 0}
-    cpu, wall = [], []
-    for e in doc["images"]:
-        img = load_image(dataset / e["file"]).image
-        t, c = time.perf_counter(), time.process_time()
-        preds = read_dice(img, cfg)
-        wall.append((time.perf_counter() - t) * 1000)
-        cpu.append((time.process_time() - c) * 1000)
-        shown = [d["box"] for d in e["dice"]]
-        on_hidden = []
-        for h in e.get("hidden", []):
-            hid["hidden"] += 1
-            mine = [p for p in preds if boxes_match(list(p.box), h["box"])
-                    and not any(boxes_match(list(p.box), b) for b in shown)]
-            on_hidden += mine
-            if any(p.value == h["value"] for p in mine):
-                hid["hidden_right"] += 1
-            elif any(p.value is not None for p in mine):
-                hid["hidden_wrong"] += 1
-            elif mine:
-                hid["hidden_asked"] += 1
-        s = score_image(e["dice"], [p for p in preds if p not in on_hidden])
-        for k, v in s.items():
-            tot[k] += v
-    n = len(doc["images"])
-    return {"dataset": str(dataset), "split": "test", "images": n, "dice": tot["labels"],
-            "detect_recall": tot["found"] / max(1, tot["labels"]), "value_recall": tot["right"] / max(1, tot["labels"]),
-            "precision": tot["right_preds"] / max(1, tot["preds"]), "unreadable": tot["unreadable"],
-            "extra_predictions": tot["extra"], "images_fully_right": tot["fully_right"] / max(1, n), **hid,
-            "median_ms": statistics.median(wall), "p90_ms": sorted(wall)[int(0.9 * (n - 1))],
-            "median_cpu_ms": statistics.median(cpu)}
+    return evaluate(dataset, "test", cfg, hand_counts)[0]
 
 
 def main() -> int:

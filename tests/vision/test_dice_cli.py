@@ -61,6 +61,21 @@ def test_eval_json_on_rendered_set(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["eval", str(ds), "--split", "train"]) == 2  # no such images: an error, not a crash
 
 
+def test_eval_carries_a_scorers_own_counts_summed(tmp_path: Path) -> None:
+    from vision.cli import evaluate, score_entry
+
+    ds = synth_dice.write_dataset(tmp_path / "ds", 3, seed=4)
+    plain, _ = evaluate(ds)
+
+    def with_readings(entry: dict, preds: list) -> dict[str, int]:  # e.g. the bench's crowd counts
+        return {**score_entry(entry, preds), "readings": len(preds)}
+
+    fig, per = evaluate(ds, score=with_readings)
+    assert fig["readings"] == sum(p["preds"] + p["unreadable"] for p in per) > 0
+    assert {k: v for k, v in fig.items() if "ms" not in k and k != "readings"} == \
+        {k: v for k, v in plain.items() if "ms" not in k}
+
+
 def test_watch_images_folder_reports_one_throw(tmp_path: Path) -> None:
     frames, labels = synth_dice.render_throw(np.random.default_rng(7), fps=10.0, roll_s=1.0, hand_s=0.6, rest_s=1.6)
     d = tmp_path / "frames"
