@@ -17,8 +17,9 @@ motion blur (``--synth 2000 --det-iters 3000 --seed 5``): on the bench's crowded
 with crowds and ``--streaks 0.2`` (base and slim), or ``--cls-arch slim`` alone, read dice-dev's
 test split worse than the shipped one (value recall 0.981-0.990 against 0.994-0.997) and were
 not kept. The shipped classifier mined the detector before this one: its command run now mines
-the new detector, so it gives a similar classifier, not the same file. Nothing was trained on dice-dev's test split; the bench's synthetic seeds (7 and up, 1007,
-3007) are not the training seeds (1000 + seed, 50000 + seed).
+the new detector, so it gives a similar classifier, not the same file. Nothing was trained on
+dice-dev's test split; the bench's synthetic seeds (7 and up, 1007, 3007) are not the training
+seeds (1000 + seed, 50000 + seed).
 
 Data: dice-dev *train* split only (the test split is never read here) plus synthetic scenes
 from ``vision.synth_dice`` with wide variation. The runtime (vision/dice.py) uses cv2.dnn only.

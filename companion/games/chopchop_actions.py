@@ -297,11 +297,11 @@ class ThrowsAgain(Effect):
     mouse: str = ""
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
-        who = _name(names, self.player)
         if _the_mice(names, self.player):
             if self.mouse:
                 return _("The mice play again ({piece} again)").format(piece=piece_label(self.mouse))
             return _("The mice play again")
+        who = _name(names, self.player)
         if self.mouse:
             return _("{player} plays again ({piece} again)").format(player=who, piece=piece_label(self.mouse))
         return _("{player} plays again").format(player=who)
