@@ -1,11 +1,13 @@
 """Train the two small dice models shipped in vision/models/ (CPU, single thread).
 
-    .venv/bin/pip install torch==2.13.0 onnx onnxscript     # training only, not at runtime
+    .venv/bin/pip install -e '.[train]'     # torch, onnx, onnxruntime: training only, not at runtime
     .venv/bin/python scripts/train_dice.py [--synth 2500] [--det-iters 3000] [--cls-iters 2500]
 
 1. ``dice_det.onnx``: a tiny CenterNet-style detector (stride 4 heat map of top-face centres,
    box size and offset) run on the image letterboxed to 320 px (and 128 px for close dice).
-2. ``dice_cls.onnx``: a small classifier of 40x40 die crops into {not a die, 1..6}.
+2. ``dice_cls.onnx``: a small classifier of 40x40 die crops into {not a die, 1..6}. The reader
+   runs its int8 copy, ``dice_cls_int8.onnx``: after training a classifier, run
+   ``scripts/quantize_dice.py`` (onnxruntime's quantizer, also in the ``[train]`` extra).
 
 The shipped models came from (CPU, one thread; ~15 min for the detector with its data, ~25 min
 for the classifier, which needs ~11 GB of RAM: its scenes and crops):

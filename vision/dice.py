@@ -8,7 +8,8 @@ both trained by ``scripts/train_dice.py`` on dice-dev's train split plus synthet
 1. a detector (CenterNet-style heat map at stride 4) finds the top face of every die on the
    image letterboxed to ``config.det_size`` pixels (scale-adaptive: dice of any pixel size in
    the image become a similar fraction of the detector input);
-2. a classifier reads each die crop from the full-resolution image into {not a die, 1..6}.
+2. a classifier reads each die crop from the full-resolution image into {not a die, 1..6}
+   (int8 weights and activations in its convolutions, made by ``scripts/quantize_dice.py``).
 
 A die whose value is not read with at least ``config.min_value_prob`` comes back with
 ``value=None`` (ask the player, never guess). An optional region of interest limits where dice
@@ -18,6 +19,7 @@ them).
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 from dataclasses import dataclass, field
@@ -31,6 +33,8 @@ from companion.i18n import _
 from companion.limits import too_large_message
 from vision.errors import InvalidImageError, ModelError
 from vision.limits import MAX_MODEL_BYTES
+
+log = logging.getLogger(__name__)
 
 MODELS = Path(__file__).resolve().parent / "models"
 DET_STRIDE = 4
@@ -80,8 +84,10 @@ class DiceConfig:
     tta_below: float = 0.95  # ... when their top probability is below this (docs/readme/dice.md)
     roi: RegionOfInterest | None = None
     det_model: Path = field(default=MODELS / "dice_det.onnx")
-    # classifiers (ONNX file, crop growth) whose probabilities are averaged
-    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls.onnx", CROP_GROW),)
+    # classifiers (ONNX file, crop growth) whose probabilities are averaged; the shipped one is
+    # dice_cls.onnx in int8 (scripts/quantize_dice.py: about 40 % less time a crop, the same
+    # readings on dice-dev; docs/readme/dice.md)
+    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls_int8.onnx", CROP_GROW),)
 
 
 @dataclass(frozen=True)
@@ -100,9 +106,47 @@ class DieReading:
 # ---------------------------------------------------------------- models (cached per thread)
 
 _local = threading.local()
-# OpenCV 5's classic dnn engine runs these small nets about a third faster on one core than the
-# new one its default picks (docs/readme/dice.md); OpenCV 4 has only the classic one
+# OpenCV 5's classic dnn engine runs these small float nets about a third faster on one core
+# than the new one its default picks (docs/readme/dice.md); OpenCV 4 has only the classic one
 _ENGINE = (cv2.dnn.ENGINE_CLASSIC,) if hasattr(cv2.dnn, "ENGINE_CLASSIC") else ()
+
+
+def _quantized(path: Path) -> bool:
+    """An int8 model (``scripts/quantize_dice.py``: QLinearConv layers). OpenCV 5's classic
+    engine turns those back into float and gains nothing; its new engine runs them in int8,
+    as OpenCV 4's dnn does."""
+    with open(path, "rb") as f:
+        return b"QLinearConv" in f.read()
+
+
+def float_twin(path: Path) -> Path:
+    """The float model an int8 one was made from (``dice_cls_int8.onnx``: ``dice_cls.onnx``)."""
+    return path.with_name(path.name.replace("_int8", ""))
+
+
+def _load(path: Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise ModelError(f"dice model missing: {path} (train it with scripts/train_dice.py)")
+    if path.stat().st_size > MAX_MODEL_BYTES:
+        raise ModelError(too_large_message(path, path.stat().st_size, MAX_MODEL_BYTES, _("a dice model")))
+    if not _quantized(path):
+        try:
+            return cv2.dnn.readNetFromONNX(str(path), *_ENGINE)
+        except cv2.error as e:
+            raise ModelError(f"cannot load dice model {path}: {e}") from e
+    try:  # an int8 classifier: loaded and tried once, since an OpenCV without int8 layers may
+        # fail at either step; then its float twin reads the dice (slower, as well)
+        net = cv2.dnn.readNetFromONNX(str(path))
+        net.setInput(np.zeros((1, 3, CLS_SIZE, CLS_SIZE), np.float32))
+        net.forward()
+        return net
+    except cv2.error as e:
+        twin = float_twin(path)
+        if twin == path or not twin.is_file():
+            raise ModelError(f"cannot load dice model {path}: {e}") from e
+        log.warning("this OpenCV (%s) cannot run the int8 dice model %s (%s); using %s",
+                    cv2.__version__, path.name, str(e).strip().splitlines()[-1][:200], twin.name)
+        return _load(twin)
 
 
 def _net(path: Path, role: str = "") -> cv2.dnn.Net:
@@ -112,15 +156,7 @@ def _net(path: Path, role: str = "") -> cv2.dnn.Net:
     _local.nets = nets
     key = (str(path), role)
     if key not in nets:
-        if not Path(path).is_file():
-            raise ModelError(f"dice model missing: {path} (train it with scripts/train_dice.py)")
-        if Path(path).stat().st_size > MAX_MODEL_BYTES:
-            raise ModelError(too_large_message(path, Path(path).stat().st_size, MAX_MODEL_BYTES, _("a dice model")))
-        try:
-            net = cv2.dnn.readNetFromONNX(str(path), *_ENGINE)
-        except cv2.error as e:  # pragma: no cover - corrupt file
-            raise ModelError(f"cannot load dice model {path}: {e}") from e
-        nets[key] = net
+        nets[key] = _load(Path(path))
     return nets[key]
 
 

@@ -1,0 +1,118 @@
+"""Make the int8 dice classifier the reader ships from the float one that train_dice.py writes.
+
+    .venv/bin/pip install -e '.[train]'          # onnxruntime's quantizer: here only, not on the Pi
+    .venv/bin/python scripts/quantize_dice.py [--model vision/models/dice_cls.onnx]
+                                              [--out vision/models/dice_cls_int8.onnx]
+
+Static post-training quantization (onnxruntime.quantization, QOperator format): the weights of
+every convolution become int8 per output channel, the activations around them uint8 with ranges
+measured (min/max) on calibration crops. The calibration crops are what the reader classifies:
+crops at the shipped detector's proposals (dice, and the false hits it makes) on dice-dev's
+*train* split and on synthetic scenes (plain and crowded tables; seeds the bench never uses).
+
+Only the convolutions and their ReLUs are quantized. The fully connected head stays float: with
+it in int8, OpenCV 5's int8 engine moves class probabilities by up to 0.29 (onnxruntime: 0.03);
+without it, by at most 0.05. OpenCV runs the result with int8 kernels (``vision.dice._net``
+picks the engine that has them): about 40 % less time per crop, which is most of the reader's
+time (docs/readme/dice.md, "Speed").
+
+The script checks its result against the float model on the calibration crops and on rotated
+copies of them, prints how often the two agree and by how much their probabilities differ, and
+exits with 1 (writing nothing) when they agree on fewer than 99.5 % of the crops.
+The calibration is deterministic: the same float model and data give the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import vision.dice as _dice  # noqa: E402
+from vision import synth_crowd, synth_dice  # noqa: E402
+
+AGREE_MIN = 0.995  # the least share of crops on which int8 and float must pick the same class
+
+
+def calibration_crops(dataset: Path, n_synth: int, n_crowd: int) -> np.ndarray:
+    """N x 3 x 40 x 40 normalised crops at the detector's proposals (float32, NCHW)."""
+    cfg = _dice.DiceConfig()
+    doc = json.loads((dataset / "labels.json").read_text())
+    images = [cv2.imread(str(dataset / e["file"])) for e in doc["images"] if e["split"] == "train"]
+    rng = np.random.default_rng(900_000)  # far from the bench's seeds (7 and up, 1007, 3007)
+    images += [synth_dice.render_scene(rng)[0] for _ in range(n_synth)]
+    images += [synth_crowd.render_crowd(rng)[0] for _ in range(n_crowd)]
+    out = []
+    for img in images:
+        if img is None:
+            continue
+        boxes = [p[0] for p in _dice.detect(img, cfg)]
+        if boxes:
+            out.append(np.ascontiguousarray(_dice._crops(img, boxes, _dice.CROP_GROW).transpose(0, 3, 1, 2)))
+    return np.concatenate(out)
+
+
+def probabilities(path: Path, x: np.ndarray) -> np.ndarray:
+    net = _dice._net(path, "check")
+    res = []
+    for i in range(0, len(x), 64):
+        net.setInput(np.ascontiguousarray(x[i:i + 64]))
+        res.append(net.forward().reshape(-1, 7))
+    return _dice._softmax(np.concatenate(res))
+
+
+def main() -> int:
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", default=str(_dice.MODELS / "dice_cls.onnx"))
+    ap.add_argument("--out", default=str(_dice.MODELS / "dice_cls_int8.onnx"))
+    ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "datasets" / "dice-dev"))
+    ap.add_argument("--synth", type=int, default=150, help="synthetic scenes in the calibration")
+    ap.add_argument("--crowd", type=int, default=30, help="crowded tables in the calibration")
+    a = ap.parse_args()
+    cv2.setNumThreads(1)
+    x = calibration_crops(Path(a.dataset), a.synth, a.crowd)
+    print("calibration crops", len(x), flush=True)
+
+    class Crops(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.i = 0
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            if self.i >= len(x):
+                return None
+            self.i += 1
+            return {"x": x[self.i - 1:self.i]}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pre, q = Path(tmp) / "pre.onnx", Path(tmp) / "int8.onnx"
+        quant_pre_process(a.model, str(pre))
+        quantize_static(str(pre), str(q), Crops(), quant_format=QuantFormat.QOperator, per_channel=True,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        op_types_to_quantize=["Conv", "Relu"])
+        views = np.concatenate([x, np.ascontiguousarray(np.rot90(x, 1, axes=(2, 3)))])
+        f, i8 = probabilities(Path(a.model), views), probabilities(q, views)
+        agree = float((f.argmax(1) == i8.argmax(1)).mean())
+        diff = np.abs(f - i8)
+        print(f"int8 against float on {len(views)} crops: same class {agree:.4f}, "
+              f"probability difference mean {diff.mean():.4f}, max {diff.max():.3f}", flush=True)
+        if agree < AGREE_MIN:
+            print(f"not written: the classes agree on fewer than {AGREE_MIN:.1%} of the crops", file=sys.stderr)
+            return 1
+        Path(a.out).write_bytes(q.read_bytes())
+    print("wrote", a.out, Path(a.out).stat().st_size, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""The int8 classifier the reader ships: what it must keep of the float one it was made from,
+and what happens on an OpenCV that cannot run it."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import dice as D
+from vision.errors import ModelError
+from vision.limits import MAX_MODEL_BYTES
+
+INT8 = D.MODELS / "dice_cls_int8.onnx"
+FLOAT = D.MODELS / "dice_cls.onnx"
+
+
+def test_the_shipped_classifier_is_the_int8_one_and_small() -> None:
+    assert D.DiceConfig().cls_models == ((INT8, D.CROP_GROW),)
+    assert D._quantized(INT8) and not D._quantized(FLOAT) and not D._quantized(D.DiceConfig().det_model)
+    assert D.float_twin(INT8) == FLOAT
+    assert INT8.stat().st_size < MAX_MODEL_BYTES
+
+
+def test_int8_and_float_read_the_same_classes_on_dice_dev(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
+    root, entries = dice_dev
+    cfg = D.DiceConfig()
+    crops = []
+    for e in entries:
+        img = cv2.imread(str(root / e["file"]))
+        boxes = [p[0] for p in D.detect(img, cfg)]
+        crops.append(np.ascontiguousarray(D._crops(img, boxes, D.CROP_GROW).transpose(0, 3, 1, 2)))
+    x = np.concatenate(crops)
+    assert len(x) > 300  # every proposal: the dice and what the detector wrongly proposes
+
+    def probs(path: Path) -> np.ndarray:
+        net = D._net(path, "test")
+        net.setInput(x)
+        return D._softmax(net.forward().reshape(len(x), 7))
+
+    f, q = probs(FLOAT), probs(INT8)
+    assert not np.array_equal(f, q)  # it really is another computation
+    assert (f.argmax(1) == q.argmax(1)).mean() >= 0.99
+    assert np.abs(f - q).mean() < 0.005 and np.abs(f - q).max() < 0.2
+
+
+def test_int8_reads_dice_dev_as_the_float_model(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
+    root, entries = dice_dev
+    cfg8 = D.DiceConfig()
+    cfg32 = replace(cfg8, cls_models=((FLOAT, D.CROP_GROW),))
+    differ = 0
+    for e in entries:
+        img = cv2.imread(str(root / e["file"]))
+        a = [(r.value, r.box) for r in D.read_dice(img, cfg8)]
+        b = [(r.value, r.box) for r in D.read_dice(img, cfg32)]
+        differ += a != b
+    assert differ <= 1  # the values and boxes of 50 photos (none differs when this was written)
+
+
+def _broken_int8(folder: Path) -> Path:
+    """A file that says it is an int8 model but that no OpenCV can read."""
+    bad = folder / "dice_cls_int8.onnx"
+    bad.write_bytes(b"not an onnx model, though it names QLinearConv" * 10)
+    return bad
+
+
+def test_an_int8_model_opencv_cannot_run_falls_back_to_its_float_twin(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    bad = _broken_int8(tmp_path)
+    shutil.copy(FLOAT, tmp_path / "dice_cls.onnx")
+    cfg = D.DiceConfig(cls_models=((bad, D.CROP_GROW),))
+    img = np.full((64, 64, 3), 200, np.uint8)
+    cv2.rectangle(img, (16, 16), (48, 48), (30, 30, 30), -1)
+    with caplog.at_level(logging.WARNING, logger="vision.dice"):
+        got = D.classify(img, [(16.0, 16.0, 48.0, 48.0)], cfg)
+    want = D.classify(img, [(16.0, 16.0, 48.0, 48.0)], replace(cfg, cls_models=((FLOAT, D.CROP_GROW),)))
+    assert np.allclose(got, want, atol=1e-6)
+    assert "cannot run the int8 dice model dice_cls_int8.onnx" in caplog.text and "using dice_cls.onnx" in caplog.text
+
+
+def test_an_int8_model_without_a_twin_is_a_clear_error(tmp_path: Path) -> None:
+    bad = _broken_int8(tmp_path)
+    with pytest.raises(ModelError, match="cannot load dice model"):
+        D.classify(np.zeros((64, 64, 3), np.uint8), [(16.0, 16.0, 48.0, 48.0)],
+                   D.DiceConfig(cls_models=((bad, D.CROP_GROW),)))
