@@ -80,6 +80,9 @@ class DiceConfig:
     min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
     min_value_prob: float = 0.65  # P(value) needed to report a value (else None); see docs/readme/dice.md
     nms_iou: float = 0.45
+    # a die cut by the frame's edge (its box touches the edge and is shorter across it than along
+    # it by this ratio) shows part of its top face: asked about, never read (0: off)
+    cut_ratio: float = 0.85
     tta: bool = True  # re-read unsure crops rotated (see classify)
     tta_below: float = 0.95  # ... when their top probability is below this (docs/readme/dice.md)
     roi: RegionOfInterest | None = None
@@ -372,6 +375,17 @@ def _one_per_die(found: list) -> list:
     return keep
 
 
+def _cut_by_the_frame(box: Sequence[float], w: int, h: int, ratio: float) -> bool:
+    """The box touches an edge of the w x h frame and is shorter across that edge than along it
+    (a top face is about square, seen from up to 45 degrees at most 0.7 of it): part of the die
+    lies outside, and the pips in view may be part of any value (half a 6 is a 3)."""
+    if ratio <= 0:
+        return False
+    x1, y1, x2, y2 = box
+    bw, bh = x2 - x1, y2 - y1
+    return ((x1 <= 1 or x2 >= w - 1) and bw < ratio * bh) or ((y1 <= 1 or y2 >= h - 1) and bh < ratio * bw)
+
+
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:
     inter = _intersection(a, b)
     u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
@@ -532,7 +546,7 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
         if _part_of_a_bigger_die(box, sure):
             continue
         body = die_body(img, box)
-        if conf >= cfg.min_value_prob:
+        if conf >= cfg.min_value_prob and not _cut_by_the_frame(box, w, h, cfg.cut_ratio):
             out.append(DieReading(v, box, conf, body_name(body), body))
         else:
             out.append(DieReading(None, box, p_die, body_name(body), body))

@@ -86,6 +86,41 @@ def test_ask_rather_than_guess(dice_dev) -> None:
     assert len(strict) == len(read_dice(img))
 
 
+def test_cut_by_the_frame_rule() -> None:
+    from vision.dice import _cut_by_the_frame
+
+    assert _cut_by_the_frame((0, 100, 20, 140), 640, 480, 0.85)  # half a die at the left edge
+    assert _cut_by_the_frame((600, 460, 640, 480), 640, 480, 0.85)  # at the bottom edge
+    assert not _cut_by_the_frame((0, 100, 40, 140), 640, 480, 0.85)  # a whole die at the edge
+    assert not _cut_by_the_frame((300, 100, 320, 140), 640, 480, 0.85)  # narrow, but inside
+    assert not _cut_by_the_frame((0, 100, 20, 140), 640, 480, 0)  # the rule off
+
+
+def test_dice_cut_by_the_frame_are_asked_about(dice_dev) -> None:
+    """The real photos cropped through each die: a die at the new edge shows part
+    of its top face, so it is asked about (its pips in view may belong to any value), while the
+    dice wholly in view are read as before."""
+    root, entries = dice_dev
+    valued = off_valued = 0
+    for e in entries[:12]:
+        img = cv2.imread(str(root / e["file"]))
+        for d in e["dice"]:
+            x1, y1, x2, y2 = d["box"]
+            part = np.ascontiguousarray(img[:, int(x1 + 0.4 * (x2 - x1)):])  # 60 % of it in view
+
+            def at_the_cut(readings: list[DieReading]) -> list[DieReading]:
+                return [r for r in readings if r.box[0] <= 1 and abs((r.box[1] + r.box[3] - y1 - y2) / 2) < (y2 - y1) / 2]
+
+            got = at_the_cut(read_dice(part))
+            valued += sum(r.value is not None for r in got)
+            off_valued += sum(r.value is not None for r in at_the_cut(read_dice(part, DiceConfig(cut_ratio=0))))
+    assert off_valued >= 3  # without the rule, some half dice get a value
+    assert valued <= off_valued // 3
+    e = entries[0]  # and the whole photo reads as it did
+    img = cv2.imread(str(root / e["file"]))
+    assert [(r.value, r.box) for r in read_dice(img)] == [(r.value, r.box) for r in read_dice(img, DiceConfig(cut_ratio=0))]
+
+
 def test_region_of_interest(dice_dev) -> None:
     root, entries = dice_dev
     e = max(entries, key=lambda e: len(e["dice"]))
