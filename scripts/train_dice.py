@@ -13,12 +13,15 @@ The shipped models came from (CPU, one thread; ~15 min for the detector with its
 for the classifier, which needs ~11 GB of RAM: its scenes and crops):
     scripts/train_dice.py --only det --synth 2500 --crowd 400 --close 0.25 --det-iters 4000 --seed 9
     scripts/train_dice.py --only cls --mine --synth 3000 --cls-iters 10000 --seed 4
+    scripts/quantize_dice.py    # dice_cls.onnx -> dice_cls_int8.onnx, what the reader runs (30 s)
 The detector (issue 17) replaced one trained without crowded tables, colour casts, dim rooms or
 motion blur (``--synth 2000 --det-iters 3000 --seed 5``): on the bench's crowded tables it reads
 0.98 of the dice instead of 0.93-0.95 (docs/readme/dice.md has every set). Classifiers trained
 with crowds and ``--streaks 0.2`` (base and slim), or ``--cls-arch slim`` alone, read dice-dev's
 test split worse than the shipped one (value recall 0.981-0.990 against 0.994-0.997) and were
-not kept. The shipped classifier mined the detector before this one: its command run now mines
+not kept, and so were (issue 17, fourth round) the shipped command run again against the new
+detector (dice-dev 0.987) and fine-tunes of the shipped classifier (``--cls-init``, ``--cls-lr
+3e-4``): no set better without another worse. The shipped classifier mined the detector before this one: its command run now mines
 the new detector, so it gives a similar classifier, not the same file. Nothing was trained on
 dice-dev's test split; the bench's synthetic seeds (7 and up, 1007, 3007) are not the training
 seeds (1000 + seed, 50000 + seed).
@@ -62,6 +65,8 @@ torch.set_num_threads(1)
 CLS_NAME = "dice_cls.onnx"
 CLS_ARCH = "base"
 STREAKS = 0.0  # share of classifier crops given a band (--streaks)
+CLS_INIT: Path | None = None  # a float classifier (ONNX) to fine-tune instead of starting afresh (--cls-init)
+CLS_LR = 3e-3  # the classifier's peak learning rate (--cls-lr)
 DET_SIZE = 320  # long side of the image fed to the detector (runtime default)
 CROP = 192  # training crop of the detector input
 
@@ -359,8 +364,10 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
     Y = np.int64(ys)
     print("cls samples", X.shape, np.bincount(Y), flush=True)
     model = Cls(CLS_ARCH)
-    opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters, pct_start=0.1)
+    if CLS_INIT is not None:
+        load_onnx_cls(model, CLS_INIT)
+    opt = torch.optim.AdamW(model.parameters(), CLS_LR, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, CLS_LR, total_steps=iters, pct_start=0.1)
     bs = 128
     t0 = time.time()
     for it in range(iters):
@@ -374,6 +381,10 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
         if rng.random() < 0.5:
             xb = xb[:, :, ::-1]
         x = torch.from_numpy(np.ascontiguousarray(xb)).permute(0, 3, 1, 2)
+        if CLS_INIT is not None:  # its batch norms are folded into the convolutions: kept as they are
+            for m in model.modules():
+                if isinstance(m, nn.BatchNorm2d):
+                    m.eval()
         y = model(x)
         loss = F.cross_entropy(y, torch.from_numpy(Y[idx]), label_smoothing=0.02)
         opt.zero_grad()
@@ -384,6 +395,37 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
             acc = (y.argmax(1).numpy() == Y[idx]).mean()
             print(f"cls {it} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
     export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / CLS_NAME)
+
+
+def load_onnx_cls(model: Cls, path: Path) -> None:
+    """Set ``model`` to the classifier in ``path`` (an export of ``Cls``, whose batch norms the
+    export folded into the convolutions: each becomes the identity plus the conv's bias)."""
+    import onnx
+    from onnx import numpy_helper
+
+    g = onnx.load(str(path)).graph
+    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in g.initializer}
+    convs = [n for n in g.node if n.op_type == "Conv"]
+    gemms = [n for n in g.node if n.op_type == "Gemm"]
+    mods = list(model.f)
+    pairs = [(mods[i], mods[i + 1]) for i in range(0, len(mods), 3)]
+    if len(convs) != len(pairs) or len(gemms) != 2:
+        raise SystemExit(f"{path}: not a classifier of this architecture ({CLS_ARCH})")
+    with torch.no_grad():
+        for node, (conv, bn) in zip(convs, pairs):
+            w, b = init[node.input[1]], init[node.input[2]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise SystemExit(f"{path}: layer shapes differ from --cls-arch {CLS_ARCH}")
+            conv.weight.copy_(w)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+            bn.eps = 0.0
+        for node, lin in zip(gemms, (model.fc[1], model.fc[4])):
+            lin.weight.copy_(init[node.input[1]])
+            lin.bias.copy_(init[node.input[2]])
+    print("classifier initialised from", path, flush=True)
 
 
 def export(model: nn.Module, dummy: torch.Tensor, path: Path) -> None:
@@ -413,9 +455,13 @@ def main() -> None:
     ap.add_argument("--streaks", type=float, default=0.0, help="share of classifier crops crossed by a light or dark band")
     ap.add_argument("--close", type=float, default=0.15, help="share of close-camera scenes (1-4 big dice)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1: the times quoted above)")
+    ap.add_argument("--cls-init", default=None, help="fine-tune this float classifier (ONNX) instead of starting afresh")
+    ap.add_argument("--cls-lr", type=float, default=3e-3, help="the classifier's peak learning rate")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
-    global CLS_ARCH, STREAKS
+    global CLS_ARCH, STREAKS, CLS_INIT, CLS_LR
+    CLS_INIT = Path(a.cls_init) if a.cls_init else None
+    CLS_LR = a.cls_lr
     CLS_ARCH = a.cls_arch
     STREAKS = a.streaks
     global GROW
