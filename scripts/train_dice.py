@@ -48,7 +48,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import synth_crowd, synth_dice  # noqa: E402
+from vision import dice_boxes, synth_crowd, synth_dice  # noqa: E402
 import vision.dice as _dice  # noqa: E402
 from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
 
@@ -313,7 +313,7 @@ def mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
     res = []
     for img, dice in data:
         for box, _score in detect(img, cfg):
-            ious = [_dice._iou(box, d["box"]) for d in dice]
+            ious = [dice_boxes.iou(box, d["box"]) for d in dice]
             best = int(np.argmax(ious)) if ious else -1
             if best >= 0 and ious[best] >= 0.5:
                 res.append((crop_for_classifier(img, box), int(dice[best]["value"])))

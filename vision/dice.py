@@ -31,6 +31,8 @@ import numpy as np
 
 from companion.i18n import _
 from companion.limits import too_large_message
+from vision import dice_boxes as bx
+from vision.dice_boxes import Proposal
 from vision.errors import InvalidImageError, ModelError
 from vision.limits import MAX_MODEL_BYTES
 
@@ -67,6 +69,10 @@ class DiceConfig:
     det_size: int = 320  # long side of the detector input, pixels (at least)
     det_scale: float = 0.5  # ... or this fraction of the image's long side (multiple of 32)
     det_size_max: int = 480  # ... but not more
+    # ... only when the dice found at det_size are smaller than this there (median side, pixels;
+    # the training scenes' are 9-40 px, 19 in the middle), at the size that makes them this big,
+    # or none is found surely (0: always at det_scale)
+    die_px: float = 20.0
     det_size_big: int = 128  # a second, coarser pass for dice close to the camera (0: off)
     big_min_frac: float = 0.12  # coarse-pass boxes kept from this fraction of the long side
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
@@ -251,14 +257,11 @@ def _check(image: object) -> np.ndarray:
 # ---------------------------------------------------------------- stages
 
 
-Proposal = tuple[tuple[float, float, float, float], float]  # box (full-image pixels), score
-
-
 def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposal]:
     lb, s = _letterbox(image, size)
-    # the coarse pass keeps a net of its own: one net fed two input sizes in turn is set up
-    # again at every change (docs/readme/dice.md)
-    net = _net(config.det_model, "coarse" if size == config.det_size_big else "")
+    # each input size keeps a net of its own: one net fed two sizes in turn is set up again at
+    # every change (docs/readme/dice.md)
+    net = _net(config.det_model, "coarse" if size == config.det_size_big else ("" if size == config.det_size else str(size)))
     net.setInput(_blob(lb))
     out = net.forward()[0]  # 5 x G x G
     heat = 1 / (1 + np.exp(-out[0]))
@@ -275,7 +278,7 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposa
     kept = [p for p in res if p[1] >= config.det_threshold]
     weak = sorted((p for p in res if p[1] < config.det_threshold), key=lambda p: -p[1])
     while weak:  # a weak peak taken in may vouch for the next one (a heap's inner dice)
-        took = [p for p in weak if _in_a_crowd(p[0], kept)]
+        took = [p for p in weak if bx.in_a_crowd(p[0], kept)]
         if not took:
             break
         kept += took
@@ -283,24 +286,31 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposa
     return kept
 
 
-def _in_a_crowd(box: Sequence[float], strong: Sequence[Proposal]) -> bool:
-    """A weak peak counts when its box is beside a surely proposed die of about its size (a die
-    packed against it), not on it (a pip or a part of it)."""
-    cx, cy, side = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, _side(box)
-    for b, _sc in strong:
-        sb = _side(b)
-        if not 0.7 <= side / max(sb, 1e-6) <= 1.4:
-            continue
-        d = math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2)
-        if 0.75 * sb <= d <= 1.6 * sb:
-            return True
-    return False
-
-
 def detect_fine(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
-    """The main detector pass: the image letterboxed to ``det_size`` (more for big frames: up
-    to ``det_size_max`` at ``det_scale`` of the long side)."""
-    return _nms(_detect_at(image, _fine_size(image, config), config), config.nms_iou)
+    """The main detector pass, at :func:`fine_size`."""
+    size, first = fine_size(image, config)
+    return first if first is not None else bx.nms(_detect_at(image, size, config), config.nms_iou)
+
+
+def fine_size(image: np.ndarray, config: DiceConfig) -> tuple[int, list[Proposal] | None]:
+    """The detector's input size for ``image`` (and that pass's proposals when it was run to
+    choose it). ``det_size``, but a big frame (whose ``det_scale`` of the long side is more, up
+    to ``det_size_max``) is looked at again more finely when the dice found at ``det_size`` are
+    small there: at the size that makes their median side ``die_px``, or the biggest when none
+    is found surely. Dice are read best at about the size the detector was trained on, whatever
+    the camera's resolution."""
+    size = _fine_size(image, config)
+    if size <= config.det_size or not config.die_px:
+        return size, None
+    first = bx.nms(_detect_at(image, config.det_size, config), config.nms_iou)
+    k = config.det_size / max(image.shape[:2])
+    sides = sorted(bx.side(b) * k for b, sc in first if sc >= config.det_threshold)
+    if not sides:
+        return size, None
+    median = sides[len(sides) // 2]
+    if median >= config.die_px:
+        return config.det_size, first
+    return min(size, max(config.det_size + 32, round(config.det_size * config.die_px / median / 32) * 32)), None
 
 
 def _fine_size(image: np.ndarray, config: DiceConfig) -> int:
@@ -315,90 +325,16 @@ def detect_coarse(image: np.ndarray, config: DiceConfig, fine: Sequence[Proposal
     if not config.det_size_big:
         return []
     long_side = max(image.shape[:2])
-    return [(b, sc) for b, sc in _nms(_detect_at(image, config.det_size_big, config), config.nms_iou)
-            if _side(b) >= config.big_min_frac * long_side
-            and all(_iou(b, f) < 0.3 for f, _ in fine)
-            and not _is_group(b, [f for f, fs in fine if fs >= 0.4])]
+    return [(b, sc) for b, sc in bx.nms(_detect_at(image, config.det_size_big, config), config.nms_iou)
+            if bx.side(b) >= config.big_min_frac * long_side
+            and all(bx.iou(b, f) < 0.3 for f, _ in fine)
+            and not bx.is_group(b, [f for f, fs in fine if fs >= 0.4])]
 
 
 def detect(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
     """Top-face boxes and their detector scores, both passes (the training script mines these)."""
     fine = detect_fine(image, config)
     return fine + detect_coarse(image, config, fine)
-
-
-def _side(box: Sequence[float]) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
-
-
-def _intersection(a: Sequence[float], b: Sequence[float]) -> float:
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-
-
-def _frac_inside(b: Sequence[float], a: Sequence[float]) -> float:
-    """How much of box ``b``'s area lies inside box ``a``."""
-    return _intersection(a, b) / max(1e-6, (b[2] - b[0]) * (b[3] - b[1]))
-
-
-def _parts(box: Sequence[float], dice: Sequence[Sequence[float]]) -> list[Sequence[float]]:
-    """Other boxes mostly inside ``box`` that are not pips (at least 0.3 of its side)."""
-    return [b for b in dice if b is not box and _frac_inside(b, box) >= 0.6 and _side(b) >= 0.3 * _side(box)]
-
-
-def _is_group(box: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
-    """A box holding two separate dice read surely is a box around a group, not a die."""
-    inner = _parts(box, dice)
-    return any(_iou(p, q) < 0.1 for i, p in enumerate(inner) for q in inner[i + 1:])
-
-
-def _part_of_a_bigger_die(box: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
-    """A box mostly inside a bigger die is a pip, a mark or a part of that die, never a die:
-    dice lie beside each other, their top faces don't overlap much."""
-    return any(d is not box and _side(d) >= 1.15 * _side(box) and _frac_inside(box, d) >= 0.6 for d in dice)
-
-
-def _centred_on(a: Sequence[float], b: Sequence[float], part: float = 0.8) -> bool:
-    """The centre of box ``a`` lies in the middle ``part`` of box ``b`` (a die packed beside
-    another is never centred on it: their centres are at least a side apart)."""
-    x, y = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
-    mx, my = (b[2] - b[0]) * (1 - part) / 2, (b[3] - b[1]) * (1 - part) / 2
-    return b[0] + mx <= x <= b[2] - mx and b[1] + my <= y <= b[3] - my
-
-
-def _one_per_die(found: list) -> list:
-    """Two readings centred on each other are one die seen twice (boxes shifted apart enough to
-    pass the NMS): the more confident one stays."""
-    keep: list = []
-    for f in sorted(found, key=lambda f: -f[3]):
-        if not any(_centred_on(f[0], k[0]) or _centred_on(k[0], f[0]) for k in keep):
-            keep.append(f)
-    return keep
-
-
-def _cut_by_the_frame(box: Sequence[float], w: int, h: int, ratio: float) -> bool:
-    """The box touches an edge of the w x h frame and is shorter across that edge than along it
-    (a top face is about square, seen from up to 45 degrees at most 0.7 of it): part of the die
-    lies outside, and the pips in view may be part of any value (half a 6 is a 3)."""
-    if ratio <= 0:
-        return False
-    x1, y1, x2, y2 = box
-    bw, bh = x2 - x1, y2 - y1
-    return ((x1 <= 1 or x2 >= w - 1) and bw < ratio * bh) or ((y1 <= 1 or y2 >= h - 1) and bh < ratio * bw)
-
-
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    inter = _intersection(a, b)
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / u if u > 0 else 0.0
-
-
-def _nms(items: list, thr: float) -> list:
-    items = sorted(items, key=lambda t: -t[1])
-    keep: list = []
-    for box, sc in items:
-        if all(_iou(box, k[0]) < thr for k in keep):
-            keep.append((box, sc))
-    return keep
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -533,20 +469,20 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
     # packed dice apart better (off by default: see docs/readme/dice.md)
     if (cfg.crowd_min and sum(f[3] >= cfg.min_value_prob for f in found) >= cfg.crowd_min
             and _fine_size(region, cfg) < cfg.crowd_size):
-        fine = _nms(_detect_at(region, cfg.crowd_size, cfg), cfg.nms_iou)
+        fine = bx.nms(_detect_at(region, cfg.crowd_size, cfg), cfg.nms_iou)
         found = _judge(img, place(fine), cfg)
     # the coarse pass only when the fine one read fewer than two dice surely (a close camera)
     if cfg.det_size_big and sum(f[3] >= cfg.min_value_prob for f in found) < 2:
         found += _judge(img, place(detect_coarse(region, cfg, fine)), cfg)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
-    found = _one_per_die([f for f in found if not _is_group(f[0], sure)])
+    found = bx.one_per_die([f for f in found if not bx.is_group(f[0], sure)])
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     out = []
     for box, p_die, v, conf in found:
-        if _part_of_a_bigger_die(box, sure):
+        if bx.part_of_a_bigger_die(box, sure):
             continue
         body = die_body(img, box)
-        if conf >= cfg.min_value_prob and not _cut_by_the_frame(box, w, h, cfg.cut_ratio):
+        if conf >= cfg.min_value_prob and not bx.cut_by_the_frame(box, w, h, cfg.cut_ratio):
             out.append(DieReading(v, box, conf, body_name(body), body))
         else:
             out.append(DieReading(None, box, p_die, body_name(body), body))

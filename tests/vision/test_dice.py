@@ -87,13 +87,13 @@ def test_ask_rather_than_guess(dice_dev) -> None:
 
 
 def test_cut_by_the_frame_rule() -> None:
-    from vision.dice import _cut_by_the_frame
+    from vision.dice_boxes import cut_by_the_frame
 
-    assert _cut_by_the_frame((0, 100, 20, 140), 640, 480, 0.85)  # half a die at the left edge
-    assert _cut_by_the_frame((600, 460, 640, 480), 640, 480, 0.85)  # at the bottom edge
-    assert not _cut_by_the_frame((0, 100, 40, 140), 640, 480, 0.85)  # a whole die at the edge
-    assert not _cut_by_the_frame((300, 100, 320, 140), 640, 480, 0.85)  # narrow, but inside
-    assert not _cut_by_the_frame((0, 100, 20, 140), 640, 480, 0)  # the rule off
+    assert cut_by_the_frame((0, 100, 20, 140), 640, 480, 0.85)  # half a die at the left edge
+    assert cut_by_the_frame((600, 460, 640, 480), 640, 480, 0.85)  # at the bottom edge
+    assert not cut_by_the_frame((0, 100, 40, 140), 640, 480, 0.85)  # a whole die at the edge
+    assert not cut_by_the_frame((300, 100, 320, 140), 640, 480, 0.85)  # narrow, but inside
+    assert not cut_by_the_frame((0, 100, 20, 140), 640, 480, 0)  # the rule off
 
 
 def test_dice_cut_by_the_frame_are_asked_about(dice_dev) -> None:

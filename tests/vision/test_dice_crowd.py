@@ -9,7 +9,8 @@ import numpy as np
 
 from vision import synth_crowd
 from vision.cli import score_image
-from vision.dice import DiceConfig, _one_per_die, classify, crop_for_classifier, detect_fine, read_dice, _net
+from vision.dice import DiceConfig, _net, classify, crop_for_classifier, detect_fine, read_dice
+from vision.dice_boxes import one_per_die
 
 
 def _crowds(seed: int, n: int = 3) -> list[tuple[np.ndarray, list[dict]]]:
@@ -42,7 +43,7 @@ def test_a_die_seen_twice_is_reported_once() -> None:
     die = ((100.0, 100.0, 140.0, 140.0), 0.99, 3, 0.98)
     shifted = ((110.0, 104.0, 150.0, 144.0), 0.95, 3, 0.90)  # centre a quarter side off: the same die
     neighbour = ((140.0, 100.0, 180.0, 140.0), 0.97, 5, 0.97)  # touching it: another die
-    kept = _one_per_die([shifted, die, neighbour])
+    kept = one_per_die([shifted, die, neighbour])
     assert [k[0] for k in kept] == [die[0], neighbour[0]]
 
 

@@ -1,0 +1,101 @@
+"""The rules on boxes that the dice reader applies after its two models (``vision.dice``):
+overlap, which of two boxes is a die, a group or a part of one, and a die cut by the frame.
+
+Boxes are ``(x1, y1, x2, y2)`` in image pixels; a proposal is a box and its detector score.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+Proposal = tuple[tuple[float, float, float, float], float]  # box (full-image pixels), score
+
+
+def side(box: Sequence[float]) -> float:
+    """The longer side of a box."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def intersection(a: Sequence[float], b: Sequence[float]) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def frac_inside(b: Sequence[float], a: Sequence[float]) -> float:
+    """How much of box ``b``'s area lies inside box ``a``."""
+    return intersection(a, b) / max(1e-6, (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    inter = intersection(a, b)
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def nms(items: list, thr: float) -> list:
+    items = sorted(items, key=lambda t: -t[1])
+    keep: list = []
+    for box, sc in items:
+        if all(iou(box, k[0]) < thr for k in keep):
+            keep.append((box, sc))
+    return keep
+
+
+def in_a_crowd(box: Sequence[float], strong: Sequence[Proposal]) -> bool:
+    """A weak peak counts when its box is beside a surely proposed die of about its size (a die
+    packed against it), not on it (a pip or a part of it)."""
+    cx, cy, s = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, side(box)
+    for b, _sc in strong:
+        sb = side(b)
+        if not 0.7 <= s / max(sb, 1e-6) <= 1.4:
+            continue
+        d = math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2)
+        if 0.75 * sb <= d <= 1.6 * sb:
+            return True
+    return False
+
+
+def parts(box: Sequence[float], dice: Sequence[Sequence[float]]) -> list[Sequence[float]]:
+    """Other boxes mostly inside ``box`` that are not pips (at least 0.3 of its side)."""
+    return [b for b in dice if b is not box and frac_inside(b, box) >= 0.6 and side(b) >= 0.3 * side(box)]
+
+
+def is_group(box: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
+    """A box holding two separate dice read surely is a box around a group, not a die."""
+    inner = parts(box, dice)
+    return any(iou(p, q) < 0.1 for i, p in enumerate(inner) for q in inner[i + 1:])
+
+
+def part_of_a_bigger_die(box: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
+    """A box mostly inside a bigger die is a pip, a mark or a part of that die, never a die:
+    dice lie beside each other, their top faces don't overlap much."""
+    return any(d is not box and side(d) >= 1.15 * side(box) and frac_inside(box, d) >= 0.6 for d in dice)
+
+
+def centred_on(a: Sequence[float], b: Sequence[float], part: float = 0.8) -> bool:
+    """The centre of box ``a`` lies in the middle ``part`` of box ``b`` (a die packed beside
+    another is never centred on it: their centres are at least a side apart)."""
+    x, y = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    mx, my = (b[2] - b[0]) * (1 - part) / 2, (b[3] - b[1]) * (1 - part) / 2
+    return b[0] + mx <= x <= b[2] - mx and b[1] + my <= y <= b[3] - my
+
+
+def one_per_die(found: list) -> list:
+    """Two readings centred on each other are one die seen twice (boxes shifted apart enough to
+    pass the NMS): the more confident one stays."""
+    keep: list = []
+    for f in sorted(found, key=lambda f: -f[3]):
+        if not any(centred_on(f[0], k[0]) or centred_on(k[0], f[0]) for k in keep):
+            keep.append(f)
+    return keep
+
+
+def cut_by_the_frame(box: Sequence[float], w: int, h: int, ratio: float) -> bool:
+    """The box touches an edge of the w x h frame and is shorter across that edge than along it
+    (a top face is about square, seen from up to 45 degrees at most 0.7 of it): part of the die
+    lies outside, and the pips in view may be part of any value (half a 6 is a 3)."""
+    if ratio <= 0:
+        return False
+    x1, y1, x2, y2 = box
+    bw, bh = x2 - x1, y2 - y1
+    return ((x1 <= 1 or x2 >= w - 1) and bw < ratio * bh) or ((y1 <= 1 or y2 >= h - 1) and bh < ratio * bw)
