@@ -68,7 +68,7 @@ class RegionOfInterest:
 class DiceConfig:
     det_size: int = 320  # long side of the detector input, pixels (at least)
     det_scale: float = 0.5  # ... or this fraction of the image's long side (multiple of 32)
-    det_size_max: int = 480  # ... but not more
+    det_size_max: int = 640  # ... but not more
     # ... only when the dice found at det_size are smaller than this there (median side, pixels;
     # the training scenes' are 9-40 px, 19 in the middle), at the size that makes them this big,
     # or none is found surely (0: always at det_scale)

@@ -24,7 +24,7 @@ MAX_IMAGE_SIDE: Final = 20_000
 
 DICE_MAX_SIDE: Final = 1920
 """Working size of the dice reader (long side, pixels). The detector's input stops growing at a
-960-pixel frame (``DiceConfig.det_size_max`` 480 at ``det_scale`` 0.5) and each die is
+1280-pixel frame (``DiceConfig.det_size_max`` 640 at ``det_scale`` 0.5, for small dice only) and each die is
 classified from a 40-pixel crop, so at 1920 even a die 1/40 of the frame wide keeps 48 pixels."""
 
 BOARD_MAX_SIDE: Final = 2560

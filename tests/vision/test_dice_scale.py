@@ -26,7 +26,7 @@ def test_a_big_photo_of_big_dice_is_read_at_about_the_usual_size(
         size, first = fine_size(big, cfg)
         sizes.append(size)
         # the 2x frame is looked at as the photo is (320 px), or a little finer where its dice
-        # are small there, never at the 480 px a 1280 px frame got before; read as the photo is
+        # are small there, never at the 480-640 px the 1280 px frame would get by its size; read as the photo is
         assert cfg.det_size <= size < cfg.det_size_max
         assert (first is not None) == (size == cfg.det_size)
         assert detect_fine(big, cfg) == (first or nms(_detect_at(big, size, cfg), cfg.nms_iou))
