@@ -86,6 +86,9 @@ class DiceConfig:
     min_die_prob: float = 0.5  # classifier P(die) needed to keep a proposal
     min_value_prob: float = 0.65  # P(value) needed to report a value (else None); see docs/readme/dice.md
     nms_iou: float = 0.45
+    # a reading whose box overlaps a more confident one's this much (IoU) is asked about: top
+    # faces of dice lying side by side barely overlap, a die's side face seen steeply does (0: off)
+    overlap_iou: float = 0.2
     # a die cut by the frame's edge (its box touches the edge and is shorter across it than along
     # it by this ratio) shows part of its top face: asked about, never read (0: off)
     cut_ratio: float = 0.85
@@ -476,6 +479,7 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
         found += _judge(img, place(detect_coarse(region, cfg, fine)), cfg)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     found = bx.one_per_die([f for f in found if not bx.is_group(f[0], sure)])
+    found = bx.ask_overlapping(found, cfg.overlap_iou)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     out = []
     for box, p_die, v, conf in found:

@@ -99,3 +99,19 @@ def cut_by_the_frame(box: Sequence[float], w: int, h: int, ratio: float) -> bool
     x1, y1, x2, y2 = box
     bw, bh = x2 - x1, y2 - y1
     return ((x1 <= 1 or x2 >= w - 1) and bw < ratio * bh) or ((y1 <= 1 or y2 >= h - 1) and bh < ratio * bw)
+
+
+def ask_overlapping(found: list, thr: float) -> list:
+    """Readings (box, P(die), value, confidence) whose box overlaps a more confident one's by
+    ``thr`` (IoU) or more get confidence 0: asked about, not read. The top faces of dice lying
+    beside each other barely overlap (two squares touching along a side, turned 45 degrees:
+    IoU 0.14), so such a box is most often the side face of a die seen steeply, or a die seen
+    twice; a real die there is asked about rather than misread (0: off)."""
+    if thr <= 0:
+        return found
+    out: list = []
+    for f in sorted(found, key=lambda f: -f[3]):
+        if any(iou(f[0], k[0]) >= thr for k in out):
+            f = (f[0], f[1], f[2], 0.0)
+        out.append(f)
+    return out

@@ -121,6 +121,34 @@ def test_dice_cut_by_the_frame_are_asked_about(dice_dev) -> None:
     assert [(r.value, r.box) for r in read_dice(img)] == [(r.value, r.box) for r in read_dice(img, DiceConfig(cut_ratio=0))]
 
 
+def test_overlapping_readings_rule() -> None:
+    from vision.dice_boxes import ask_overlapping, iou
+
+    top = ((100.0, 100.0, 150.0, 150.0), 0.99, 5, 0.97)
+    side = ((105.0, 125.0, 155.0, 170.0), 0.95, 3, 0.90)  # a face below it, overlapping its box
+    s = 50 / 2 ** 0.5  # two squares of side 50 turned 45 degrees, touching along a side
+    a = ((200.0, 200.0, 200 + 2 * s, 200 + 2 * s), 0.99, 4, 0.95)
+    b = ((200.0 + s, 200.0 + s, 200 + 3 * s, 200 + 3 * s), 0.99, 2, 0.94)
+    assert iou(top[0], side[0]) >= 0.2 and iou(a[0], b[0]) < 0.2
+    got = {f[2]: f[3] for f in ask_overlapping([side, top, a, b], 0.2)}
+    assert got == {5: 0.97, 3: 0.0, 4: 0.95, 2: 0.94}  # the less sure of the overlapping pair is asked about
+    assert ask_overlapping([side, top], 0) == [side, top]
+
+
+def test_dice_seen_steeply_are_not_misread_more_with_the_overlap_rule() -> None:
+    rng = np.random.default_rng(40)
+    right = {0.0: 0, 0.2: 0}
+    wrong = {0.0: 0, 0.2: 0}
+    for _ in range(12):
+        img, lab = synth_dice.render_scene(rng, synth_dice.SceneParams(tilt_deg=(38.0, 45.0), n_dice=(5, 8),
+                                                                       die_px=(50.0, 70.0)))
+        for t in right:
+            s = score_image(lab["dice"], read_dice(img, DiceConfig(overlap_iou=t)))
+            right[t] += s["right"]
+            wrong[t] += s["preds"] - s["right_preds"]
+    assert wrong[0.2] <= wrong[0.0] and right[0.2] >= right[0.0] - 1
+
+
 def test_region_of_interest(dice_dev) -> None:
     root, entries = dice_dev
     e = max(entries, key=lambda e: len(e["dice"]))
