@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
-from vision.synth_board import evaluate_dir, write_dataset  # noqa: E402
+from vision.board_scenes import evaluate_dir, write_dataset  # noqa: E402
 from vision.synth_board_alt import write_alt_dataset  # noqa: E402
 
 

@@ -127,7 +127,7 @@ def _cmd_learn(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from vision.synth_board import evaluate_dir
+    from vision.board_scenes import evaluate_dir
 
     report = evaluate_dir(Path(args.dir))
     if args.json:
@@ -149,7 +149,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
     if args.renderer == "alt":
         from vision.synth_board_alt import write_alt_dataset as write
     else:
-        from vision.synth_board import write_dataset as write
+        from vision.board_scenes import write_dataset as write
     n = write(Path(args.dir), args.count, seed=args.seed, games=games)
     print(f"wrote {n} scenes ({args.renderer} renderer) and labels.json to {args.dir}")
     return 0

@@ -8,37 +8,18 @@ figures with a head and ears, slabs and cheese as tiles, cubes with an arrow on 
 sometimes a hand over part of the board (covering one marker in some scenes, never all), then
 blurred, noisy and JPEG-compressed. Output 1280x720 BGR.
 
-Dataset format (``write_dataset``; read back by ``evaluate_dir``)::
-
-    DIR/labels.json  {"format": "companion-board-scenes/1", "scenes": [scene, ...]}
-    DIR/images/<n>.jpg
-
-    scene = {"file": "images/000.jpg", "board": "chopchop" (name or .toml path),
-             "group": "chopchop-0",   # one physical set of pieces; learning is per group
-             "learn": true|false,     # a reference position whose labels teach piece looks
-             "squares": {square id: token},       # occupied squares only (board_view tokens)
-             "occluded": [square id, ...],         # hidden by a hand: not scored
-             "markers_visible": [id, ...], "markers_hidden": [id, ...],
-             "homography": [[...], [...], [...]]}  # board mm -> pixels (truth)
-
-Scenes of other renderers can use the same format; if a group has no ``learn`` scene, its first
-scene is used as the reference.
+The dataset format and its evaluation are in ``vision.board_scenes``.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import time
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.boards import Board
-from vision.boarddefaults import GAMES, board_for
 from vision.printing import render_board
 
 W, H = 1280, 720
@@ -563,126 +544,3 @@ def _coverage(mask: np.ndarray, quad_px: np.ndarray) -> float:
     if area == 0:
         return 0.0
     return float((mask[y0:y1, x0:x1] * poly).sum() / area)
-
-
-# --------------------------------------------------------------------------------------------
-# datasets and evaluation
-
-
-def write_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
-                  group_size: int = 25) -> int:
-    """Write ``count`` scenes (spread over ``games``) and labels.json under ``root``."""
-    root = Path(root)
-    (root / "images").mkdir(parents=True, exist_ok=True)
-    games = list(games or GAMES)
-    rng = np.random.default_rng(seed)
-    scenes: list[dict[str, Any]] = []
-    boards = {g: board_for(g) for g in games}
-    looks: dict[str, PieceLook] = {}
-    made_in_group: dict[str, int] = {}
-    group_no: dict[str, int] = {g: 0 for g in games}
-    for n in range(count):
-        game = games[n % len(games)]
-        board = boards[game]
-        group = f"{game}-{group_no[game]}"
-        learn = group not in looks
-        if learn:
-            looks[group] = random_look(board, rng)
-        pos = random_position(board, rng, reference=learn)
-        scene = render_scene(board, pos, looks[group], rng,
-                             hand=False if learn else None, hide_marker=False if learn else None)
-        name = f"images/{n:05d}.jpg"
-        cv2.imwrite(str(root / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        scenes.append({"file": name, "board": game, "group": group, "learn": learn,
-                       "width": W, "height": H, "squares": scene.squares,
-                       "occluded": scene.occluded, "markers_visible": scene.markers_visible,
-                       "markers_hidden": scene.markers_hidden,
-                       "homography": [[round(float(v), 6) for v in row] for row in scene.homography]})
-        made_in_group[group] = made_in_group.get(group, 0) + 1
-        if made_in_group[group] >= group_size:
-            group_no[game] += 1
-    (root / "labels.json").write_text(json.dumps({"format": FORMAT, "scenes": scenes}, indent=1),
-                                      encoding="utf-8")
-    return count
-
-
-def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
-    """Read every scene of a dataset; accuracy per square, board-found rate, median ms."""
-    from vision.pieces import BoardReader, PieceError, comparable
-
-    cv2.setNumThreads(threads)
-    root = Path(root)
-    data = json.loads((root / "labels.json").read_text(encoding="utf-8"))
-    scenes = data["scenes"]
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for sc in scenes:
-        groups.setdefault(str(sc.get("group", sc["board"])), []).append(sc)
-    readers: dict[str, BoardReader] = {}
-    times: list[float] = []
-    per_game: dict[str, dict[str, float]] = {}
-    total = found = hidden_n = hidden_found = 0
-    sq_total = sq_right = sq_total_found = 0
-    mistakes: list[dict[str, Any]] = []
-    learn_failed = 0
-    for gname, members in groups.items():
-        learners = [sc for sc in members if sc.get("learn")] or members[:1]
-        board = board_for(str(members[0]["board"]))
-        reader = BoardReader(board)
-        for sc in learners:
-            img = cv2.imread(str(root / sc["file"]), cv2.IMREAD_COLOR)
-            try:
-                reader.learn(img, dict(sc["squares"]))
-            except PieceError:
-                learn_failed += 1  # board not found there: the group is read with built-in looks
-        readers[gname] = reader
-        for sc in members:
-            if sc in learners:
-                continue
-            img = cv2.imread(str(root / sc["file"]), cv2.IMREAD_COLOR)
-            t0 = time.perf_counter()
-            reading = reader.read(img, track=False)
-            times.append((time.perf_counter() - t0) * 1000)
-            game = board.game
-            g = per_game.setdefault(game, {"scenes": 0, "found": 0, "squares": 0, "right": 0})
-            total += 1
-            g["scenes"] += 1
-            hid = bool(sc.get("markers_hidden"))
-            hidden_n += hid
-            if reading.found:
-                found += 1
-                g["found"] += 1
-                hidden_found += hid
-            truth = comparable(board, dict(sc["squares"]))
-            skip = set(sc.get("occluded", ()))
-            # a spot is one place on the print: Chop! Chop!'s table-top square and the floor
-            # square under it are read together (a cat on "top:2,3" is the spot "2,3")
-            spots = reader.read_spots(reading) if reading.found else None
-            for sid in reader.observable:
-                if sid in skip:
-                    continue
-                want = truth.get(sid)
-                got = spots.get(sid) if spots is not None else "?"
-                sq_total += 1
-                g["squares"] += 1
-                sq_total_found += reading.found
-                if got == want:
-                    sq_right += 1
-                    g["right"] += 1
-                elif len(mistakes) < 5000:
-                    mistakes.append({"file": sc["file"], "square": sid, "want": want, "got": got})
-    report: dict[str, Any] = {
-        "scenes": total,
-        "found_rate": found / total if total else 0.0,
-        "scenes_hidden": hidden_n,
-        "found_rate_hidden": hidden_found / hidden_n if hidden_n else 1.0,
-        "squares": sq_total,
-        "square_accuracy": sq_right / sq_total if sq_total else 0.0,
-        "square_accuracy_found": sq_right / sq_total_found if sq_total_found else 0.0,
-        "median_ms": float(np.median(times)) if times else 0.0,
-        "per_game": {k: {"scenes": v["scenes"], "found_rate": v["found"] / max(1, v["scenes"]),
-                         "square_accuracy": v["right"] / max(1, v["squares"])}
-                     for k, v in per_game.items()},
-        "learn_failed": learn_failed,
-        "mistakes": mistakes,
-    }
-    return report

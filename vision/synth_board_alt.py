@@ -500,7 +500,7 @@ def _cover(mask: np.ndarray, quad: np.ndarray) -> float:
 
 def write_alt_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
                       group_size: int = 25) -> int:
-    """Like ``vision.synth_board.write_dataset``, drawn by this renderer."""
+    """Like ``vision.board_scenes.write_dataset``, drawn by this renderer."""
     root = Path(root)
     (root / "images").mkdir(parents=True, exist_ok=True)
     games = list(games or GAMES)
