@@ -224,7 +224,6 @@ def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = Non
     return figures, per_image
 
 
-
 def cmd_eval(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         fig, per = evaluate(Path(a.dataset), a.split, _config(a))

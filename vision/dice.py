@@ -291,8 +291,13 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposa
 
 def detect_fine(image: np.ndarray, config: DiceConfig) -> list[Proposal]:
     """The main detector pass, at :func:`fine_size`."""
+    return _fine_pass(image, config)[1]
+
+
+def _fine_pass(image: np.ndarray, config: DiceConfig) -> tuple[int, list[Proposal]]:
+    """:func:`detect_fine`'s proposals and the input size they were found at."""
     size, first = fine_size(image, config)
-    return first if first is not None else bx.nms(_detect_at(image, size, config), config.nms_iou)
+    return size, first if first is not None else bx.nms(_detect_at(image, size, config), config.nms_iou)
 
 
 def fine_size(image: np.ndarray, config: DiceConfig) -> tuple[int, list[Proposal] | None]:
@@ -466,12 +471,12 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
                 out.append((box, sc))
         return out
 
-    fine = detect_fine(region, cfg)
+    size, fine = _fine_pass(region, cfg)
     found = _judge(img, place(fine), cfg)
     # a crowded table (many dice read surely): all read again from a finer pass, which tells
     # packed dice apart better (off by default: see docs/readme/dice.md)
     if (cfg.crowd_min and sum(f[3] >= cfg.min_value_prob for f in found) >= cfg.crowd_min
-            and _fine_size(region, cfg) < cfg.crowd_size):
+            and size < cfg.crowd_size):
         fine = bx.nms(_detect_at(region, cfg.crowd_size, cfg), cfg.nms_iou)
         found = _judge(img, place(fine), cfg)
     # the coarse pass only when the fine one read fewer than two dice surely (a close camera)
