@@ -6,9 +6,21 @@ import random
 from collections.abc import Iterable
 
 from companion.games.base import CHANCE, Action
-from companion.games.chopchop import ChopChop, ChopChopState, PlaceCat
+from companion.games.chopchop import ChopChop, ChopChopState, PlaceCat, Roll
 
 GAME = ChopChop()
+M1, M2, M3, M4 = "mouse:1", "mouse:2", "mouse:3", "mouse:4"
+
+
+def kinds(effects: list[object]) -> list[str]:
+    """The effects' class names, in order."""
+    return [type(e).__name__ for e in effects]
+
+
+def rolled(state: ChopChopState, value: int) -> ChopChopState:
+    """``state`` after the die shows ``value``."""
+    state.apply(Roll(value))
+    return state
 
 
 def position(

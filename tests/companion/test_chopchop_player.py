@@ -8,9 +8,9 @@ import pytest
 
 from companion import players
 from companion.games.base import CHANCE
-from companion.games.chopchop import ChopChop, ChopChopState, Move, Roll
+from companion.games.chopchop import ChopChop, ChopChopState, Move
 from companion.players.chopchop import ChopChopPlayer, cat_reach, cat_threat, mice_chance
-from tests.companion.chopchop_helpers import position, random_action
+from tests.companion.chopchop_helpers import position, random_action, rolled
 
 
 def decision_points(seed: int, mice_players: int, count: int) -> list[ChopChopState]:
@@ -73,11 +73,6 @@ def test_analysis_is_best_first_with_chances() -> None:
             assert all(c is not None and 0.0 <= c <= 1.0 for c in chances)
             if strength == "easy":  # one search depth for all: the chances are in order
                 assert chances == sorted(chances, reverse=True)  # type: ignore[type-var]
-
-
-def rolled(state: ChopChopState, value: int) -> ChopChopState:
-    state.apply(Roll(value))
-    return state
 
 
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])

@@ -22,19 +22,7 @@ from companion.games.chopchop import (
     Won,
 )
 from companion.games.chopchop_tracker import tracker
-from tests.companion.chopchop_helpers import GAME, position
-
-M1, M2, M3, M4 = "mouse:1", "mouse:2", "mouse:3", "mouse:4"
-
-
-def kinds(effects: list[object]) -> list[str]:
-    return [type(e).__name__ for e in effects]
-
-
-def rolled(s, value):  # type: ignore[no-untyped-def]
-    s.apply(Roll(value))
-    return s
-
+from tests.companion.chopchop_helpers import GAME, M1, M2, M3, M4, kinds, position, rolled
 
 # -- the board ----------------------------------------------------------------------------------
 
