@@ -22,26 +22,34 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
+from companion.boards import Board
 from vision.boarddefaults import GAMES, board_for
 from vision.synth_board import FORMAT, H, W, PieceLook, random_look, random_position, render_scene
 
 
-def write_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
-                  group_size: int = 25) -> int:
-    """Write ``count`` scenes (spread over ``games``) and labels.json under ``root``."""
+# what a renderer draws for one scene: (board, position, look, rng, learn) -> the image and the
+# scene's labels (every key of the format but file, board, group and learn, in file order)
+Draw = Callable[[Board, dict[str, str], Any, np.random.Generator, bool], tuple[np.ndarray, dict[str, Any]]]
+
+
+def write_scenes(root: Path, count: int, rng: np.random.Generator, games: list[str] | None, group_size: int,
+                 new_look: Callable[[Board, np.random.Generator], Any], draw: Draw) -> int:
+    """Write ``count`` scenes drawn by ``draw`` (spread over ``games``, a new set of pieces,
+    ``new_look``, every ``group_size`` scenes of a game, its first scene a reference position)
+    and labels.json under ``root``. Each renderer's ``write_*dataset`` calls this."""
     root = Path(root)
     (root / "images").mkdir(parents=True, exist_ok=True)
     games = list(games or GAMES)
-    rng = np.random.default_rng(seed)
     scenes: list[dict[str, Any]] = []
     boards = {g: board_for(g) for g in games}
-    looks: dict[str, PieceLook] = {}
+    looks: dict[str, Any] = {}
     made_in_group: dict[str, int] = {}
     group_no: dict[str, int] = {g: 0 for g in games}
     for n in range(count):
@@ -50,23 +58,40 @@ def write_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None
         group = f"{game}-{group_no[game]}"
         learn = group not in looks
         if learn:
-            looks[group] = random_look(board, rng)
+            looks[group] = new_look(board, rng)
         pos = random_position(board, rng, reference=learn)
-        scene = render_scene(board, pos, looks[group], rng,
-                             hand=False if learn else None, hide_marker=False if learn else None)
+        image, labels = draw(board, pos, looks[group], rng, learn)
         name = f"images/{n:05d}.jpg"
-        cv2.imwrite(str(root / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        scenes.append({"file": name, "board": game, "group": group, "learn": learn,
-                       "width": W, "height": H, "squares": scene.squares,
-                       "occluded": scene.occluded, "markers_visible": scene.markers_visible,
-                       "markers_hidden": scene.markers_hidden,
-                       "homography": [[round(float(v), 6) for v in row] for row in scene.homography]})
+        cv2.imwrite(str(root / name), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        scenes.append({"file": name, "board": game, "group": group, "learn": learn, **labels})
         made_in_group[group] = made_in_group.get(group, 0) + 1
         if made_in_group[group] >= group_size:
             group_no[game] += 1
     (root / "labels.json").write_text(json.dumps({"format": FORMAT, "scenes": scenes}, indent=1),
                                       encoding="utf-8")
     return count
+
+
+def homography_json(h: np.ndarray) -> list[list[float]]:
+    """A scene's homography as the labels hold it."""
+    return [[round(float(v), 6) for v in row] for row in h]
+
+
+def write_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
+                  group_size: int = 25) -> int:
+    """Write ``count`` scenes of ``vision.synth_board`` (spread over ``games``) and labels.json
+    under ``root``."""
+
+    def draw(board: Board, pos: dict[str, str], look: PieceLook, rng: np.random.Generator,
+             learn: bool) -> tuple[np.ndarray, dict[str, Any]]:
+        scene = render_scene(board, pos, look, rng, hand=False if learn else None,
+                             hide_marker=False if learn else None)
+        return scene.image, {"width": W, "height": H, "squares": scene.squares,
+                             "occluded": scene.occluded, "markers_visible": scene.markers_visible,
+                             "markers_hidden": scene.markers_hidden,
+                             "homography": homography_json(scene.homography)}
+
+    return write_scenes(root, count, np.random.default_rng(seed), games, group_size, random_look, draw)
 
 
 def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:

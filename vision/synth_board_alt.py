@@ -19,13 +19,13 @@ and the printed board itself:
   noise, defocus or motion blur, JPEG.
 
 Labels are those of ``vision.synth_board`` (``labels.json``, format companion-board-scenes/1), so
-``companion board eval`` and ``bench/board.py --renderer alt`` read them unchanged. Positions come
-from ``vision.synth_board.random_position`` (they are game positions, not rendering).
+``companion board eval`` and ``bench/board.py --renderer alt`` read them unchanged; the dataset is
+written by ``vision.board_scenes.write_scenes``, with positions from
+``vision.synth_board.random_position`` (they are game positions, not rendering).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,9 +35,8 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
-from vision.boarddefaults import GAMES, board_for
+from vision.board_scenes import homography_json, write_scenes
 from vision.printing import render_board
-from vision.synth_board import FORMAT, random_position
 
 W, H = 1280, 720
 ART_PX_PER_MM = 3.0
@@ -501,33 +500,13 @@ def _cover(mask: np.ndarray, quad: np.ndarray) -> float:
 def write_alt_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
                       group_size: int = 25) -> int:
     """Like ``vision.board_scenes.write_dataset``, drawn by this renderer."""
-    root = Path(root)
-    (root / "images").mkdir(parents=True, exist_ok=True)
-    games = list(games or GAMES)
-    rng = np.random.default_rng(seed + 7919)
-    boards = {g: board_for(g) for g in games}
-    looks: dict[str, dict[str, Any]] = {}
-    made: dict[str, int] = {}
-    group_no = {g: 0 for g in games}
-    scenes: list[dict[str, Any]] = []
-    for n in range(count):
-        game = games[n % len(games)]
-        board = boards[game]
-        group = f"{game}-{group_no[game]}"
-        learn = group not in looks
-        if learn:
-            looks[group] = alt_look(board, rng)
-        pos = random_position(board, rng, reference=learn)
-        sc = render_alt_scene(board, pos, looks[group], rng, occlude=False if learn else None,
+
+    def draw(board: Board, pos: dict[str, str], look: dict[str, Any], rng: np.random.Generator,
+             learn: bool) -> tuple[np.ndarray, dict[str, Any]]:
+        sc = render_alt_scene(board, pos, look, rng, occlude=False if learn else None,
                               hide_marker=False if learn else None)
-        name = f"images/{n:05d}.jpg"
-        cv2.imwrite(str(root / name), sc["image"], [cv2.IMWRITE_JPEG_QUALITY, 95])
-        scenes.append({"file": name, "board": game, "group": group, "learn": learn, "renderer": "alt",
-                       "width": W, "height": H, "squares": sc["squares"], "occluded": sc["occluded"],
-                       "markers_visible": sc["markers_visible"], "markers_hidden": sc["markers_hidden"],
-                       "homography": [[round(float(v), 6) for v in row] for row in sc["homography"]]})
-        made[group] = made.get(group, 0) + 1
-        if made[group] >= group_size:
-            group_no[game] += 1
-    (root / "labels.json").write_text(json.dumps({"format": FORMAT, "scenes": scenes}, indent=1), encoding="utf-8")
-    return count
+        return sc["image"], {"renderer": "alt", "width": W, "height": H, "squares": sc["squares"],
+                             "occluded": sc["occluded"], "markers_visible": sc["markers_visible"],
+                             "markers_hidden": sc["markers_hidden"], "homography": homography_json(sc["homography"])}
+
+    return write_scenes(root, count, np.random.default_rng(seed + 7919), games, group_size, alt_look, draw)
