@@ -366,6 +366,9 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
     model = Cls(CLS_ARCH)
     if CLS_INIT is not None:
         load_onnx_cls(model, CLS_INIT)
+        for m in model.modules():  # its batch norms are folded into the convolutions: kept as they are
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()  # (nothing below puts the model back in training mode before the export)
     opt = torch.optim.AdamW(model.parameters(), CLS_LR, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, CLS_LR, total_steps=iters, pct_start=0.1)
     bs = 128
@@ -381,10 +384,6 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
         if rng.random() < 0.5:
             xb = xb[:, :, ::-1]
         x = torch.from_numpy(np.ascontiguousarray(xb)).permute(0, 3, 1, 2)
-        if CLS_INIT is not None:  # its batch norms are folded into the convolutions: kept as they are
-            for m in model.modules():
-                if isinstance(m, nn.BatchNorm2d):
-                    m.eval()
         y = model(x)
         loss = F.cross_entropy(y, torch.from_numpy(Y[idx]), label_smoothing=0.02)
         opt.zero_grad()
