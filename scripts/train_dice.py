@@ -1,7 +1,13 @@
-"""Train the two small dice models shipped in vision/models/ (CPU, single thread).
+"""Train the two small dice models shipped in vision/models/ (on a CUDA GPU when torch sees one,
+else on the CPU; ``--device cpu`` or ``cuda:N`` picks one).
 
     .venv/bin/pip install -e '.[train]'     # torch, onnx, onnxruntime: training only, not at runtime
     .venv/bin/python scripts/train_dice.py [--synth 2500] [--det-iters 3000] [--cls-iters 2500]
+
+The scenes, crops and their jitter are made on the CPU either way (numpy and OpenCV, seeded), and
+the models are exported to ONNX from the CPU, so what the reader runs never depends on where
+they trained. ``tests/vision/test_train_dice.py`` runs a few steps of both on the CPU (with the
+``[train]`` extra installed; skipped without it).
 
 1. ``dice_det.onnx``: a tiny CenterNet-style detector (stride 4 heat map of top-face centres,
    box size and offset) run on the image letterboxed to 320 px (and 128 px for close dice).
@@ -67,6 +73,7 @@ CLS_ARCH = "base"
 STREAKS = 0.0  # share of classifier crops given a band (--streaks)
 CLS_INIT: Path | None = None  # a float classifier (ONNX) to fine-tune instead of starting afresh (--cls-init)
 CLS_LR = 3e-3  # the classifier's peak learning rate (--cls-lr)
+DEVICE = torch.device("cpu")  # where the models train (--device); the data is made on the CPU either way
 DET_SIZE = 320  # long side of the image fed to the detector (runtime default)
 CROP = 192  # training crop of the detector input
 
@@ -276,17 +283,17 @@ def focal(logit: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
 
 
 def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
-    model = Det()
+    model = Det().to(DEVICE)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters, pct_start=0.1)
     bs = 16
     t0 = time.time()
     for it in range(iters):
         batch = [det_sample(*data[int(rng.integers(0, len(data)))], rng) for _ in range(bs)]
-        x = torch.from_numpy(np.stack([b[0] for b in batch])).permute(0, 3, 1, 2).float() / 255 - 0.5
-        heat = torch.from_numpy(np.stack([b[1] for b in batch]))
-        reg = torch.from_numpy(np.stack([b[2] for b in batch]))
-        mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+        x = torch.from_numpy(np.stack([b[0] for b in batch])).to(DEVICE).permute(0, 3, 1, 2).float() / 255 - 0.5
+        heat = torch.from_numpy(np.stack([b[1] for b in batch])).to(DEVICE)
+        reg = torch.from_numpy(np.stack([b[2] for b in batch])).to(DEVICE)
+        mask = torch.from_numpy(np.stack([b[3] for b in batch])).to(DEVICE)
         y = model(x)
         lh = focal(y[:, 0], heat)
         m = mask.unsqueeze(1)
@@ -369,6 +376,7 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
         for m in model.modules():  # its batch norms are folded into the convolutions: kept as they are
             if isinstance(m, nn.BatchNorm2d):
                 m.eval()  # (nothing below puts the model back in training mode before the export)
+    model.to(DEVICE)
     opt = torch.optim.AdamW(model.parameters(), CLS_LR, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, CLS_LR, total_steps=iters, pct_start=0.1)
     bs = 128
@@ -383,15 +391,15 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
             xb += streaks(bs, rng, STREAKS)
         if rng.random() < 0.5:
             xb = xb[:, :, ::-1]
-        x = torch.from_numpy(np.ascontiguousarray(xb)).permute(0, 3, 1, 2)
+        x = torch.from_numpy(np.ascontiguousarray(xb)).to(DEVICE).permute(0, 3, 1, 2)
         y = model(x)
-        loss = F.cross_entropy(y, torch.from_numpy(Y[idx]), label_smoothing=0.02)
+        loss = F.cross_entropy(y, torch.from_numpy(Y[idx]).to(DEVICE), label_smoothing=0.02)
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if it % 200 == 0:
-            acc = (y.argmax(1).numpy() == Y[idx]).mean()
+            acc = (y.argmax(1).cpu().numpy() == Y[idx]).mean()
             print(f"cls {it} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
     export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / CLS_NAME)
 
@@ -428,13 +436,28 @@ def load_onnx_cls(model: Cls, path: Path) -> None:
 
 
 def export(model: nn.Module, dummy: torch.Tensor, path: Path) -> None:
+    """The model as ONNX (exported from the CPU, whatever it trains on)."""
+    device = next(model.parameters()).device
     model.eval()
     try:
-        torch.onnx.export(model, dummy, str(path), opset_version=13, dynamo=False,
+        torch.onnx.export(model.cpu(), dummy, str(path), opset_version=13, dynamo=False,
                           input_names=["x"], output_names=["y"])
     finally:
-        model.train()
+        model.to(device).train()
     print("wrote", path, path.stat().st_size, flush=True)
+
+
+def pick_device(name: str) -> torch.device:
+    """``--device``: "auto" is the first CUDA GPU when torch sees one, else the CPU."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        dev = torch.device(name)
+    except RuntimeError as e:
+        raise SystemExit(f"--device {name}: {e}") from e
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise SystemExit(f"--device {name}: this torch sees no CUDA GPU (torch {torch.__version__}); use --device cpu")
+    return dev
 
 
 def main() -> None:
@@ -456,8 +479,13 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1: the times quoted above)")
     ap.add_argument("--cls-init", default=None, help="fine-tune this float classifier (ONNX) instead of starting afresh")
     ap.add_argument("--cls-lr", type=float, default=3e-3, help="the classifier's peak learning rate")
+    ap.add_argument("--device", default="auto",
+                    help="where the models train: cpu, cuda, cuda:N, or auto (a CUDA GPU when there is one)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
+    global DEVICE
+    DEVICE = pick_device(a.device)
+    print("training on", DEVICE, flush=True)
     global CLS_ARCH, STREAKS, CLS_INIT, CLS_LR
     CLS_INIT = Path(a.cls_init) if a.cls_init else None
     CLS_LR = a.cls_lr
