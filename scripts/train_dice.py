@@ -140,15 +140,15 @@ def load_real(ds: Path) -> list[tuple[np.ndarray, list[dict]]]:
     return out
 
 
-def make_synth(n: int, seed: int, close: float = 0.15) -> list[tuple[np.ndarray, list[dict]]]:
+def make_synth(n: int, seed: int, close: float = 0.15, hue_pips: float = 0.0) -> list[tuple[np.ndarray, list[dict]]]:
     rng = np.random.default_rng(seed)
     out = []
     for i in range(n):
         r = rng.random()
         w, h = (640, 640) if r < 0.5 else ((800, 600) if r < 0.75 else (480, 640))
-        p = synth_dice.SceneParams(width=w, height=h)
+        p = synth_dice.SceneParams(width=w, height=h, hue_pips=hue_pips)
         if rng.random() < close:  # a close camera: few big dice
-            p = synth_dice.SceneParams(width=w, height=h, n_dice=(1, 4), die_px=(80.0, 220.0))
+            p = synth_dice.SceneParams(width=w, height=h, n_dice=(1, 4), die_px=(80.0, 220.0), hue_pips=hue_pips)
         img, lab = synth_dice.render_scene(rng, p)
         out.append((img, lab["dice"]))
     return out
@@ -476,6 +476,8 @@ def main() -> None:
     ap.add_argument("--crowd", type=int, default=0, help="crowded synthetic tables added to the data")
     ap.add_argument("--streaks", type=float, default=0.0, help="share of classifier crops crossed by a light or dark band")
     ap.add_argument("--close", type=float, default=0.15, help="share of close-camera scenes (1-4 big dice)")
+    ap.add_argument("--hue-pips", type=float, default=0.0,
+                    help="share of synthetic dice whose pips differ from the body by hue more than brightness")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1: the times quoted above)")
     ap.add_argument("--cls-init", default=None, help="fine-tune this float classifier (ONNX) instead of starting afresh")
     ap.add_argument("--cls-lr", type=float, default=3e-3, help="the classifier's peak learning rate")
@@ -502,7 +504,7 @@ def main() -> None:
     rng = np.random.default_rng(a.seed)
     t = time.time()
     real = load_real(Path(a.dataset))
-    synth = make_synth(a.synth, seed=1000 + a.seed, close=a.close) + make_crowds(a.crowd, a.seed)
+    synth = make_synth(a.synth, seed=1000 + a.seed, close=a.close, hue_pips=a.hue_pips) + make_crowds(a.crowd, a.seed)
     print(f"data: {len(real)} real train images, {len(synth)} synthetic ({a.crowd} crowded), "
           f"{time.time() - t:.0f}s", flush=True)
     # real images are few: repeat them so they are ~40% of what the models see

@@ -51,6 +51,10 @@ class SceneParams:
     noise_sigma: tuple[float, float] = (0.0, 7.0)
     jpeg_quality: tuple[int, int] = (45, 95)
     translucent_prob: float = 0.15
+    # share of dice whose pips differ from the body more by hue than by brightness (red pips on a
+    # black die, black on dark red, gold on brown: 25-80 apart in luma); 0 draws nothing for it,
+    # so the scenes of a seed stay as they were (the bench's sets)
+    hue_pips: float = 0.0
     # a hand over part of the dice (reaching for one): dice whose top face it covers more than
     # HIDDEN_FROM of are not labelled but listed under "hidden" (read or asked about, never misread)
     hand_prob: float = 0.0
@@ -92,6 +96,22 @@ def random_die_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
             if rng.random() < 0.6
             else _hsv2bgr(0, 0, rng.uniform(5, 40))
         )
+    return body, pip
+
+
+def hue_pip_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A body and pips apart more in hue than in brightness (BGR float): saturated pips on a dark
+    body, or dark pips on a deep colour, 25-80 apart in luma."""
+    luma = np.float32([0.114, 0.587, 0.299])
+    for _ in range(40):
+        if rng.random() < 0.6:  # dark body (black, navy, brown), coloured pips
+            body = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 200), rng.uniform(15, 70))
+            pip = _hsv2bgr(rng.uniform(0, 180), rng.uniform(150, 255), rng.uniform(120, 255))
+        else:  # deep colour, near-black or other deep pips
+            body = _hsv2bgr(rng.uniform(0, 180), rng.uniform(150, 255), rng.uniform(90, 200))
+            pip = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(10, 70))
+        if 25 <= abs(float((body - pip) @ luma)) <= 80:
+            return body, pip
     return body, pip
 
 
@@ -385,6 +405,8 @@ def _make_dice(rng: np.random.Generator, p: SceneParams, w: int, h: int) -> list
     dice = []
     for (x, y), s in zip(pos, sizes):
         body, pip = cols if shared_colours else random_die_colours(rng)
+        if p.hue_pips and rng.random() < p.hue_pips:
+            body, pip = hue_pip_colours(rng)
         if p.bodies:
             body = np.float32(p.bodies[len(dice)])
             pip = _pip_for(body)
