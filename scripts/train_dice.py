@@ -32,8 +32,10 @@ the new detector, so it gives a similar classifier, not the same file. Nothing w
 dice-dev's test split; the bench's synthetic seeds (7 and up, 1007, 3007) are not the training
 seeds (1000 + seed, 50000 + seed).
 
-Data: dice-dev *train* split only (the test split is never read here) plus synthetic scenes
-from ``vision.synth_dice`` with wide variation. The runtime (vision/dice.py) uses cv2.dnn only.
+Data: dice-dev *train* split only (the test split is never read here), its labels corrected by
+``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
+checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
+models were), plus synthetic scenes from ``vision.synth_dice`` with wide variation. The runtime (vision/dice.py) uses cv2.dnn only.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import dice_boxes, synth_crowd, synth_dice  # noqa: E402
+from vision import dice_boxes, label_fixes, synth_crowd, synth_dice  # noqa: E402
 import vision.dice as _dice  # noqa: E402
 from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
 
@@ -129,8 +131,15 @@ class Cls(nn.Module):
 # ------------------------------------------------------------------ data
 
 
-def load_real(ds: Path) -> list[tuple[np.ndarray, list[dict]]]:
+def load_real(ds: Path, fixes: str = "auto") -> list[tuple[np.ndarray, list[dict]]]:
+    """The train split's photos and labels, corrected by ``fixes`` (``vision.label_fixes``): a JSON
+    file, "auto" (the shipped dice-dev fixes when ``ds`` is dice-dev) or "none"."""
     doc = json.loads((ds / "labels.json").read_text())
+    fx = (None if fixes == "none" else label_fixes.fixes_for(doc) if fixes == "auto"
+          else label_fixes.load_fixes(Path(fixes)))
+    if fx is not None:
+        doc = label_fixes.apply_fixes(doc, fx)
+        print(f"label fixes: {len(fx['images'])} {fx['dataset']} images corrected", flush=True)
     out = []
     for e in doc["images"]:
         if e["split"] != "train":
@@ -481,6 +490,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1: the times quoted above)")
     ap.add_argument("--cls-init", default=None, help="fine-tune this float classifier (ONNX) instead of starting afresh")
     ap.add_argument("--cls-lr", type=float, default=3e-3, help="the classifier's peak learning rate")
+    ap.add_argument("--label-fixes", default="auto",
+                    help="corrections to the train labels: a JSON file, 'auto' (scripts/dice_dev_train_fixes.json "
+                         "for dice-dev) or 'none' (the labels as they are)")
     ap.add_argument("--device", default="auto",
                     help="where the models train: cpu, cuda, cuda:N, or auto (a CUDA GPU when there is one)")
     a = ap.parse_args()
@@ -503,7 +515,7 @@ def main() -> None:
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
     t = time.time()
-    real = load_real(Path(a.dataset))
+    real = load_real(Path(a.dataset), a.label_fixes)
     synth = make_synth(a.synth, seed=1000 + a.seed, close=a.close, hue_pips=a.hue_pips) + make_crowds(a.crowd, a.seed)
     print(f"data: {len(real)} real train images, {len(synth)} synthetic ({a.crowd} crowded), "
           f"{time.time() - t:.0f}s", flush=True)
