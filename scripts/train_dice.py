@@ -35,7 +35,8 @@ seeds (1000 + seed, 50000 + seed).
 Data: dice-dev *train* split only (the test split is never read here), its labels corrected by
 ``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
 checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
-models were), plus synthetic scenes from ``vision.synth_dice`` with wide variation. The runtime (vision/dice.py) uses cv2.dnn only.
+models were), plus synthetic scenes from ``vision.synth_dice`` with wide variation. The runtime
+(vision/dice.py) uses cv2.dnn only.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -157,7 +159,7 @@ def make_synth(n: int, seed: int, close: float = 0.15, hue_pips: float = 0.0) ->
         w, h = (640, 640) if r < 0.5 else ((800, 600) if r < 0.75 else (480, 640))
         p = synth_dice.SceneParams(width=w, height=h, hue_pips=hue_pips)
         if rng.random() < close:  # a close camera: few big dice
-            p = synth_dice.SceneParams(width=w, height=h, n_dice=(1, 4), die_px=(80.0, 220.0), hue_pips=hue_pips)
+            p = replace(p, n_dice=(1, 4), die_px=(80.0, 220.0))
         img, lab = synth_dice.render_scene(rng, p)
         out.append((img, lab["dice"]))
     return out

@@ -34,6 +34,7 @@ PIPS: dict[int, list[tuple[float, float]]] = {
 }
 
 TEX = 96  # face texture size in pixels
+LUMA = np.float32([0.114, 0.587, 0.299])  # BGR weights of a colour's brightness
 HIDDEN_FROM = 0.2  # a die with more than this of its top face under a hand is "hidden"
 
 
@@ -79,12 +80,12 @@ def random_die_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
         body = _hsv2bgr(0, 0, rng.uniform(90, 170))
     else:  # saturated colour, any hue, dark to light
         body = _hsv2bgr(rng.uniform(0, 180), rng.uniform(110, 255), rng.uniform(70, 250))
-    lum = float(body @ np.float32([0.114, 0.587, 0.299]))
+    lum = float(body @ LUMA)
     r = rng.random()
     if r < 0.12:  # coloured pips (gold, red, blue...) that still contrast
         for _ in range(20):
             pip = _hsv2bgr(rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(40, 255))
-            if abs(float(pip @ np.float32([0.114, 0.587, 0.299])) - lum) > 80:
+            if abs(float(pip @ LUMA) - lum) > 80:
                 return body, pip
     if lum > 140:
         pip = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 80), rng.uniform(5, 60))
@@ -102,7 +103,6 @@ def random_die_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
 def hue_pip_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """A body and pips apart more in hue than in brightness (BGR float): saturated pips on a dark
     body, or dark pips on a deep colour, 25-80 apart in luma."""
-    luma = np.float32([0.114, 0.587, 0.299])
     for _ in range(40):
         if rng.random() < 0.6:  # dark body (black, navy, brown), coloured pips
             body = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 200), rng.uniform(15, 70))
@@ -110,7 +110,7 @@ def hue_pip_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         else:  # deep colour, near-black or other deep pips
             body = _hsv2bgr(rng.uniform(0, 180), rng.uniform(150, 255), rng.uniform(90, 200))
             pip = _hsv2bgr(rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(10, 70))
-        if 25 <= abs(float((body - pip) @ luma)) <= 80:
+        if 25 <= abs(float((body - pip) @ LUMA)) <= 80:
             return body, pip
     return body, pip
 
@@ -385,7 +385,7 @@ def colour_name(bgr: np.ndarray) -> str:
 
 def _pip_for(body: np.ndarray) -> np.ndarray:
     """White pips on a dark or coloured body, black ones on a light body."""
-    lum = float(body @ np.float32([0.114, 0.587, 0.299]))
+    lum = float(body @ LUMA)
     return np.float32([25, 25, 25]) if lum > 150 else np.float32([240, 240, 240])
 
 

@@ -8,15 +8,13 @@ import numpy as np
 
 from vision import synth_dice as sd
 
-LUMA = np.float32([0.114, 0.587, 0.299])
-
 
 def test_hue_pip_colours_are_close_in_brightness_and_apart_in_hue() -> None:
     rng = np.random.default_rng(5)
     apart = 0
     for _ in range(200):
         body, pip = sd.hue_pip_colours(rng)
-        luma = abs(float((body - pip) @ LUMA))
+        luma = abs(float((body - pip) @ sd.LUMA))
         assert 25 <= luma <= 80
         apart += float(np.abs(body - pip).max()) > 1.5 * luma  # a channel tells them apart more than brightness
     assert apart >= 150

@@ -72,4 +72,4 @@ def test_quantizing_the_shipped_classifier_gives_an_int8_model_that_reads_alike(
     img = cv2.imread(str(tiny_set / "images" / "synth_5_00001.png"))
     shipped = D.read_dice(img)
     mine = D.read_dice(img, D.DiceConfig(cls_models=((out, D.CROP_GROW),)))
-    assert [r.value for r in mine] == [r.value for r in shipped]
+    assert [d.value for d in mine] == [d.value for d in shipped]
