@@ -101,7 +101,8 @@ from companion.games.chopchop_actions import (
     reason_text,
     tile_label,
 )
-from companion.games.chopchop_state import ChopChopState, Paths
+from companion.games.chopchop_paths import Paths
+from companion.games.chopchop_state import ChopChopState
 
 __all__ = [
     "TILE_TYPES",

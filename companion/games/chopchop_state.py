@@ -48,12 +48,11 @@ from companion.games.chopchop_actions import (
     english_piece,
     piece_label,
 )
+from companion.games.chopchop_paths import Paths, walk_paths
 from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from companion.games.chopchop import ChopChop
-
-Paths = dict[str, list[tuple[str, ...]]]
 
 
 class ChopChopState(State):
@@ -210,41 +209,8 @@ class ChopChopState(State):
     def _paths(self, piece: str, start: str, steps: int, no_first: str | None) -> Paths:
         """Every path of exactly ``steps`` steps from ``start`` ending on a legal square."""
         kind = CAT if piece == CAT else MICE
-        occ = self._occupied()
-        geo = self.geo
-        cheese = self.face_up_cheese
         barred = self.barred_for_cat() if kind == CAT else None
-        out: Paths = {}
-        path: list[str] = []
-
-        def passable(sq: str) -> bool:
-            return geo.may_stand(kind, sq) and sq not in cheese and (sq not in occ or occ[sq] == piece)
-
-        def can_end(sq: str) -> bool:
-            if sq == start or not geo.may_stand(kind, sq) or sq in cheese:
-                return False
-            who = occ.get(sq)
-            if kind == CAT:
-                return sq != barred and (who is None or who == CAT or who.startswith("mouse"))
-            return who is None or who == piece
-
-        def walk(cur: str, prev: str | None, left: int) -> None:
-            for nxt in geo.adjacency.get(cur, ()):
-                if nxt == prev:
-                    continue
-                if left == 1:
-                    if can_end(nxt):
-                        path.append(nxt)
-                        out.setdefault(nxt, []).append(tuple(path))
-                        path.pop()
-                elif passable(nxt):
-                    path.append(nxt)
-                    walk(nxt, cur, left - 1)
-                    path.pop()
-
-        if steps > 0:
-            walk(start, no_first, steps)
-        return out
+        return walk_paths(self.geo, piece, self._occupied(), self.face_up_cheese, barred, start, steps, no_first)
 
     def _movers(self) -> list[str]:
         if self.phase == "bonus":
