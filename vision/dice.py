@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Sequence
@@ -121,12 +122,14 @@ _local = threading.local()
 # OpenCV 5's classic dnn engine runs these small float nets about a third faster on one core
 # than the new one its default picks (docs/readme/dice.md); OpenCV 4 has only the classic one
 _ENGINE = (cv2.dnn.ENGINE_CLASSIC,) if hasattr(cv2.dnn, "ENGINE_CLASSIC") else ()
+# an int8 model may run on either engine of OpenCV 5: its default (new) one and the classic one
+_INT8_ENGINES: tuple[tuple[int, ...], ...] = ((), _ENGINE) if _ENGINE else ((),)
+_TIMED_BATCH = 8  # crops in the batch the engines are timed on (about a frame's proposals)
 
 
 def _quantized(path: Path) -> bool:
-    """An int8 model (``scripts/quantize_dice.py``: QLinearConv layers). OpenCV 5's classic
-    engine turns those back into float and gains nothing; its new engine runs them in int8,
-    as OpenCV 4's dnn does."""
+    """An int8 model (``scripts/quantize_dice.py``: QLinearConv layers). Both of OpenCV 5's
+    engines run it, to the same numbers and at speeds that depend on the CPU (see _load)."""
     with open(path, "rb") as f:
         return b"QLinearConv" in f.read()
 
@@ -146,19 +149,55 @@ def _load(path: Path) -> cv2.dnn.Net:
             return cv2.dnn.readNetFromONNX(str(path), *_ENGINE)
         except cv2.error as e:
             raise ModelError(f"cannot load dice model {path}: {e}") from e
-    try:  # an int8 classifier: loaded and tried once, since an OpenCV without int8 layers may
-        # fail at either step; then its float twin reads the dice (slower, as well)
-        net = cv2.dnn.readNetFromONNX(str(path))
-        net.setInput(np.zeros((1, 3, CLS_SIZE, CLS_SIZE), np.float32))
-        net.forward()
-        return net
-    except cv2.error as e:
-        twin = float_twin(path)
-        if twin == path or not twin.is_file():
-            raise ModelError(f"cannot load dice model {path}: {e}") from e
-        log.warning("this OpenCV (%s) cannot run the int8 dice model %s (%s); using %s",
-                    cv2.__version__, path.name, str(e).strip().splitlines()[-1][:200], twin.name)
-        return _load(twin)
+    # an int8 classifier: each dnn engine that runs it here is loaded and tried (an OpenCV without
+    # int8 layers may fail at either step), and the quickest kept. Both engines compute the same
+    # numbers (tests/vision/test_dice_int8.py), but which is quicker depends on the CPU: the new
+    # one was 1.8 times quicker than the classic one on one x86_64 VM, 2.3 times slower on
+    # another (docs/readme/dice.md). With neither, its float twin reads the dice (slower, as well).
+    nets, errors = [], []
+    for engine in _INT8_ENGINES:
+        try:
+            net = cv2.dnn.readNetFromONNX(str(path), *engine)
+            net.setInput(np.zeros((_TIMED_BATCH, 3, CLS_SIZE, CLS_SIZE), np.float32))
+            net.forward()
+            nets.append((engine, net))
+        except cv2.error as e:
+            errors.append(e)
+    if nets:
+        return _quickest(path, nets)
+    twin = float_twin(path)
+    if twin == path or not twin.is_file():
+        raise ModelError(f"cannot load dice model {path}: {errors[-1]}") from errors[-1]
+    log.warning("this OpenCV (%s) cannot run the int8 dice model %s (%s); using %s",
+                cv2.__version__, path.name, str(errors[-1]).strip().splitlines()[-1][:200], twin.name)
+    return _load(twin)
+
+
+def _forward_ms(net: cv2.dnn.Net) -> float:
+    """Milliseconds ``net`` takes to read a batch of _TIMED_BATCH crops (one run)."""
+    x = np.zeros((_TIMED_BATCH, 3, CLS_SIZE, CLS_SIZE), np.float32)
+    t = time.perf_counter()
+    net.setInput(x)
+    net.forward()
+    return (time.perf_counter() - t) * 1000
+
+
+def _quickest(path: Path, nets: list[tuple[tuple[int, ...], cv2.dnn.Net]]) -> cv2.dnn.Net:
+    """The net that reads a batch of crops quickest on this machine (the best of 5 runs each, taken
+    in turn so that a busy moment costs them alike); the choice is logged."""
+    if len(nets) == 1:
+        return nets[0][1]
+    best = [_forward_ms(net) for _, net in nets]
+    for _ in range(4):
+        best = [min(b, _forward_ms(net)) for b, (_, net) in zip(best, nets)]
+    k = int(np.argmin(best))
+    log.info("dice classifier %s: %s engine (%s ms for %d crops)", path.name, _engine_name(nets[k][0]),
+             ", ".join(f"{_engine_name(e)} {b:.2f}" for (e, _), b in zip(nets, best)), _TIMED_BATCH)
+    return nets[k][1]
+
+
+def _engine_name(engine: tuple[int, ...]) -> str:
+    return "classic" if engine == _ENGINE else "default"
 
 
 def _net(path: Path, role: str = "") -> cv2.dnn.Net:

@@ -89,3 +89,52 @@ def test_an_int8_model_without_a_twin_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="cannot load dice model"):
         D.classify(np.zeros((64, 64, 3), np.uint8), [(16.0, 16.0, 48.0, 48.0)],
                    D.DiceConfig(cls_models=((bad, D.CROP_GROW),)))
+
+
+two_engines = pytest.mark.skipif(len(D._INT8_ENGINES) < 2, reason="this OpenCV has one dnn engine")
+
+
+@two_engines
+def test_both_engines_compute_the_same_numbers(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
+    """What lets the reader take whichever engine is quicker: the int8 model's probabilities do
+    not depend on it (checked on every proposal in dice-dev's test photos)."""
+    root, entries = dice_dev
+    cfg = D.DiceConfig()
+    x = np.concatenate([np.ascontiguousarray(D._crops(img, [p[0] for p in D.detect(img, cfg)], D.CROP_GROW)
+                                             .transpose(0, 3, 1, 2))
+                        for img in (cv2.imread(str(root / e["file"])) for e in entries)])
+    got = []
+    for engine in D._INT8_ENGINES:
+        net = cv2.dnn.readNetFromONNX(str(INT8), *engine)
+        net.setInput(x)
+        got.append(D._softmax(net.forward().reshape(len(x), 7)))
+    assert len(x) > 300 and np.allclose(got[0], got[1], atol=1e-6)
+
+
+@two_engines
+def test_the_quicker_engine_is_kept_and_said(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    nets = {}
+    real_read = cv2.dnn.readNetFromONNX
+
+    def read(path: str, *engine: int) -> cv2.dnn.Net:
+        net = real_read(path, *engine)
+        nets[id(net)] = engine
+        return net
+
+    monkeypatch.setattr(cv2.dnn, "readNetFromONNX", read)
+    for slow in D._INT8_ENGINES:  # each engine in turn the slow one: the other is kept
+        timed: list[tuple[int, ...]] = []
+
+        def forward_ms(net: cv2.dnn.Net, slow: tuple[int, ...] = slow) -> float:
+            timed.append(nets[id(net)])
+            return 9.0 if nets[id(net)] == slow else 3.0
+
+        monkeypatch.setattr(D, "_forward_ms", forward_ms)
+        with caplog.at_level(logging.INFO, logger="vision.dice"):
+            caplog.clear()
+            net = D._load(INT8)
+        assert nets[id(net)] != slow
+        assert sorted(timed) == sorted(list(D._INT8_ENGINES) * 5)  # five runs each
+        kept = "classic" if nets[id(net)] == D._ENGINE else "default"
+        assert f"dice_cls_int8.onnx: {kept} engine" in caplog.text
+
