@@ -119,12 +119,16 @@ class DieReading:
 # ---------------------------------------------------------------- models (cached per thread)
 
 _local = threading.local()
-# OpenCV 5's classic dnn engine runs these small float nets about a third faster on one core
-# than the new one its default picks (docs/readme/dice.md); OpenCV 4 has only the classic one
+# OpenCV 5 has two dnn engines, its default (new) one and the classic one; OpenCV 4 only the latter.
+# Which reads a model quicker depends on the model and the CPU (docs/readme/dice.md: on one x86_64
+# VM the int8 classifier ran 1.8 times quicker on the new engine, on another 2.3 times slower, and
+# the float detector a third quicker on the classic one on both), so each model is timed on each
+# engine when it is loaded and the quicker kept. They compute the same numbers: the int8
+# classifier's to the bit, the float models' to about 1e-5 (tests/vision/test_dice_int8.py).
 _ENGINE = (cv2.dnn.ENGINE_CLASSIC,) if hasattr(cv2.dnn, "ENGINE_CLASSIC") else ()
-# an int8 model may run on either engine of OpenCV 5: its default (new) one and the classic one
-_INT8_ENGINES: tuple[tuple[int, ...], ...] = ((), _ENGINE) if _ENGINE else ((),)
-_TIMED_BATCH = 8  # crops in the batch the engines are timed on (about a frame's proposals)
+_ENGINES: tuple[tuple[int, ...], ...] = ((), _ENGINE) if _ENGINE else ((),)
+_TIMED_BATCH = 8  # crops in the batch a classifier is timed on (about a frame's proposals)
+CLS_PROBE = (_TIMED_BATCH, 3, CLS_SIZE, CLS_SIZE)
 
 
 def _quantized(path: Path) -> bool:
@@ -139,60 +143,55 @@ def float_twin(path: Path) -> Path:
     return path.with_name(path.name.replace("_int8", ""))
 
 
-def _load(path: Path) -> cv2.dnn.Net:
+def _load(path: Path, shape: tuple[int, ...] = CLS_PROBE) -> cv2.dnn.Net:
+    """The model at ``path`` on the dnn engine that reads an input of ``shape`` quickest here.
+
+    Each engine's net is loaded and run once (an OpenCV may fail at either step: one without int8
+    layers, for instance). An int8 model no engine can run gives way to its float twin (slower,
+    as well), with a warning in the log."""
     if not path.is_file():
         raise ModelError(f"dice model missing: {path} (train it with scripts/train_dice.py)")
     if path.stat().st_size > MAX_MODEL_BYTES:
         raise ModelError(too_large_message(path, path.stat().st_size, MAX_MODEL_BYTES, _("a dice model")))
-    if not _quantized(path):
-        try:
-            return cv2.dnn.readNetFromONNX(str(path), *_ENGINE)
-        except cv2.error as e:
-            raise ModelError(f"cannot load dice model {path}: {e}") from e
-    # an int8 classifier: each dnn engine that runs it here is loaded and tried (an OpenCV without
-    # int8 layers may fail at either step), and the quickest kept. Both engines compute the same
-    # numbers (tests/vision/test_dice_int8.py), but which is quicker depends on the CPU: the new
-    # one was 1.8 times quicker than the classic one on one x86_64 VM, 2.3 times slower on
-    # another (docs/readme/dice.md). With neither, its float twin reads the dice (slower, as well).
     nets, errors = [], []
-    for engine in _INT8_ENGINES:
+    for engine in _ENGINES:
         try:
             net = cv2.dnn.readNetFromONNX(str(path), *engine)
-            net.setInput(np.zeros((_TIMED_BATCH, 3, CLS_SIZE, CLS_SIZE), np.float32))
+            net.setInput(np.zeros(shape, np.float32))
             net.forward()
             nets.append((engine, net))
         except cv2.error as e:
             errors.append(e)
     if nets:
-        return _quickest(path, nets)
+        return _quickest(path, nets, shape)
     twin = float_twin(path)
-    if twin == path or not twin.is_file():
+    if not _quantized(path) or twin == path or not twin.is_file():
         raise ModelError(f"cannot load dice model {path}: {errors[-1]}") from errors[-1]
     log.warning("this OpenCV (%s) cannot run the int8 dice model %s (%s); using %s",
                 cv2.__version__, path.name, str(errors[-1]).strip().splitlines()[-1][:200], twin.name)
-    return _load(twin)
+    return _load(twin, shape)
 
 
-def _forward_ms(net: cv2.dnn.Net) -> float:
-    """Milliseconds ``net`` takes to read a batch of _TIMED_BATCH crops (one run)."""
-    x = np.zeros((_TIMED_BATCH, 3, CLS_SIZE, CLS_SIZE), np.float32)
+def _forward_ms(net: cv2.dnn.Net, shape: tuple[int, ...]) -> float:
+    """Milliseconds ``net`` takes to read an input of ``shape`` (one run)."""
+    x = np.zeros(shape, np.float32)
     t = time.perf_counter()
     net.setInput(x)
     net.forward()
     return (time.perf_counter() - t) * 1000
 
 
-def _quickest(path: Path, nets: list[tuple[tuple[int, ...], cv2.dnn.Net]]) -> cv2.dnn.Net:
-    """The net that reads a batch of crops quickest on this machine (the best of 5 runs each, taken
-    in turn so that a busy moment costs them alike); the choice is logged."""
+def _quickest(path: Path, nets: list[tuple[tuple[int, ...], cv2.dnn.Net]], shape: tuple[int, ...]) -> cv2.dnn.Net:
+    """The net that reads ``shape`` quickest on this machine (the best of 5 runs each, taken in
+    turn so that a busy moment costs them alike); the choice is logged."""
     if len(nets) == 1:
         return nets[0][1]
-    best = [_forward_ms(net) for _, net in nets]
+    best = [_forward_ms(net, shape) for _, net in nets]
     for _ in range(4):
-        best = [min(b, _forward_ms(net)) for b, (_, net) in zip(best, nets)]
+        best = [min(b, _forward_ms(net, shape)) for b, (_, net) in zip(best, nets)]
     k = int(np.argmin(best))
-    log.info("dice classifier %s: %s engine (%s ms for %d crops)", path.name, _engine_name(nets[k][0]),
-             ", ".join(f"{_engine_name(e)} {b:.2f}" for (e, _), b in zip(nets, best)), _TIMED_BATCH)
+    log.info("dice model %s: %s engine (%s ms for %s)", path.name, _engine_name(nets[k][0]),
+             ", ".join(f"{_engine_name(e)} {b:.2f}" for (e, _), b in zip(nets, best)), "x".join(map(str, shape)))
     return nets[k][1]
 
 
@@ -200,14 +199,14 @@ def _engine_name(engine: tuple[int, ...]) -> str:
     return "classic" if engine == _ENGINE else "default"
 
 
-def _net(path: Path, role: str = "") -> cv2.dnn.Net:
+def _net(path: Path, role: str = "", shape: tuple[int, ...] = CLS_PROBE) -> cv2.dnn.Net:
     """The model at ``path``, loaded once per thread and ``role`` (a pass fed inputs of another
-    shape gets a net of its own)."""
+    shape gets a net of its own), on the engine quickest for inputs of ``shape``."""
     nets: dict[tuple[str, str], cv2.dnn.Net] = getattr(_local, "nets", None) or {}
     _local.nets = nets
     key = (str(path), role)
     if key not in nets:
-        nets[key] = _load(Path(path))
+        nets[key] = _load(Path(path), shape)
     return nets[key]
 
 
@@ -303,7 +302,8 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposa
     lb, s = _letterbox(image, size)
     # each input size keeps a net of its own: one net fed two sizes in turn is set up again at
     # every change (docs/readme/dice.md)
-    net = _net(config.det_model, "coarse" if size == config.det_size_big else ("" if size == config.det_size else str(size)))
+    role = "coarse" if size == config.det_size_big else ("" if size == config.det_size else str(size))
+    net = _net(config.det_model, role, (1, 3, size, size))
     net.setInput(_blob(lb))
     out = net.forward()[0]  # 5 x G x G
     heat = 1 / (1 + np.exp(-out[0]))

@@ -91,28 +91,46 @@ def test_an_int8_model_without_a_twin_is_a_clear_error(tmp_path: Path) -> None:
                    D.DiceConfig(cls_models=((bad, D.CROP_GROW),)))
 
 
-two_engines = pytest.mark.skipif(len(D._INT8_ENGINES) < 2, reason="this OpenCV has one dnn engine")
+two_engines = pytest.mark.skipif(len(D._ENGINES) < 2, reason="this OpenCV has one dnn engine")
 
 
 @two_engines
 def test_both_engines_compute_the_same_numbers(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
-    """What lets the reader take whichever engine is quicker: the int8 model's probabilities do
-    not depend on it (checked on every proposal in dice-dev's test photos)."""
+    """What lets the reader take whichever engine is quicker: the int8 classifier's probabilities do
+    not depend on it, to the bit, and the float models' differ by float rounding only (every
+    proposal in dice-dev's test photos; the detector's output on each photo at 320 px)."""
     root, entries = dice_dev
     cfg = D.DiceConfig()
+    images = [cv2.imread(str(root / e["file"])) for e in entries]
     x = np.concatenate([np.ascontiguousarray(D._crops(img, [p[0] for p in D.detect(img, cfg)], D.CROP_GROW)
-                                             .transpose(0, 3, 1, 2))
-                        for img in (cv2.imread(str(root / e["file"])) for e in entries)])
-    got = []
-    for engine in D._INT8_ENGINES:
-        net = cv2.dnn.readNetFromONNX(str(INT8), *engine)
-        net.setInput(x)
-        got.append(D._softmax(net.forward().reshape(len(x), 7)))
-    assert len(x) > 300 and np.allclose(got[0], got[1], atol=1e-6)
+                                             .transpose(0, 3, 1, 2)) for img in images])
+    blobs = [D._blob(D._letterbox(img, cfg.det_size)[0]) for img in images]
+    assert len(x) > 300
+
+    def outputs(path: Path, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        got = []
+        for engine in D._ENGINES:
+            net = cv2.dnn.readNetFromONNX(str(path), *engine)
+            out = []
+            for i in inputs:
+                net.setInput(i)
+                out.append(net.forward().copy())
+            got.append(np.concatenate(out))
+        return got
+
+    a, b = outputs(INT8, [x])
+    assert np.array_equal(a, b)
+    a, b = outputs(FLOAT, [x])
+    assert np.abs(a - b).max() < 1e-3 and (a.argmax(1) == b.argmax(1)).all()
+    a, b = outputs(cfg.det_model, blobs)
+    assert np.abs(a - b).max() < 1e-3
 
 
 @two_engines
-def test_the_quicker_engine_is_kept_and_said(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize("model", ["classifier", "detector"])
+def test_the_quicker_engine_is_kept_and_said(model: str, monkeypatch: pytest.MonkeyPatch,
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    path, shape = (INT8, D.CLS_PROBE) if model == "classifier" else (D.DiceConfig().det_model, (1, 3, 320, 320))
     nets = {}
     real_read = cv2.dnn.readNetFromONNX
 
@@ -122,19 +140,25 @@ def test_the_quicker_engine_is_kept_and_said(monkeypatch: pytest.MonkeyPatch, ca
         return net
 
     monkeypatch.setattr(cv2.dnn, "readNetFromONNX", read)
-    for slow in D._INT8_ENGINES:  # each engine in turn the slow one: the other is kept
-        timed: list[tuple[int, ...]] = []
+    for slow in D._ENGINES:  # each engine in turn the slow one: the other is kept
+        timed: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
 
-        def forward_ms(net: cv2.dnn.Net, slow: tuple[int, ...] = slow) -> float:
-            timed.append(nets[id(net)])
+        def forward_ms(net: cv2.dnn.Net, shape: tuple[int, ...], slow: tuple[int, ...] = slow) -> float:
+            timed.append((nets[id(net)], shape))
             return 9.0 if nets[id(net)] == slow else 3.0
 
         monkeypatch.setattr(D, "_forward_ms", forward_ms)
         with caplog.at_level(logging.INFO, logger="vision.dice"):
             caplog.clear()
-            net = D._load(INT8)
+            net = D._load(path, shape)
         assert nets[id(net)] != slow
-        assert sorted(timed) == sorted(list(D._INT8_ENGINES) * 5)  # five runs each
+        assert sorted(timed) == sorted([(e, shape) for e in D._ENGINES] * 5)  # five runs each, on that shape
         kept = "classic" if nets[id(net)] == D._ENGINE else "default"
-        assert f"dice_cls_int8.onnx: {kept} engine" in caplog.text
+        assert f"dice model {path.name}: {kept} engine" in caplog.text
 
+
+def test_a_float_model_no_engine_can_read_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "dice_det.onnx"
+    bad.write_bytes(b"not an onnx model" * 10)
+    with pytest.raises(ModelError, match="cannot load dice model"):
+        D.read_dice(np.zeros((64, 64, 3), np.uint8), D.DiceConfig(det_model=bad))
