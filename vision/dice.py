@@ -389,6 +389,14 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(1, keepdims=True)
 
 
+def read_crops(path: Path, crops: np.ndarray) -> np.ndarray:
+    """Probabilities (N x 7: not a die, 1..6) the classifier at ``path`` gives crops made by
+    :func:`_crops` (N x CLS_SIZE x CLS_SIZE x 3)."""
+    net = _net(path)
+    net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
+    return _softmax(net.forward().reshape(len(crops), 7))
+
+
 def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceConfig) -> np.ndarray:
     """Probabilities (N x 7: not a die, 1..6) for each box.
 
@@ -398,14 +406,8 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     few unsure dice pay for it."""
     if not boxes:
         return np.zeros((0, 7), np.float32)
-
-    def run(path: Path, crops: np.ndarray) -> np.ndarray:
-        net = _net(path)
-        net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
-        return _softmax(net.forward().reshape(len(crops), 7))
-
     crops = {grow: _crops(image, boxes, grow) for grow in {g for _, g in config.cls_models}}
-    each = [run(path, crops[grow]) for path, grow in config.cls_models]
+    each = [read_crops(path, crops[grow]) for path, grow in config.cls_models]
     probs = sum(each) / len(config.cls_models)
     if not config.tta:
         return probs
@@ -415,12 +417,12 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
         for (path, grow), upright in zip(config.cls_models, each):
             c = crops[grow][unsure]
             views = np.concatenate([np.rot90(c, k, axes=(1, 2)) for k in range(1, 4)])
-            votes += upright[unsure] + run(path, views).reshape(3, len(unsure), 7).sum(0)  # upright: read already
+            votes += upright[unsure] + read_crops(path, views).reshape(3, len(unsure), 7).sum(0)  # upright: read already
         probs[unsure] = votes / (4 * len(config.cls_models))
     return probs
 
 
-_LUMA = np.float32([0.114, 0.587, 0.299])
+LUMA = np.float32([0.114, 0.587, 0.299])  # BGR weights of a colour's brightness
 
 
 def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | None:
@@ -433,7 +435,7 @@ def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | 
     if xb <= xa or yb <= ya:
         return None
     px = cv2.resize(image[ya:yb, xa:xb], (12, 12), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
-    lum = np.clip(px @ _LUMA, 0, 255).astype(np.uint8)
+    lum = np.clip(px @ LUMA, 0, 255).astype(np.uint8)
     # pips are the minority: split dark from light where the two groups are most apart
     # (Otsu) and keep the bigger group
     _thr, light = cv2.threshold(lum, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)

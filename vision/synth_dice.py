@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.dice import LUMA
 from vision.synth_ground import _hsv2bgr, _lighting, _smooth_noise, random_background
 
 # pip centres on a unit face, per value
@@ -34,7 +35,6 @@ PIPS: dict[int, list[tuple[float, float]]] = {
 }
 
 TEX = 96  # face texture size in pixels
-LUMA = np.float32([0.114, 0.587, 0.299])  # BGR weights of a colour's brightness
 HIDDEN_FROM = 0.2  # a die with more than this of its top face under a hand is "hidden"
 
 
