@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,24 +44,22 @@ Views = dict[str, np.ndarray]
 Record = dict[str, Any]
 
 
-def _read(path: Path, crops: np.ndarray) -> np.ndarray:
-    net = D._net(path)
-    net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
-    return D._softmax(net.forward().reshape(len(crops), 7))
-
-
-def views(img: np.ndarray, box: tuple[float, float, float, float], cfg: D.DiceConfig) -> Views:
-    """Every view of one die: upright, turned (3), shifted (4 per SHIFTS), grown (GROWS)."""
+def views(img: np.ndarray, box: tuple[float, float, float, float], cfg: D.DiceConfig) -> Views | None:
+    """Every view of one die (upright, turned 3 ways, shifted 4 ways per SHIFTS, grown per GROWS),
+    or None when its upright crop is read surely (at least ``tta_below``: never re-read)."""
     path, grow = cfg.cls_models[0]
     crop = D._crops(img, [box], grow)
+    up = D.read_crops(path, crop)
+    if up.max() >= cfg.tta_below:
+        return None
     x1, y1, x2, y2 = box
     side = max(x2 - x1, y2 - y1)
     moved = [(x1 + dx * side, y1 + dy * side, x2 + dx * side, y2 + dy * side)
              for s in SHIFTS for dx, dy in ((s, 0), (-s, 0), (0, s), (0, -s))]
-    return {"up": _read(path, crop),
-            "turns": _read(path, np.concatenate([np.rot90(crop, k, axes=(1, 2)) for k in (1, 2, 3)])),
-            "shifts": _read(path, D._crops(img, moved, grow)),
-            "grows": np.concatenate([_read(path, D._crops(img, [box], g)) for g in GROWS])}
+    return {"up": up,
+            "turns": D.read_crops(path, np.concatenate([np.rot90(crop, k, axes=(1, 2)) for k in (1, 2, 3)])),
+            "shifts": D.read_crops(path, D._crops(img, moved, grow)),
+            "grows": np.concatenate([D.read_crops(path, D._crops(img, [box], g)) for g in GROWS])}
 
 
 def _mean(*parts: Callable[[Views], np.ndarray]) -> Callable[[Views], np.ndarray]:
@@ -102,7 +99,7 @@ def collect(dataset: Path, name: str, cfg: D.DiceConfig) -> list[Record]:
         img = load_image(dataset / e["file"]).image
         for r in D.read_dice(img, cfg):
             v = views(img, r.box, cfg)
-            if v["up"].max() >= cfg.tta_below:
+            if v is None:
                 continue
             labs = [d["value"] for d in e["dice"] + e.get("hidden", []) if boxes_match(list(r.box), d["box"])]
             out.append({"set": name, "file": e["file"], "labels": labs, "value": r.value, "views": v})
@@ -156,13 +153,8 @@ def main() -> int:
         recs += collect(ds, name, cfg)
     # what one more view costs: the classifier's time per crop in a batch of 8 (the reader reads
     # the views of all unsure dice in one batch), median of 200 batches
-    crops = D._crops(np.full((64, 64, 3), 128, np.uint8), [(16.0, 16.0, 48.0, 48.0)] * 8, cfg.cls_models[0][1])
-    times = []
-    for _ in range(200):
-        t = time.perf_counter()
-        _read(cfg.cls_models[0][0], crops)
-        times.append((time.perf_counter() - t) * 1000 / 8)
-    ms = float(np.median(times))
+    net = D._net(cfg.cls_models[0][0])
+    ms = float(np.median([D._forward_ms(net, D.CLS_PROBE) for _ in range(200)])) / D.CLS_PROBE[0]
     rows = []
     for name, (scheme, extra) in SCHEMES.items():
         rows.append({"scheme": name, **compare(recs, scheme, cfg.min_value_prob), "extra_ms_per_unsure_die": round(extra * ms, 2)})

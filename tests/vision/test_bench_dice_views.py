@@ -3,7 +3,6 @@ run on a few rendered scenes."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -11,17 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
+from bench import dice_views
 from vision import synth_dice
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_dice_views", ROOT / "bench" / "dice_views.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _p(value: int, prob: float) -> np.ndarray:
@@ -39,30 +31,28 @@ def _record(labels: list[int], value: int | None, up: np.ndarray, turned: np.nda
 
 
 def test_compare_counts_what_a_scheme_changes() -> None:
-    b = _bench()
     shipped_wrong = _record([2], 1, _p(1, 0.8), _p(1, 0.9), _p(2, 0.95), _p(2, 0.95))  # a 2 read as 1
     shipped_right = _record([3], 3, _p(3, 0.9), _p(3, 0.8), _p(2, 0.95), _p(2, 0.95), where="dice-dev")
     extra = _record([], 4, _p(4, 0.9), _p(4, 0.9), _p(0, 0.9), _p(4, 0.9))  # no die under it
     asked_else = _record([5], None, _p(5, 0.9), _p(5, 0.9), _p(5, 0.9), _p(5, 0.9))  # cut by the frame
     recs = [shipped_wrong, shipped_right, extra, asked_else]
-    every = b.SCHEMES["every view"][0]
-    n = b.compare(recs, every, 0.65)
+    every = dice_views.SCHEMES["every view"][0]
+    n = dice_views.compare(recs, every, 0.65)
     # every view (19: upright, 3 turned, 12 shifted, 3 grown): the 2 read as 1 becomes a 2 (15 views
     # say 2); the right 3 becomes a 2 the same way; the extra die's shifted views say "not a die",
     # so it is asked about; the die asked about for another reason (a cut box) stays so
     assert n == {"bad_removed": 2, "bad_added": 1, "right_lost": 1, "right_won": 1, "dice_dev_right_lost": 1}
-    assert b.compare(recs, b.SHIPPED, 0.65) == dict.fromkeys(n, 0)
+    assert dice_views.compare(recs, dice_views.SHIPPED, 0.65) == dict.fromkeys(n, 0)
     # upright only: nothing changes here (every upright view agrees with the turned ones)
-    assert b.compare(recs, b.SCHEMES["upright only"][0], 0.65) == dict.fromkeys(n, 0)
+    assert dice_views.compare(recs, dice_views.SCHEMES["upright only"][0], 0.65) == dict.fromkeys(n, 0)
 
 
 def test_outcome() -> None:
-    b = _bench()
     rec = _record([2], 2, _p(2, 0.9), _p(2, 0.9), _p(2, 0.9), _p(2, 0.9))
-    assert b.outcome(rec, _p(2, 0.9), 0.65) == "right"
-    assert b.outcome(rec, _p(3, 0.9), 0.65) == "wrong"
-    assert b.outcome(rec, _p(3, 0.6), 0.65) == "asked"
-    assert b.outcome({**rec, "labels": []}, _p(3, 0.9), 0.65) == "extra"
+    assert dice_views.outcome(rec, _p(2, 0.9), 0.65) == "right"
+    assert dice_views.outcome(rec, _p(3, 0.9), 0.65) == "wrong"
+    assert dice_views.outcome(rec, _p(3, 0.6), 0.65) == "asked"
+    assert dice_views.outcome({**rec, "labels": []}, _p(3, 0.9), 0.65) == "extra"
 
 
 def test_runs_on_rendered_sets(tmp_path: Path) -> None:
