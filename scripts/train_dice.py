@@ -32,6 +32,13 @@ the new detector, so it gives a similar classifier, not the same file. Nothing w
 dice-dev's test split; the bench's synthetic seeds (7 and up, 1007, 3007) are not the training
 seeds (1000 + seed, 50000 + seed).
 
+Issue 17's seventh round (docs/readme/dice.md) tried cheaper models, none shipped: detector stems
+without strided 3x3 convolutions (``--det-arch patch|patch2|sep``, models in dice_nets.py), trained
+afresh or taught by the shipped detector (``--det-init vision/models/dice_det.onnx --stem-iters
+1500 --distil --det-iters 3000 --det-lr 3e-4``: the new stem first learns the old one's features,
+then the whole detector its outputs), and a slim classifier taught by the shipped one as well as
+the labels (``--cls-arch slim --cls-teacher vision/models/dice_cls.onnx --cls-distil 0.7``).
+
 Data: dice-dev *train* split only (the test split is never read here), its labels corrected by
 ``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
 checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
@@ -61,6 +68,8 @@ sys.path.insert(0, str(ROOT))
 from vision import dice_boxes, label_fixes, synth_crowd, synth_dice  # noqa: E402
 import vision.dice as _dice  # noqa: E402
 from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
+from dice_nets import (CLS_WIDTHS, DET_ARCHS, Cls, Det, distil_loss, keep_loaded_norms,  # noqa: E402
+                       load_onnx_cls, load_onnx_det, soft_loss, teach_stem)
 
 
 def crop_for_classifier(img: np.ndarray, box: list[float], rot: float = 0.0) -> np.ndarray:
@@ -74,63 +83,22 @@ torch.set_num_threads(1)
 
 CLS_NAME = "dice_cls.onnx"
 CLS_ARCH = "base"
+DET_ARCH = "base"
 STREAKS = 0.0  # share of classifier crops given a band (--streaks)
 CLS_INIT: Path | None = None  # a float classifier (ONNX) to fine-tune instead of starting afresh (--cls-init)
 CLS_LR = 3e-3  # the classifier's peak learning rate (--cls-lr)
+DET_INIT: Path | None = None  # a detector (ONNX) whose layers start this one (--det-init)
+DET_LR = 3e-3  # the detector's peak learning rate (--det-lr)
+STEM_ITERS = 0  # steps teaching a new stem the --det-init detector's features (--stem-iters)
+DISTIL = False  # with --det-init: learn that detector's outputs instead of the labels (--distil)
+CLS_TEACHER: Path | None = None  # a float classifier (ONNX) whose answers the new one learns too (--cls-teacher)
+CLS_DISTIL = 0.7  # ... the weight of its answers against the labels' (--cls-distil)
 DEVICE = torch.device("cpu")  # where the models train (--device); the data is made on the CPU either way
 DET_SIZE = 320  # long side of the image fed to the detector (runtime default)
 CROP = 192  # training crop of the detector input
 
 
-# ------------------------------------------------------------------ models
-
-
-def cbr(i: int, o: int, s: int = 1) -> list[nn.Module]:
-    return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
-
-
-class Det(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.s2 = nn.Sequential(*cbr(3, 12, 2), *cbr(12, 24, 2), *cbr(24, 24))  # /4
-        self.s3 = nn.Sequential(*cbr(24, 32, 2), *cbr(32, 32))  # /8
-        self.s4 = nn.Sequential(*cbr(32, 48, 2), *cbr(48, 48), *cbr(48, 48))  # /16
-        self.l4 = nn.Conv2d(48, 32, 1)
-        self.m3 = nn.Sequential(*cbr(32, 32))
-        self.l3 = nn.Conv2d(32, 24, 1)
-        self.m2 = nn.Sequential(*cbr(24, 24))
-        self.head = nn.Conv2d(24, 5, 1)
-        self.head.bias.data[0] = -2.2
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        a = self.s2(x)
-        b = self.s3(a)
-        c = self.s4(b)
-        b = self.m3(b + F.interpolate(self.l4(c), scale_factor=2.0, mode="nearest"))
-        a = self.m2(a + F.interpolate(self.l3(b), scale_factor=2.0, mode="nearest"))
-        return self.head(a)  # 0: centre logit, 1-2: log size (w,h) in cells, 3-4: offset
-
-
-# classifier widths: "base" is the shipped model's (about 17 M multiply-adds a crop), "slim" does
-# about half the work (the forwards are most of the reader's time on the Pi)
-CLS_WIDTHS = {"base": (24, 32, 48, 64, 64, 64), "slim": (16, 24, 32, 48, 48, 64)}
-
-
-class Cls(nn.Module):
-    def __init__(self, arch: str = "base") -> None:
-        super().__init__()
-        a, b, c, d, e, f = CLS_WIDTHS[arch]
-        self.f = nn.Sequential(*cbr(3, a), *cbr(a, b, 2), *cbr(b, c), *cbr(c, d, 2),
-                               *cbr(d, e), *cbr(e, f, 2))
-        g = (CLS_SIZE + 7) // 8
-        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(f * g * g, 128), nn.ReLU(inplace=True),
-                                nn.Dropout(0.2), nn.Linear(128, 7))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc(self.f(x))
-
-
-# ------------------------------------------------------------------ data
+# ------------------------------------------------------------------ data (the models: dice_nets.py)
 
 
 def load_real(ds: Path, fixes: str = "auto") -> list[tuple[np.ndarray, list[dict]]]:
@@ -293,22 +261,43 @@ def focal(logit: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
 
 
+def det_batch(data: list, rng: np.random.Generator, bs: int = 16) -> tuple[torch.Tensor, ...]:
+    """A batch of detector samples: input, heat map, box regression and its mask (on DEVICE)."""
+    batch = [det_sample(*data[int(rng.integers(0, len(data)))], rng) for _ in range(bs)]
+    x = torch.from_numpy(np.stack([b[0] for b in batch])).to(DEVICE).permute(0, 3, 1, 2).float() / 255 - 0.5
+    return (x, *(torch.from_numpy(np.stack([b[k] for b in batch])).to(DEVICE) for k in (1, 2, 3)))
+
+
 def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
-    model = Det().to(DEVICE)
-    opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters, pct_start=0.1)
+    model = Det(DET_ARCH)
+    fresh = None
+    teacher = None
+    if DET_INIT is not None:
+        teacher = Det("base")
+        load_onnx_det(teacher, DET_INIT)
+        teacher.to(DEVICE).eval()
+        fresh = load_onnx_det(model, DET_INIT)
+        if STEM_ITERS:
+            teach_stem(model.to(DEVICE), teacher, fresh, lambda: det_batch(data, rng)[0], STEM_ITERS)
+            export(model, torch.zeros(1, 3, 320, 320), out / "dice_det_stem.onnx")
+        keep_loaded_norms(model, fresh)
+    model.to(DEVICE)
+    if not iters:
+        export(model, torch.zeros(1, 3, 320, 320), out / "dice_det.onnx")
+        return
+    opt = torch.optim.AdamW(model.parameters(), DET_LR, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, DET_LR, total_steps=iters, pct_start=0.1)
     bs = 16
     t0 = time.time()
     for it in range(iters):
-        batch = [det_sample(*data[int(rng.integers(0, len(data)))], rng) for _ in range(bs)]
-        x = torch.from_numpy(np.stack([b[0] for b in batch])).to(DEVICE).permute(0, 3, 1, 2).float() / 255 - 0.5
-        heat = torch.from_numpy(np.stack([b[1] for b in batch])).to(DEVICE)
-        reg = torch.from_numpy(np.stack([b[2] for b in batch])).to(DEVICE)
-        mask = torch.from_numpy(np.stack([b[3] for b in batch])).to(DEVICE)
+        x, heat, reg, mask = det_batch(data, rng, bs)
         y = model(x)
-        lh = focal(y[:, 0], heat)
-        m = mask.unsqueeze(1)
-        lr_ = (F.l1_loss(y[:, 1:5] * m, reg * m, reduction="sum")) / mask.sum().clamp(min=1)
+        if DISTIL and teacher is not None:
+            lh, lr_ = distil_loss(y, teacher, x)
+        else:
+            lh = focal(y[:, 0], heat)
+            m = mask.unsqueeze(1)
+            lr_ = (F.l1_loss(y[:, 1:5] * m, reg * m, reduction="sum")) / mask.sum().clamp(min=1)
         loss = lh + lr_
         opt.zero_grad()
         loss.backward()
@@ -318,6 +307,8 @@ def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> No
             print(f"det {it} loss {lh.item():.3f} {lr_.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if it and it % 1000 == 0:
             export(model, torch.zeros(1, 3, 320, 320), out / "dice_det.onnx")
+            if fresh is not None:
+                keep_loaded_norms(model, fresh)  # export left every layer in training mode
     export(model, torch.zeros(1, 3, 320, 320), out / "dice_det.onnx")
 
 
@@ -383,11 +374,16 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
     print("cls samples", X.shape, np.bincount(Y), flush=True)
     model = Cls(CLS_ARCH)
     if CLS_INIT is not None:
-        load_onnx_cls(model, CLS_INIT)
+        load_onnx_cls(model, CLS_INIT, CLS_ARCH)
         for m in model.modules():  # its batch norms are folded into the convolutions: kept as they are
             if isinstance(m, nn.BatchNorm2d):
                 m.eval()  # (nothing below puts the model back in training mode before the export)
     model.to(DEVICE)
+    teacher = None
+    if CLS_TEACHER is not None:
+        teacher = Cls("base")
+        load_onnx_cls(teacher, CLS_TEACHER, "base")
+        teacher.to(DEVICE).eval()
     opt = torch.optim.AdamW(model.parameters(), CLS_LR, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, CLS_LR, total_steps=iters, pct_start=0.1)
     bs = 128
@@ -405,6 +401,10 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
         x = torch.from_numpy(np.ascontiguousarray(xb)).to(DEVICE).permute(0, 3, 1, 2)
         y = model(x)
         loss = F.cross_entropy(y, torch.from_numpy(Y[idx]).to(DEVICE), label_smoothing=0.02)
+        if teacher is not None:
+            with torch.no_grad():
+                t = teacher(x)
+            loss = (1 - CLS_DISTIL) * loss + CLS_DISTIL * soft_loss(y, t)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -413,37 +413,6 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
             acc = (y.argmax(1).cpu().numpy() == Y[idx]).mean()
             print(f"cls {it} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
     export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / CLS_NAME)
-
-
-def load_onnx_cls(model: Cls, path: Path) -> None:
-    """Set ``model`` to the classifier in ``path`` (an export of ``Cls``, whose batch norms the
-    export folded into the convolutions: each becomes the identity plus the conv's bias)."""
-    import onnx
-    from onnx import numpy_helper
-
-    g = onnx.load(str(path)).graph
-    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in g.initializer}
-    convs = [n for n in g.node if n.op_type == "Conv"]
-    gemms = [n for n in g.node if n.op_type == "Gemm"]
-    mods = list(model.f)
-    pairs = [(mods[i], mods[i + 1]) for i in range(0, len(mods), 3)]
-    if len(convs) != len(pairs) or len(gemms) != 2:
-        raise SystemExit(f"{path}: not a classifier of this architecture ({CLS_ARCH})")
-    with torch.no_grad():
-        for node, (conv, bn) in zip(convs, pairs):
-            w, b = init[node.input[1]], init[node.input[2]]
-            if tuple(w.shape) != tuple(conv.weight.shape):
-                raise SystemExit(f"{path}: layer shapes differ from --cls-arch {CLS_ARCH}")
-            conv.weight.copy_(w)
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0)
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(b)
-            bn.eps = 0.0
-        for node, lin in zip(gemms, (model.fc[1], model.fc[4])):
-            lin.weight.copy_(init[node.input[1]])
-            lin.bias.copy_(init[node.input[2]])
-    print("classifier initialised from", path, flush=True)
 
 
 def export(model: nn.Module, dummy: torch.Tensor, path: Path) -> None:
@@ -484,6 +453,14 @@ def main() -> None:
     ap.add_argument("--grow", type=float, default=_dice.CROP_GROW, help="classifier crop = box grown by this")
     ap.add_argument("--cls-name", default="dice_cls.onnx")
     ap.add_argument("--cls-arch", choices=sorted(CLS_WIDTHS), default="base")
+    ap.add_argument("--det-arch", choices=DET_ARCHS, default="base", help="the detector's stem (see DET_ARCHS)")
+    ap.add_argument("--det-init", default=None,
+                    help="start the detector from this one (ONNX): the layers whose shapes agree")
+    ap.add_argument("--stem-iters", type=int, default=0,
+                    help="with --det-init: steps teaching the new stem the old one's features first")
+    ap.add_argument("--det-lr", type=float, default=3e-3, help="the detector's peak learning rate")
+    ap.add_argument("--distil", action="store_true",
+                    help="with --det-init: learn that detector's outputs instead of the labels")
     ap.add_argument("--crowd", type=int, default=0, help="crowded synthetic tables added to the data")
     ap.add_argument("--streaks", type=float, default=0.0, help="share of classifier crops crossed by a light or dark band")
     ap.add_argument("--close", type=float, default=0.15, help="share of close-camera scenes (1-4 big dice)")
@@ -492,6 +469,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1: the times quoted above)")
     ap.add_argument("--cls-init", default=None, help="fine-tune this float classifier (ONNX) instead of starting afresh")
     ap.add_argument("--cls-lr", type=float, default=3e-3, help="the classifier's peak learning rate")
+    ap.add_argument("--cls-teacher", default=None,
+                    help="a float classifier (ONNX, base widths) whose answers the new one learns as well as the labels")
+    ap.add_argument("--cls-distil", type=float, default=0.7, help="with --cls-teacher: the weight of its answers (0-1)")
     ap.add_argument("--label-fixes", default="auto",
                     help="corrections to the train labels: a JSON file, 'auto' (scripts/dice_dev_train_fixes.json "
                          "for dice-dev) or 'none' (the labels as they are)")
@@ -502,7 +482,17 @@ def main() -> None:
     global DEVICE
     DEVICE = pick_device(a.device)
     print("training on", DEVICE, flush=True)
-    global CLS_ARCH, STREAKS, CLS_INIT, CLS_LR
+    global CLS_ARCH, DET_ARCH, STREAKS, CLS_INIT, CLS_LR
+    DET_ARCH = a.det_arch
+    global DET_INIT, DET_LR, STEM_ITERS
+    DET_INIT = Path(a.det_init) if a.det_init else None
+    DET_LR, STEM_ITERS = a.det_lr, a.stem_iters
+    global DISTIL, CLS_TEACHER, CLS_DISTIL
+    DISTIL = a.distil
+    CLS_TEACHER = Path(a.cls_teacher) if a.cls_teacher else None
+    CLS_DISTIL = a.cls_distil
+    if (DISTIL or STEM_ITERS) and DET_INIT is None:
+        ap.error("--distil and --stem-iters need --det-init")
     CLS_INIT = Path(a.cls_init) if a.cls_init else None
     CLS_LR = a.cls_lr
     CLS_ARCH = a.cls_arch

@@ -73,3 +73,82 @@ def test_quantizing_the_shipped_classifier_gives_an_int8_model_that_reads_alike(
     shipped = D.read_dice(img)
     mine = D.read_dice(img, D.DiceConfig(cls_models=((out, D.CROP_GROW),)))
     assert [d.value for d in mine] == [d.value for d in shipped]
+
+
+def _nets():  # scripts/dice_nets.py, as train_dice.py imports it
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import dice_nets
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return dice_nets
+
+
+def test_a_detector_read_back_from_its_export_computes_what_the_reader_does() -> None:
+    import torch
+
+    N = _nets()
+    model = N.Det("base")
+    assert N.load_onnx_det(model, D.MODELS / "dice_det.onnx") == []  # every layer read back
+    N.keep_loaded_norms(model, [])
+    x = np.random.default_rng(3).uniform(-0.5, 0.5, (1, 3, 320, 320)).astype(np.float32)
+    with torch.no_grad():
+        mine = model(torch.from_numpy(x)).numpy()
+    net = cv2.dnn.readNetFromONNX(str(D.MODELS / "dice_det.onnx"))
+    net.setInput(x)
+    assert np.abs(mine - net.forward()).max() < 1e-3
+    # another stem: the layers it shares are read, its new one is named and left to train
+    other = N.Det("patch2")
+    assert N.load_onnx_det(other, D.MODELS / "dice_det.onnx") == ["s2.3"]
+    assert torch.equal(other.s3[0].weight, model.s3[0].weight)
+
+
+def test_a_cheaper_stem_learns_from_the_shipped_detector(tiny_set: Path, tmp_path: Path) -> None:
+    r = _run("scripts/train_dice.py", "--dataset", tiny_set, "--synth", "2", "--only", "det", "--device", "cpu",
+             "--det-arch", "patch2", "--det-init", D.MODELS / "dice_det.onnx", "--stem-iters", "3",
+             "--distil", "--det-iters", "2", "--det-lr", "3e-4", "--out", tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "new: s2.3" in r.stdout and "stem 0 loss" in r.stdout
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00002.png"))
+    for name in ("dice_det_stem.onnx", "dice_det.onnx"):  # after the stem alone, and after all of it
+        cfg = D.DiceConfig(det_model=tmp_path / name)
+        for reading in D.read_dice(img, cfg):
+            assert reading.value in (None, 1, 2, 3, 4, 5, 6)
+    r = _run("scripts/train_dice.py", "--dataset", tiny_set, "--synth", "1", "--only", "det", "--distil",
+             "--out", tmp_path / "none")
+    assert r.returncode != 0 and "--det-init" in r.stderr
+
+
+def test_layers_left_in_float_by_the_quantizer(tiny_set: Path, tmp_path: Path) -> None:
+    import onnx
+
+    out = tmp_path / "mixed.onnx"
+    r = _run("scripts/quantize_dice.py", "--dataset", tiny_set, "--synth", "2", "--crowd", "0",
+             "--float-layers", "f.6", "--out", out)
+    assert r.returncode == 0, r.stderr[-2000:]
+    ops = {n.name: n.op_type for n in onnx.load(str(out)).graph.node}
+    assert ops["/f/f.6/Conv"] == "Conv" and ops["/f/f.8/Relu"] == "Relu"  # left in float
+    assert sum(op == "QLinearConv" for op in ops.values()) == 5  # the other five convolutions
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00003.png"))
+    probs = D.classify(img, [(10.0, 10.0, 50.0, 50.0)], D.DiceConfig(cls_models=((out, D.CROP_GROW),)))
+    assert probs.shape == (1, 7) and np.isclose(probs.sum(), 1.0, atol=1e-4)
+    r = _run("scripts/quantize_dice.py", "--dataset", tiny_set, "--synth", "1", "--crowd", "0",
+             "--float-layers", "f.5", "--out", tmp_path / "bad.onnx")
+    assert r.returncode != 0 and "no convolution 'f.5'" in r.stderr and not (tmp_path / "bad.onnx").exists()
+
+
+def test_a_slim_classifier_learns_from_the_shipped_one(tiny_set: Path, tmp_path: Path) -> None:
+    import torch
+
+    r = _run("scripts/train_dice.py", "--dataset", tiny_set, "--synth", "2", "--only", "cls", "--device", "cpu",
+             "--cls-arch", "slim", "--cls-teacher", D.MODELS / "dice_cls.onnx", "--cls-iters", "3", "--out", tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "classifier initialised from" in r.stdout  # the teacher, read back
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00000.png"))
+    probs = D.classify(img, [(10.0, 10.0, 50.0, 50.0)], D.DiceConfig(cls_models=((tmp_path / "dice_cls.onnx", D.CROP_GROW),)))
+    assert probs.shape == (1, 7) and np.isclose(probs.sum(), 1.0, atol=1e-4)
+    # the loss it learns by: nought for the teacher's own answers, more the further from them
+    N = _nets()
+    t = torch.tensor([[2.0, -1.0, 0.5, 0.0, 0.0, 0.0, 0.0]])
+    assert float(N.soft_loss(t, t)) < 1e-6
+    assert float(N.soft_loss(t * 0.5, t)) > 0.0 and float(N.soft_loss(-t, t)) > float(N.soft_loss(t * 0.5, t))
