@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import torch
 import torch.nn as nn
@@ -96,6 +97,22 @@ class Cls(nn.Module):
         return self.fc(self.f(x))
 
 
+def _onnx_weights(path: Path) -> tuple[Any, dict[str, torch.Tensor]]:
+    """The graph of the ONNX model at ``path`` and its weights by name, as tensors."""
+    import onnx
+    from onnx import numpy_helper
+
+    g = onnx.load(str(path)).graph
+    return g, {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in g.initializer}
+
+
+def _norm_after(mods: dict[str, nn.Module], name: str) -> nn.BatchNorm2d | None:
+    """The batch norm right after the layer ``name`` in its Sequential ("s2.3" -> "s2.4"), if any."""
+    head, _, i = name.rpartition(".")
+    bn = mods.get(f"{head}.{int(i) + 1}") if head and i.isdigit() else None
+    return bn if isinstance(bn, nn.BatchNorm2d) else None
+
+
 def _set_conv(conv: nn.Conv2d, bn: nn.BatchNorm2d | None, w: torch.Tensor, b: torch.Tensor) -> None:
     """An exported convolution (its batch norm folded in) back into ``conv`` and ``bn``: the
     batch norm becomes the identity plus the bias (kept so in eval mode: keep_loaded_norms)."""
@@ -113,11 +130,7 @@ def _set_conv(conv: nn.Conv2d, bn: nn.BatchNorm2d | None, w: torch.Tensor, b: to
 def load_onnx_det(model: Det, path: Path) -> list[str]:
     """Set ``model``'s layers to those of the detector in ``path`` (an export of ``Det``) where
     their shapes agree; returns the names of those left as they were (a different stem)."""
-    import onnx
-    from onnx import numpy_helper
-
-    g = onnx.load(str(path)).graph
-    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in g.initializer}
+    g, init = _onnx_weights(path)
     mods = dict(model.named_modules())
     fresh, loaded = [], 0
     with torch.no_grad():
@@ -131,9 +144,7 @@ def load_onnx_det(model: Det, path: Path) -> list[str]:
             if not isinstance(conv, nn.Conv2d) or tuple(w.shape) != tuple(conv.weight.shape):
                 fresh.append(name)
                 continue
-            head, _, i = name.rpartition(".")
-            bn = mods[f"{head}.{int(i) + 1}"] if head and i.isdigit() else None
-            _set_conv(conv, bn if isinstance(bn, nn.BatchNorm2d) else None, w, init[node.input[2]])
+            _set_conv(conv, _norm_after(mods, name), w, init[node.input[2]])
             loaded += 1
     print(f"detector initialised from {path}: {loaded} layers, new: {', '.join(fresh) or 'none'}", flush=True)
     return fresh
@@ -164,10 +175,8 @@ def _fresh_modules(model: Det, fresh: list[str]) -> list[nn.Module]:
     mods = dict(model.named_modules())
     out = []
     for name in fresh:
-        out.append(mods[name])
-        head, _, i = name.rpartition(".")
-        if head and i.isdigit() and isinstance(mods.get(f"{head}.{int(i) + 1}"), nn.BatchNorm2d):
-            out.append(mods[f"{head}.{int(i) + 1}"])
+        bn = _norm_after(mods, name)
+        out += [mods[name]] + ([bn] if bn is not None else [])
     return out
 
 
@@ -210,11 +219,7 @@ def teach_stem(model: Det, teacher: Det, fresh: list[str], batches: Callable[[],
 def load_onnx_cls(model: Cls, path: Path, arch: str) -> None:
     """Set ``model`` to the classifier in ``path`` (an export of ``Cls``, whose batch norms the
     export folded into the convolutions: each becomes the identity plus the conv's bias)."""
-    import onnx
-    from onnx import numpy_helper
-
-    g = onnx.load(str(path)).graph
-    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in g.initializer}
+    g, init = _onnx_weights(path)
     convs = [n for n in g.node if n.op_type == "Conv"]
     gemms = [n for n in g.node if n.op_type == "Gemm"]
     mods = list(model.f)

@@ -270,14 +270,14 @@ def det_batch(data: list, rng: np.random.Generator, bs: int = 16) -> tuple[torch
 
 def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
     model = Det(DET_ARCH)
-    fresh = None
     teacher = None
     if DET_INIT is not None:
-        teacher = Det("base")
-        load_onnx_det(teacher, DET_INIT)
-        teacher.to(DEVICE).eval()
+        if DISTIL or STEM_ITERS:  # the detector at DET_INIT, whose stem or outputs are learnt
+            teacher = Det("base")
+            load_onnx_det(teacher, DET_INIT)
+            teacher.to(DEVICE).eval()
         fresh = load_onnx_det(model, DET_INIT)
-        if STEM_ITERS:
+        if STEM_ITERS and teacher is not None:
             teach_stem(model.to(DEVICE), teacher, fresh, lambda: det_batch(data, rng)[0], STEM_ITERS)
             export(model, torch.zeros(1, 3, 320, 320), out / "dice_det_stem.onnx")
         keep_loaded_norms(model, fresh)
@@ -307,8 +307,6 @@ def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> No
             print(f"det {it} loss {lh.item():.3f} {lr_.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if it and it % 1000 == 0:
             export(model, torch.zeros(1, 3, 320, 320), out / "dice_det.onnx")
-            if fresh is not None:
-                keep_loaded_norms(model, fresh)  # export left every layer in training mode
     export(model, torch.zeros(1, 3, 320, 320), out / "dice_det.onnx")
 
 
@@ -418,12 +416,15 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
 def export(model: nn.Module, dummy: torch.Tensor, path: Path) -> None:
     """The model as ONNX (exported from the CPU, whatever it trains on)."""
     device = next(model.parameters()).device
+    modes = [m.training for m in model.modules()]  # put back as they were: some layers stay frozen
     model.eval()
     try:
         torch.onnx.export(model.cpu(), dummy, str(path), opset_version=13, dynamo=False,
                           input_names=["x"], output_names=["y"])
     finally:
-        model.to(device).train()
+        model.to(device)
+        for m, training in zip(model.modules(), modes):
+            m.training = training
     print("wrote", path, path.stat().st_size, flush=True)
 
 

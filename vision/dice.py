@@ -127,8 +127,7 @@ _local = threading.local()
 # classifier's to the bit, the float models' to about 1e-5 (tests/vision/test_dice_int8.py).
 _ENGINE = (cv2.dnn.ENGINE_CLASSIC,) if hasattr(cv2.dnn, "ENGINE_CLASSIC") else ()
 _ENGINES: tuple[tuple[int, ...], ...] = ((), _ENGINE) if _ENGINE else ((),)
-_TIMED_BATCH = 8  # crops in the batch a classifier is timed on (about a frame's proposals)
-CLS_PROBE = (_TIMED_BATCH, 3, CLS_SIZE, CLS_SIZE)
+CLS_PROBE = (8, 3, CLS_SIZE, CLS_SIZE)  # the batch a classifier is timed on (about a frame's proposals)
 
 
 def _quantized(path: Path) -> bool:
