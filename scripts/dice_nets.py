@@ -132,22 +132,44 @@ def load_onnx_det(model: Det, path: Path) -> list[str]:
     their shapes agree; returns the names of those left as they were (a different stem)."""
     g, init = _onnx_weights(path)
     mods = dict(model.named_modules())
-    fresh, loaded = [], 0
+    convs = [(n, _onnx_layer(n.name)) for n in g.node if n.op_type == "Conv"]
+    shift = stem_shift(model, [name for _, name in convs])
+    loaded = set()
     with torch.no_grad():
-        for node in (n for n in g.node if n.op_type == "Conv"):
-            name = node.name.strip("/").rsplit("/", 1)[0].replace("/", ".").split(".", 1)[-1]
-            name = name if name in mods else node.name.strip("/").split("/")[0]  # l4, l3, head
-            conv = mods.get(name)
+        for node, name in convs:
+            if name.startswith("s2."):  # the stems are aligned at their ends (stem_shift)
+                head, _, rest = name[3:].partition(".")
+                if int(head) < shift:
+                    continue  # a layer before the other stem's part that this one keeps
+                name = ".".join(["s2", str(int(head) - shift)] + ([rest] if rest else []))
+            conv = mods.get(name) if name in mods else mods.get(name.split(".")[0])  # l4, l3, head
             if conv is None:
                 raise SystemExit(f"{path}: no layer {name} in this detector")
             w = init[node.input[1]]
-            if not isinstance(conv, nn.Conv2d) or tuple(w.shape) != tuple(conv.weight.shape):
-                fresh.append(name)
-                continue
-            _set_conv(conv, _norm_after(mods, name), w, init[node.input[2]])
-            loaded += 1
-    print(f"detector initialised from {path}: {loaded} layers, new: {', '.join(fresh) or 'none'}", flush=True)
+            if isinstance(conv, nn.Conv2d) and tuple(w.shape) == tuple(conv.weight.shape):
+                _set_conv(conv, _norm_after(mods, name), w, init[node.input[2]])
+                loaded.add(".".join(name.split(".")[:2]) if name.startswith("s2.") else name)
+    fresh = []  # the layers not loaded: a stem's by its place in s2 ("s2.3", not "s2.3.dw")
+    for n, m in model.named_modules():
+        n = ".".join(n.split(".")[:2]) if n.startswith("s2.") else n
+        if isinstance(m, nn.Conv2d) and n not in loaded and n not in fresh:
+            fresh.append(n)
+    print(f"detector initialised from {path}: {len(loaded)} layers, new: {', '.join(fresh) or 'none'}", flush=True)
     return fresh
+
+
+def _onnx_layer(node_name: str) -> str:
+    """The module an exported node came from ("/s2/s2.3/Conv" -> "s2.3", "/s2/s2.3/dw/Conv" ->
+    "s2.3.dw", "/head/Conv" -> "head")."""
+    return node_name.strip("/").rsplit("/", 1)[0].replace("/", ".").split(".", 1)[-1]
+
+
+def stem_shift(model: Det, other_convs: list[str]) -> int:
+    """How many more places the stem of another detector (its conv layers named ``other_convs``,
+    each followed by a batch norm and a ReLU) has than ``model``'s: the two stems end alike (the
+    /4 map's 24 -> 24 convolution), so its layer ``s2.k`` is ``model``'s ``s2.(k - shift)``."""
+    last = max(int(n.split(".")[1]) for n in other_convs if n.startswith("s2."))
+    return last + 3 - len(model.s2)
 
 
 def distil_loss(y: torch.Tensor, teacher: Det, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -197,6 +219,7 @@ def teach_stem(model: Det, teacher: Det, fresh: list[str], batches: Callable[[],
     if not all(n.startswith("s2.") for n in fresh):
         raise SystemExit(f"--stem-iters teaches a new stem (s2) only, not {', '.join(fresh)}")
     last = max(int(n.split(".")[1]) for n in fresh)  # the index of the last new conv in s2
+    cut = last + 2 + len(teacher.s2) - len(model.s2)  # the same place in the teacher's stem
     params = [p for m in _fresh_modules(model, fresh) for p in m.parameters()]
     keep_loaded_norms(model, fresh)
     opt = torch.optim.AdamW(params, 3e-3, weight_decay=1e-4)
@@ -205,7 +228,7 @@ def teach_stem(model: Det, teacher: Det, fresh: list[str], batches: Callable[[],
     for it in range(iters):
         x = batches()
         with torch.no_grad():
-            want = teacher.s2[: last + 2](x)
+            want = teacher.s2[:cut](x)
         loss = F.mse_loss(model.s2[: last + 2](x), want)
         opt.zero_grad()
         loss.backward()

@@ -103,6 +103,34 @@ def test_a_detector_read_back_from_its_export_computes_what_the_reader_does() ->
     assert torch.equal(other.s3[0].weight, model.s3[0].weight)
 
 
+def test_a_shorter_stem_keeps_the_last_layer_of_the_shipped_one() -> None:
+    import torch
+
+    N = _nets()
+    shipped = N.Det("base")
+    N.load_onnx_det(shipped, D.MODELS / "dice_det.onnx")
+    shipped.eval()
+    # "patch" replaces both strided convolutions by one: its stem is three places shorter, and
+    # its 24 -> 24 convolution (s2.3) is the shipped one's s2.6
+    patch = N.Det("patch")
+    assert N.load_onnx_det(patch, D.MODELS / "dice_det.onnx") == ["s2.0"]
+    assert torch.equal(patch.s2[3].weight, shipped.s2[6].weight)
+    # its new layer learns the shipped stem's features where the two stems meet (both strided
+    # convolutions done): the loss falls, and no layer but the new one moves
+    rng = torch.Generator().manual_seed(1)
+    x = torch.rand(4, 3, 64, 64, generator=rng) - 0.5
+    patch.eval()
+    before = {k: v.clone() for k, v in patch.state_dict().items()}
+    with torch.no_grad():
+        far = torch.nn.functional.mse_loss(patch.s2[:2](x), shipped.s2[:5](x)).item()
+    N.teach_stem(patch, shipped, ["s2.0"], lambda: x, 300)
+    with torch.no_grad():
+        near = torch.nn.functional.mse_loss(patch.s2[:2](x), shipped.s2[:5](x)).item()
+    assert near < 0.75 * far, (far, near)
+    moved = {k.rsplit(".", 1)[0] for k, v in patch.state_dict().items() if not torch.equal(v, before[k])}
+    assert moved == {"s2.0", "s2.1"}  # the patch convolution and its batch norm
+
+
 def test_a_cheaper_stem_learns_from_the_shipped_detector(tiny_set: Path, tmp_path: Path) -> None:
     r = _run("scripts/train_dice.py", "--dataset", tiny_set, "--synth", "2", "--only", "det", "--device", "cpu",
              "--det-arch", "patch2", "--det-init", D.MODELS / "dice_det.onnx", "--stem-iters", "3",
