@@ -38,6 +38,9 @@ afresh or taught by the shipped detector (``--det-init vision/models/dice_det.on
 1500 --distil --det-iters 3000 --det-lr 3e-4``: the new stem first learns the old one's features,
 then the whole detector its outputs), and a slim classifier taught by the shipped one as well as
 the labels (``--cls-arch slim --cls-teacher vision/models/dice_cls.onnx --cls-distil 0.7``).
+The eighth round taught the ``patch`` stem too (a stem shorter than its teacher's is aligned with
+it at its end) and fine-tuned the classifier on photos saved again as JPEG (``--jpeg 0.3``):
+neither read as well as the shipped models.
 
 Data: dice-dev *train* split only (the test split is never read here), its labels corrected by
 ``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
@@ -85,6 +88,7 @@ CLS_NAME = "dice_cls.onnx"
 CLS_ARCH = "base"
 DET_ARCH = "base"
 STREAKS = 0.0  # share of classifier crops given a band (--streaks)
+JPEG = 0.0  # share of jittered photos saved again as JPEG of quality 35-90 (--jpeg)
 CLS_INIT: Path | None = None  # a float classifier (ONNX) to fine-tune instead of starting afresh (--cls-init)
 CLS_LR = 3e-3  # the classifier's peak learning rate (--cls-lr)
 DET_INIT: Path | None = None  # a detector (ONNX) whose layers start this one (--det-init)
@@ -172,7 +176,11 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.2))
     if rng.random() < 0.3:
         f += rng.normal(0, rng.uniform(1, 8), f.shape).astype(np.float32)
-    return np.clip(f, 0, 255).astype(np.uint8)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    if JPEG and rng.random() < JPEG:  # a phone's or webcam's compression after all that (no draw when off)
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 91))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+    return out
 
 
 def det_sample(img: np.ndarray, dice: list[dict], rng: np.random.Generator
@@ -464,6 +472,8 @@ def main() -> None:
                     help="with --det-init: learn that detector's outputs instead of the labels")
     ap.add_argument("--crowd", type=int, default=0, help="crowded synthetic tables added to the data")
     ap.add_argument("--streaks", type=float, default=0.0, help="share of classifier crops crossed by a light or dark band")
+    ap.add_argument("--jpeg", type=float, default=0.0,
+                    help="share of the jittered photos and detector samples saved again as JPEG (quality 35-90)")
     ap.add_argument("--close", type=float, default=0.15, help="share of close-camera scenes (1-4 big dice)")
     ap.add_argument("--hue-pips", type=float, default=0.0,
                     help="share of synthetic dice whose pips differ from the body by hue more than brightness")
@@ -498,6 +508,8 @@ def main() -> None:
     CLS_LR = a.cls_lr
     CLS_ARCH = a.cls_arch
     STREAKS = a.streaks
+    global JPEG
+    JPEG = a.jpeg
     global GROW
     GROW = a.grow
     global CLS_NAME

@@ -180,3 +180,25 @@ def test_a_slim_classifier_learns_from_the_shipped_one(tiny_set: Path, tmp_path:
     t = torch.tensor([[2.0, -1.0, 0.5, 0.0, 0.0, 0.0, 0.0]])
     assert float(N.soft_loss(t, t)) < 1e-6
     assert float(N.soft_loss(t * 0.5, t)) > 0.0 and float(N.soft_loss(-t, t)) > float(N.soft_loss(t * 0.5, t))
+
+
+def test_photos_saved_again_as_jpeg_when_asked(tiny_set: Path) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_dice as T
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00003.png"))
+    assert img is not None
+    assert T.JPEG == 0.0  # off unless --jpeg: the shipped commands' random draws are unchanged
+    plain = T.colour_jitter(img, np.random.default_rng(5))
+    try:
+        T.JPEG = 1.0
+        saved = T.colour_jitter(img, np.random.default_rng(5))
+    finally:
+        T.JPEG = 0.0
+    diff = np.abs(plain.astype(np.int16) - saved.astype(np.int16))
+    assert diff.max() > 0 and diff.mean() < 4  # the same photo, with compression's small errors
+    # and the draws before it are the same: only compression tells them apart
+    again = T.colour_jitter(img, np.random.default_rng(5))
+    assert np.array_equal(again, plain)
