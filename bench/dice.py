@@ -108,7 +108,9 @@ def main() -> int:
     ap.add_argument("--crowd-n", type=int, default=40, help="crowded tables to render (0: none)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--det-model", help="another detector (ONNX) instead of the shipped one")
-    ap.add_argument("--cls-model", help="another classifier (ONNX) instead of the shipped one")
+    ap.add_argument("--cls-model", help="another full classifier (ONNX) instead of the shipped one")
+    ap.add_argument("--fast-model", help="another quick classifier (ONNX) read first, or 'none': every crop "
+                                         "read by the full one")
     ap.add_argument("--keep", help="write the synthetic and variant sets here (reused when present)")
     ap.add_argument("--variants", action="store_true", help="also dice-dev's test photos as other cameras take them")
     ap.add_argument("--only-variants", action="store_true", help="only those (no synthetic sets)")
@@ -119,6 +121,8 @@ def main() -> int:
         cfg = replace(cfg, det_model=Path(a.det_model))
     if a.cls_model:
         cfg = replace(cfg, cls_models=((Path(a.cls_model), CROP_GROW),))
+    if a.fast_model:
+        cfg = replace(cfg, cls_fast=None if a.fast_model == "none" else (Path(a.fast_model), CROP_GROW))
     results = []
     if (Path(a.dataset) / "labels.json").is_file():
         results.append(evaluate(Path(a.dataset), "test", cfg)[0])

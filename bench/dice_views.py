@@ -46,8 +46,13 @@ Record = dict[str, Any]
 
 def views(img: np.ndarray, box: tuple[float, float, float, float], cfg: D.DiceConfig) -> Views | None:
     """Every view of one die (upright, turned 3 ways, shifted 4 ways per SHIFTS, grown per GROWS),
-    or None when its upright crop is read surely (at least ``tta_below``: never re-read)."""
+    or None when its crop is read surely, by the quick classifier (at least ``fast_sure``) or by
+    the full one upright (at least ``tta_below``): the reader never re-reads those."""
     path, grow = cfg.cls_models[0]
+    if cfg.cls_fast is not None:
+        fast, fast_grow = cfg.cls_fast
+        if D.read_crops(fast, D._crops(img, [box], fast_grow)).max() >= cfg.fast_sure:
+            return None
     crop = D._crops(img, [box], grow)
     up = D.read_crops(path, crop)
     if up.max() >= cfg.tta_below:

@@ -14,12 +14,18 @@ they trained. ``tests/vision/test_train_dice.py`` runs a few steps of both on th
 2. ``dice_cls.onnx``: a small classifier of 40x40 die crops into {not a die, 1..6}. The reader
    runs its int8 copy, ``dice_cls_int8.onnx``: after training a classifier, run
    ``scripts/quantize_dice.py`` (onnxruntime's quantizer, also in the ``[train]`` extra).
+3. ``dice_cls_fast.onnx``: a slim classifier (half the work) taught by ``dice_cls.onnx`` as well
+   as the labels; the reader runs its int8 copy first on every crop and keeps its answer where
+   it is sure (``vision.dice.DiceConfig.cls_fast``).
 
 The shipped models came from (CPU, one thread; ~15 min for the detector with its data, ~25 min
 for the classifier, which needs ~11 GB of RAM: its scenes and crops):
     scripts/train_dice.py --only det --synth 2500 --crowd 400 --close 0.25 --det-iters 4000 --seed 9
     scripts/train_dice.py --only cls --mine --synth 3000 --cls-iters 10000 --seed 4
     scripts/quantize_dice.py    # dice_cls.onnx -> dice_cls_int8.onnx, what the reader runs (30 s)
+    scripts/train_dice.py --only cls --mine --synth 3000 --cls-iters 10000 --seed 4 --cls-arch slim \
+        --cls-teacher vision/models/dice_cls.onnx --cls-distil 0.7 --cls-name dice_cls_fast.onnx   # 40 min
+    scripts/quantize_dice.py --model vision/models/dice_cls_fast.onnx --out vision/models/dice_cls_fast_int8.onnx
 The detector (issue 17) replaced one trained without crowded tables, colour casts, dim rooms or
 motion blur (``--synth 2000 --det-iters 3000 --seed 5``): on the bench's crowded tables it reads
 0.98 of the dice instead of 0.93-0.95 (docs/readme/dice.md has every set). Classifiers trained

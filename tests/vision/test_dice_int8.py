@@ -26,6 +26,10 @@ def test_the_shipped_classifier_is_the_int8_one_and_small() -> None:
     assert D._quantized(INT8) and not D._quantized(FLOAT) and not D._quantized(D.DiceConfig().det_model)
     assert D.float_twin(INT8) == FLOAT
     assert INT8.stat().st_size < MAX_MODEL_BYTES
+    fast = D.MODELS / "dice_cls_fast_int8.onnx"  # the quick classifier read first, int8 as well
+    assert D.DiceConfig().cls_fast == (fast, D.CROP_GROW)
+    assert D._quantized(fast) and not D._quantized(D.float_twin(fast)) and D.float_twin(fast).is_file()
+    assert fast.stat().st_size < INT8.stat().st_size
 
 
 def test_int8_and_float_read_the_same_classes_on_dice_dev(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
@@ -52,7 +56,7 @@ def test_int8_and_float_read_the_same_classes_on_dice_dev(dice_dev: tuple[Path, 
 
 def test_int8_reads_dice_dev_as_the_float_model(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
     root, entries = dice_dev
-    cfg8 = D.DiceConfig()
+    cfg8 = D.DiceConfig(cls_fast=None)  # every crop read by the full classifier
     cfg32 = replace(cfg8, cls_models=((FLOAT, D.CROP_GROW),))
     differ = 0
     for e in entries:
@@ -74,7 +78,7 @@ def test_an_int8_model_opencv_cannot_run_falls_back_to_its_float_twin(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     bad = _broken_int8(tmp_path)
     shutil.copy(FLOAT, tmp_path / "dice_cls.onnx")
-    cfg = D.DiceConfig(cls_models=((bad, D.CROP_GROW),))
+    cfg = D.DiceConfig(cls_models=((bad, D.CROP_GROW),), cls_fast=None)
     img = np.full((64, 64, 3), 200, np.uint8)
     cv2.rectangle(img, (16, 16), (48, 48), (30, 30, 30), -1)
     with caplog.at_level(logging.WARNING, logger="vision.dice"):
@@ -88,7 +92,7 @@ def test_an_int8_model_without_a_twin_is_a_clear_error(tmp_path: Path) -> None:
     bad = _broken_int8(tmp_path)
     with pytest.raises(ModelError, match="cannot load dice model"):
         D.classify(np.zeros((64, 64, 3), np.uint8), [(16.0, 16.0, 48.0, 48.0)],
-                   D.DiceConfig(cls_models=((bad, D.CROP_GROW),)))
+                   D.DiceConfig(cls_models=((bad, D.CROP_GROW),), cls_fast=None))
 
 
 two_engines = pytest.mark.skipif(len(D._ENGINES) < 2, reason="this OpenCV has one dnn engine")
