@@ -23,6 +23,9 @@ dice no prediction matches).
 (``bench/variants.py``: 2x and 0.6x resolution, warm and cool light, a dim room with noise and
 JPEG, a tilted camera, a quarter turn, focus blur, a wider view over a wood table): real dice,
 other imaging.
+
+``--det-model``, ``--cls-model`` and ``--fast-model`` read with another detector, full classifier
+or quick classifier (``--fast-model none``: the full classifier reads every crop).
 """
 
 from __future__ import annotations
