@@ -148,14 +148,19 @@ def load_onnx_det(model: Det, path: Path) -> list[str]:
             w = init[node.input[1]]
             if isinstance(conv, nn.Conv2d) and tuple(w.shape) == tuple(conv.weight.shape):
                 _set_conv(conv, _norm_after(mods, name), w, init[node.input[2]])
-                loaded.add(".".join(name.split(".")[:2]) if name.startswith("s2.") else name)
-    fresh = []  # the layers not loaded: a stem's by its place in s2 ("s2.3", not "s2.3.dw")
+                loaded.add(_place(name))
+    fresh = []  # the layers not loaded
     for n, m in model.named_modules():
-        n = ".".join(n.split(".")[:2]) if n.startswith("s2.") else n
+        n = _place(n)
         if isinstance(m, nn.Conv2d) and n not in loaded and n not in fresh:
             fresh.append(n)
     print(f"detector initialised from {path}: {len(loaded)} layers, new: {', '.join(fresh) or 'none'}", flush=True)
     return fresh
+
+
+def _place(name: str) -> str:
+    """A layer's name, a stem's by its place in s2 ("s2.3.dw" -> "s2.3"; others as they are)."""
+    return ".".join(name.split(".")[:2]) if name.startswith("s2.") else name
 
 
 def _onnx_layer(node_name: str) -> str:

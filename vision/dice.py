@@ -24,7 +24,7 @@ import logging
 import math
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Sequence
 
@@ -222,10 +222,9 @@ def warm_up(config: DiceConfig | None = None) -> None:
     cfg = config or DiceConfig()
     img = np.full((64, 64, 3), 127, np.uint8)
     detect(img, cfg)
-    box = [(16.0, 16.0, 48.0, 48.0)]
-    classify(img, box, cfg)
-    if cfg.cls_fast is not None:  # the crop above may have been read by the quick classifier alone
-        classify(img, box, replace(cfg, cls_fast=None))
+    classify(img, [(16.0, 16.0, 48.0, 48.0)], cfg)
+    for path, _grow in cfg.cls_models:  # the quick classifier may have read that crop alone
+        _net(path)
 
 
 # ---------------------------------------------------------------- preprocessing
