@@ -62,7 +62,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import replace
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -74,9 +74,10 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import dice_boxes, label_fixes, synth_crowd, synth_dice  # noqa: E402
+from vision import dice_boxes, label_fixes  # noqa: E402
 import vision.dice as _dice  # noqa: E402
 from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
+from dice_scenes import PART, make_crowds, make_synth, pooled  # noqa: E402
 from dice_nets import (CLS_WIDTHS, DET_ARCHS, Cls, Det, distil_loss, keep_loaded_norms,  # noqa: E402
                        load_onnx_cls, load_onnx_det, soft_loss, teach_stem)
 
@@ -104,6 +105,8 @@ DISTIL = False  # with --det-init: learn that detector's outputs instead of the 
 CLS_TEACHER: Path | None = None  # a float classifier (ONNX) whose answers the new one learns too (--cls-teacher)
 CLS_DISTIL = 0.7  # ... the weight of its answers against the labels' (--cls-distil)
 DEVICE = torch.device("cpu")  # where the models train (--device); the data is made on the CPU either way
+PROCS = 0  # processes making and mining the scenes (--procs; 0: this one alone, the shipped commands' draw)
+BATCHES = "numpy"  # who draws and jitters the classifier's batches (--batches): numpy, or torch on DEVICE
 DET_SIZE = 320  # long side of the image fed to the detector (runtime default)
 CROP = 192  # training crop of the detector input
 
@@ -126,32 +129,6 @@ def load_real(ds: Path, fixes: str = "auto") -> list[tuple[np.ndarray, list[dict
             continue
         img = cv2.imread(str(ds / e["file"]))
         out.append((img, e["dice"]))
-    return out
-
-
-def make_synth(n: int, seed: int, close: float = 0.15, hue_pips: float = 0.0) -> list[tuple[np.ndarray, list[dict]]]:
-    rng = np.random.default_rng(seed)
-    out = []
-    for i in range(n):
-        r = rng.random()
-        w, h = (640, 640) if r < 0.5 else ((800, 600) if r < 0.75 else (480, 640))
-        p = synth_dice.SceneParams(width=w, height=h, hue_pips=hue_pips)
-        if rng.random() < close:  # a close camera: few big dice
-            p = replace(p, n_dice=(1, 4), die_px=(80.0, 220.0))
-        img, lab = synth_dice.render_scene(rng, p)
-        out.append((img, lab["dice"]))
-    return out
-
-
-def make_crowds(n: int, seed: int) -> list[tuple[np.ndarray, list[dict]]]:
-    """Crowded tables (``vision.synth_crowd``: 20-40 dice packed together, some hiding part of
-    another), so both models see touching dice and neighbours' pips at a crop's edge. The
-    seeds (50000 + seed) are far from the bench's (1007, 3007)."""
-    rng = np.random.default_rng(50_000 + seed)
-    out = []
-    for _ in range(n):
-        img, lab = synth_crowd.render_crowd(rng)
-        out.append((img, lab["dice"]))
     return out
 
 
@@ -326,7 +303,28 @@ def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> No
 
 def mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
     """Crops at the trained detector's own proposals: false ones as 'not a die' (hard
-    negatives: holes, dots, knobs...), true ones with their label (the detector's box jitter)."""
+    negatives: holes, dots, knobs...), true ones with their label (the detector's box jitter).
+    With --procs the scenes are shared out (forked processes read ``data`` as it is)."""
+    global _MINING
+    if PROCS:
+        _MINING = (data, out)
+        try:
+            return pooled(_mine_part, [(a, min(a + PART, len(data))) for a in range(0, len(data), PART)], PROCS)
+        finally:
+            _MINING = None
+    return _mine(data, out)
+
+
+_MINING: tuple[list, Path] | None = None  # what mine() shares with its processes
+
+
+def _mine_part(job: tuple[int, int]) -> list:
+    assert _MINING is not None
+    data, out = _MINING
+    return _mine(data[job[0]:job[1]], out)
+
+
+def _mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
     from vision.cli import boxes_match
     from vision.dice import DiceConfig, detect
 
@@ -399,20 +397,13 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
     opt = torch.optim.AdamW(model.parameters(), CLS_LR, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, CLS_LR, total_steps=iters, pct_start=0.1)
     bs = 128
+    batches = torch_batches(X, Y, bs, rng) if BATCHES == "torch" else numpy_batches(X, Y, bs, rng)
+    del X
     t0 = time.time()
     for it in range(iters):
-        idx = rng.integers(0, len(X), bs)
-        xb = X[idx].astype(np.float32)
-        # photometric jitter per crop, done on the normalised crop
-        gain = rng.uniform(0.7, 1.3, (bs, 1, 1, 1)).astype(np.float32)
-        xb = xb * gain + rng.normal(0, rng.uniform(0, 0.15), xb.shape).astype(np.float32)
-        if STREAKS > 0:
-            xb += streaks(bs, rng, STREAKS)
-        if rng.random() < 0.5:
-            xb = xb[:, :, ::-1]
-        x = torch.from_numpy(np.ascontiguousarray(xb)).to(DEVICE).permute(0, 3, 1, 2)
+        x, yt = next(batches)
         y = model(x)
-        loss = F.cross_entropy(y, torch.from_numpy(Y[idx]).to(DEVICE), label_smoothing=0.02)
+        loss = F.cross_entropy(y, yt, label_smoothing=0.02)
         if teacher is not None:
             with torch.no_grad():
                 t = teacher(x)
@@ -422,9 +413,48 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
         opt.step()
         sched.step()
         if it % 200 == 0:
-            acc = (y.argmax(1).cpu().numpy() == Y[idx]).mean()
+            acc = (y.argmax(1) == yt).float().mean().item()
             print(f"cls {it} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
     export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / CLS_NAME)
+
+
+def numpy_batches(X: np.ndarray, Y: np.ndarray, bs: int, rng: np.random.Generator
+                  ) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+    """The classifier's batches (N x 3 x S x S on DEVICE, and their labels), each crop with its
+    own gain and the batch with one noise level, some crossed by bands, half mirrored: drawn and
+    jittered by numpy (the CPU's share of a step: ~14 ms of the noise alone on this VM)."""
+    while True:
+        idx = rng.integers(0, len(X), bs)
+        xb = X[idx].astype(np.float32)
+        # photometric jitter per crop, done on the normalised crop
+        gain = rng.uniform(0.7, 1.3, (bs, 1, 1, 1)).astype(np.float32)
+        xb = xb * gain + rng.normal(0, rng.uniform(0, 0.15), xb.shape).astype(np.float32)
+        if STREAKS > 0:
+            xb += streaks(bs, rng, STREAKS)
+        if rng.random() < 0.5:
+            xb = xb[:, :, ::-1]
+        yield (torch.from_numpy(np.ascontiguousarray(xb)).to(DEVICE).permute(0, 3, 1, 2),
+               torch.from_numpy(Y[idx]).to(DEVICE))
+
+
+def torch_batches(X: np.ndarray, Y: np.ndarray, bs: int, rng: np.random.Generator
+                  ) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+    """The same batches drawn and jittered by torch where the model trains (--batches torch, the
+    default on a GPU): the crops go to DEVICE once, and the large draws (which crops, their gains,
+    the noise) come from a torch generator seeded from ``rng``; ``rng`` draws the rest."""
+    g = torch.Generator(device=DEVICE)
+    g.manual_seed(int(rng.integers(0, 2**62)))
+    Xt, Yt = torch.from_numpy(X).to(DEVICE), torch.from_numpy(Y).to(DEVICE)
+    while True:
+        idx = torch.randint(0, len(Xt), (bs,), device=DEVICE, generator=g)
+        xb = Xt[idx].float()
+        gain = torch.empty((bs, 1, 1, 1), device=DEVICE).uniform_(0.7, 1.3, generator=g)
+        xb = xb * gain + torch.randn(xb.shape, device=DEVICE, generator=g) * float(rng.uniform(0, 0.15))
+        if STREAKS > 0:
+            xb += torch.from_numpy(streaks(bs, rng, STREAKS)).to(DEVICE)
+        if rng.random() < 0.5:
+            xb = xb.flip(2)
+        yield xb.permute(0, 3, 1, 2), Yt[idx]
 
 
 def export(model: nn.Module, dummy: torch.Tensor, path: Path) -> None:
@@ -492,13 +522,23 @@ def main() -> None:
     ap.add_argument("--label-fixes", default="auto",
                     help="corrections to the train labels: a JSON file, 'auto' (scripts/dice_dev_train_fixes.json "
                          "for dice-dev) or 'none' (the labels as they are)")
+    ap.add_argument("--real-jitters", type=int, default=10,
+                    help="the classifier sees each real train photo again this many times, each with a new colour jitter")
+    ap.add_argument("--procs", type=int, default=0,
+                    help="make and mine the scenes in this many processes (0: this one; any N>0 gives the same data)")
+    ap.add_argument("--batches", choices=["auto", "numpy", "torch"], default="auto",
+                    help="who draws and jitters the classifier's batches: numpy, or torch where the model "
+                         "trains (auto: torch on a GPU, numpy on the CPU)")
     ap.add_argument("--device", default="auto",
                     help="where the models train: cpu, cuda, cuda:N, or auto (a CUDA GPU when there is one)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     global DEVICE
     DEVICE = pick_device(a.device)
-    print("training on", DEVICE, flush=True)
+    global PROCS, BATCHES
+    PROCS = max(0, a.procs)
+    BATCHES = a.batches if a.batches != "auto" else ("torch" if DEVICE.type == "cuda" else "numpy")
+    print("training on", DEVICE, "batches by", BATCHES, flush=True)
     global CLS_ARCH, DET_ARCH, STREAKS, CLS_INIT, CLS_LR
     DET_ARCH = a.det_arch
     global DET_INIT, DET_LR, STEM_ITERS
@@ -527,7 +567,8 @@ def main() -> None:
     rng = np.random.default_rng(a.seed)
     t = time.time()
     real = load_real(Path(a.dataset), a.label_fixes)
-    synth = make_synth(a.synth, seed=1000 + a.seed, close=a.close, hue_pips=a.hue_pips) + make_crowds(a.crowd, a.seed)
+    synth = (make_synth(a.synth, seed=1000 + a.seed, close=a.close, hue_pips=a.hue_pips, procs=PROCS)
+             + make_crowds(a.crowd, a.seed, procs=PROCS))
     print(f"data: {len(real)} real train images, {len(synth)} synthetic ({a.crowd} crowded), "
           f"{time.time() - t:.0f}s", flush=True)
     # real images are few: repeat them so they are ~40% of what the models see
@@ -541,7 +582,7 @@ def main() -> None:
             print("mined", len(extra), "proposals,", sum(1 for _, y in extra if y == 0), "false", flush=True)
         scenes = real * 2 + synth
         del data, synth  # train_cls frees the scenes once they are cropped
-        train_cls(scenes, a.cls_iters, out, rng, extra, real_more=real * 10)
+        train_cls(scenes, a.cls_iters, out, rng, extra, real_more=real * a.real_jitters)
 
 
 if __name__ == "__main__":

@@ -202,3 +202,63 @@ def test_photos_saved_again_as_jpeg_when_asked(tiny_set: Path) -> None:
     # and the draws before it are the same: only compression tells them apart
     again = T.colour_jitter(img, np.random.default_rng(5))
     assert np.array_equal(again, plain)
+
+
+def test_scenes_made_by_several_processes_are_the_same_for_any_number() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import dice_scenes as S
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    n = S.PART + 3  # two parts: the second one short
+    one = S.make_synth(n, 11, close=0.3, procs=1)
+    two = S.make_synth(n, 11, close=0.3, procs=2)
+    assert len(one) == len(two) == n
+    for (a, da), (b, db) in zip(one, two):
+        assert np.array_equal(a, b) and da == db
+    # not the single generator's draw (procs=0, what the shipped commands drew), nor one part twice
+    assert not np.array_equal(S.make_synth(1, 11)[0][0], one[0][0])
+    assert one[S.PART][1] != one[0][1]
+    crowds = S.make_crowds(2, 3, procs=2)
+    assert len(crowds) == 2 and all(len(d) >= 20 for _, d in crowds)
+
+
+def test_classifier_batches_drawn_by_torch_train_a_model_the_reader_runs(tiny_set: Path, tmp_path: Path) -> None:
+    """--batches torch (the default on a GPU) run on the CPU; the scenes made and mined by two
+    processes (--procs 2)."""
+    out = tmp_path / "models"
+    out.mkdir()
+    (out / "dice_det.onnx").write_bytes(D.DiceConfig().det_model.read_bytes())  # --mine reads the detector there
+    r = _run("scripts/train_dice.py", "--dataset", tiny_set, "--synth", "3", "--only", "cls", "--mine",
+             "--cls-iters", "3", "--procs", "2", "--batches", "torch", "--device", "cpu", "--out", out,
+             "--cls-name", "c.onnx")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "batches by torch" in r.stdout and "mined" in r.stdout
+    cfg = D.DiceConfig(cls_models=((out / "c.onnx", D.CROP_GROW),), cls_fast=None)
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00000.png"))
+    probs = D.classify(img, [(10.0, 10.0, 50.0, 50.0)], cfg)
+    assert probs.shape == (1, 7) and np.isclose(probs.sum(), 1.0, atol=1e-4)
+
+
+def test_batches_drawn_by_torch_jitter_like_numpy_ones() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_dice as T
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-0.5, 0.5, (64, D.CLS_SIZE, D.CLS_SIZE, 3)).astype(np.float16)
+    X[:, :, : D.CLS_SIZE // 2] = -0.5  # the left half dark: a mirrored crop shows on its right
+    Y = np.arange(64) % 7
+    for make in (T.numpy_batches, T.torch_batches):
+        x, y = next(make(X, Y, 32, np.random.default_rng(3)))
+        assert tuple(x.shape) == (32, 3, D.CLS_SIZE, D.CLS_SIZE) and tuple(y.shape) == (32,)
+        diffs = []
+        for k in range(32):  # each crop is one of X, with its label, jittered a little
+            c = x[k].permute(1, 2, 0).numpy()
+            cands = [X[i].astype(np.float32) for i in range(64) if Y[i] == int(y[k])]
+            best = min(min(np.abs(c - a).mean(), np.abs(c - a[:, ::-1]).mean()) for a in cands)
+            diffs.append(best)
+        assert max(diffs) < 0.25
+    xs = [next(T.torch_batches(X, Y, 32, np.random.default_rng(s)))[0] for s in (3, 3, 4)]
+    assert np.array_equal(xs[0].numpy(), xs[1].numpy()) and not np.array_equal(xs[0].numpy(), xs[2].numpy())

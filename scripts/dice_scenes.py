@@ -1,0 +1,84 @@
+"""The synthetic scenes scripts/train_dice.py trains on (``vision.synth_dice`` photos of dice
+and ``vision.synth_crowd`` crowded tables), made in this process or shared out among several
+(``procs``). The reader never imports this."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from vision import synth_crowd, synth_dice
+
+Scene = tuple[np.ndarray, list[dict]]
+
+
+def make_synth(n: int, seed: int, close: float = 0.15, hue_pips: float = 0.0, procs: int = 0) -> list[Scene]:
+    """``n`` photos of dice on tables, a share ``close`` of them from a close camera."""
+    if procs:
+        return pooled(_synth_part, [(seed, k, m, close, hue_pips) for k, m in parts(n)], procs)
+    return _synth_scenes(n, np.random.default_rng(seed), close, hue_pips)
+
+
+def _synth_scenes(n: int, rng: np.random.Generator, close: float, hue_pips: float) -> list[Scene]:
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        w, h = (640, 640) if r < 0.5 else ((800, 600) if r < 0.75 else (480, 640))
+        p = synth_dice.SceneParams(width=w, height=h, hue_pips=hue_pips)
+        if rng.random() < close:  # a close camera: few big dice
+            p = replace(p, n_dice=(1, 4), die_px=(80.0, 220.0))
+        img, lab = synth_dice.render_scene(rng, p)
+        out.append((img, lab["dice"]))
+    return out
+
+
+def make_crowds(n: int, seed: int, procs: int = 0) -> list[Scene]:
+    """Crowded tables (``vision.synth_crowd``: 20-40 dice packed together, some hiding part of
+    another), so both models see touching dice and neighbours' pips at a crop's edge. The
+    seeds (50000 + seed) are far from the bench's (1007, 3007)."""
+    if procs:
+        return pooled(_crowd_part, [(50_000 + seed, k, m) for k, m in parts(n)], procs)
+    return _crowd_scenes(n, np.random.default_rng(50_000 + seed))
+
+
+def _crowd_scenes(n: int, rng: np.random.Generator) -> list[Scene]:
+    out = []
+    for _ in range(n):
+        img, lab = synth_crowd.render_crowd(rng)
+        out.append((img, lab["dice"]))
+    return out
+
+
+# procs > 0: the scenes are made in parts of PART, part k from seed's k-th spawned generator, so
+# the data is the same for any number of processes (but not what procs=0 draws from one generator)
+PART = 50
+
+
+def parts(n: int) -> list[tuple[int, int]]:
+    return [(k, min(PART, n - k * PART)) for k in range((n + PART - 1) // PART)]
+
+
+def _part_rng(seed: int, k: int) -> np.random.Generator:
+    """What ``SeedSequence(seed).spawn(k + 1)[k]`` gives: a stream of its own for each part."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k,)))
+
+
+def _synth_part(job: tuple) -> list:
+    seed, k, m, close, hue_pips = job
+    return _synth_scenes(m, _part_rng(seed, k), close, hue_pips)
+
+
+def _crowd_part(job: tuple) -> list:
+    seed, k, m = job
+    return _crowd_scenes(m, _part_rng(seed, k))
+
+
+def pooled(fn: Callable[[Any], list], jobs: list, procs: int) -> list:
+    """``fn`` over ``jobs`` in ``procs`` forked processes, the results joined in the jobs' order
+    (the processes see the caller's memory as it was: fork, not spawn)."""
+    with multiprocessing.get_context("fork").Pool(procs) as pool:
+        return [x for part in pool.map(fn, jobs, chunksize=1) for x in part]
