@@ -403,7 +403,7 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, CLS_LR, total_steps=iters, pct_start=0.1)
     bs = 128
     batches = torch_batches(X, Y, bs, rng) if BATCHES == "torch" else numpy_batches(X, Y, bs, rng)
-    del X
+    del X  # the batches hold the crops (numpy's) or free them once on DEVICE (torch's)
     t0 = time.time()
     for it in range(iters):
         x, yt = next(batches)
@@ -450,6 +450,7 @@ def torch_batches(X: np.ndarray, Y: np.ndarray, bs: int, rng: np.random.Generato
     g = torch.Generator(device=DEVICE)
     g.manual_seed(int(rng.integers(0, 2**62)))
     Xt, Yt = torch.from_numpy(X).to(DEVICE), torch.from_numpy(Y).to(DEVICE)
+    del X  # on a GPU the host copy (GBs) is freed once the caller drops its own too
     while True:
         idx = torch.randint(0, len(Xt), (bs,), device=DEVICE, generator=g)
         xb = Xt[idx].float()
