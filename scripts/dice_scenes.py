@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision import synth_crowd, synth_dice
@@ -34,6 +35,24 @@ def _synth_scenes(n: int, rng: np.random.Generator, close: float, hue_pips: floa
         img, lab = synth_dice.render_scene(rng, p)
         out.append((img, lab["dice"]))
     return out
+
+
+def warp_photo(img: np.ndarray, dice: list[dict], rng: np.random.Generator, most: float = 0.2) -> Scene:
+    """The photo as a camera tilted or turned another way would see it: each corner moved inward
+    by up to ``most`` of the side, on its own (a random homography: a keystone to any side, a
+    shear, a squash), and each die's box the box around its moved corners."""
+    h, w = img.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src + rng.uniform(0, most, (4, 2)).astype(np.float32) * np.float32([[w, h], [-w, h], [-w, -h], [w, -h]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    moved = []
+    for d in dice:
+        x1, y1, x2, y2 = d["box"]
+        pts = cv2.perspectiveTransform(np.float32([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]]), m)[0]
+        moved.append({**d, "box": [float(pts[:, 0].min()), float(pts[:, 1].min()),
+                                   float(pts[:, 0].max()), float(pts[:, 1].max())]})
+    return out, moved
 
 
 def make_crowds(n: int, seed: int, procs: int = 0) -> list[Scene]:

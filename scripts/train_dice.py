@@ -82,7 +82,7 @@ sys.path.insert(0, str(ROOT))
 from vision import dice_boxes, label_fixes  # noqa: E402
 import vision.dice as _dice  # noqa: E402
 from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
-from dice_scenes import PART, make_crowds, make_synth, pooled  # noqa: E402
+from dice_scenes import PART, make_crowds, make_synth, pooled, warp_photo  # noqa: E402
 from dice_nets import (CLS_WIDTHS, DET_ARCHS, Cls, Det, distil_loss, keep_loaded_norms,  # noqa: E402
                        load_onnx_cls, load_onnx_det, soft_loss, teach_stem)
 
@@ -101,6 +101,7 @@ CLS_ARCH = "base"
 DET_ARCH = "base"
 STREAKS = 0.0  # share of classifier crops given a band (--streaks)
 JPEG = 0.0  # share of jittered photos saved again as JPEG of quality 35-90 (--jpeg)
+WARP = 0.0  # share of the real photos' jittered copies seen through dice_scenes.warp_photo (--warp)
 CLS_INIT: Path | None = None  # a float classifier (ONNX) to fine-tune instead of starting afresh (--cls-init)
 CLS_LR = 3e-3  # the classifier's peak learning rate (--cls-lr)
 DET_INIT: Path | None = None  # a detector (ONNX) whose layers start this one (--det-init)
@@ -371,6 +372,8 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
               extra: list[tuple[np.ndarray, int]] | None = None, real_more: list | None = None) -> None:
     xs, ys = [], []
     for img, dice in real_more or []:  # real photos again, each time with a new colour jitter
+        if WARP and rng.random() < WARP:  # (no draw when off: the shipped commands draw as before)
+            img, dice = warp_photo(img, dice, rng)
         for c, y in cls_samples(colour_jitter(img, rng), dice, rng, n_neg=1):
             xs.append(c.astype(np.float16))
             ys.append(y)
@@ -516,6 +519,8 @@ def main() -> None:
     ap.add_argument("--streaks", type=float, default=0.0, help="share of classifier crops crossed by a light or dark band")
     ap.add_argument("--jpeg", type=float, default=0.0,
                     help="share of the jittered photos and detector samples saved again as JPEG (quality 35-90)")
+    ap.add_argument("--warp", type=float, default=0.0,
+                    help="share of the real photos' jittered copies seen as by another camera angle (a random homography)")
     ap.add_argument("--close", type=float, default=0.15, help="share of close-camera scenes (1-4 big dice)")
     ap.add_argument("--hue-pips", type=float, default=0.0,
                     help="share of synthetic dice whose pips differ from the body by hue more than brightness")
@@ -560,8 +565,8 @@ def main() -> None:
     CLS_LR = a.cls_lr
     CLS_ARCH = a.cls_arch
     STREAKS = a.streaks
-    global JPEG
-    JPEG = a.jpeg
+    global JPEG, WARP
+    JPEG, WARP = a.jpeg, a.warp
     global GROW
     GROW = a.grow
     global CLS_NAME

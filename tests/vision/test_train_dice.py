@@ -262,3 +262,31 @@ def test_batches_drawn_by_torch_jitter_like_numpy_ones() -> None:
         assert max(diffs) < 0.25
     xs = [next(T.torch_batches(X, Y, 32, np.random.default_rng(s)))[0] for s in (3, 3, 4)]
     assert np.array_equal(xs[0].numpy(), xs[1].numpy()) and not np.array_equal(xs[0].numpy(), xs[2].numpy())
+
+
+def test_a_photo_seen_from_another_angle_keeps_its_dice_in_their_boxes() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import dice_scenes as S
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    img = np.full((480, 640, 3), 30, np.uint8)
+    dice = []
+    for i, (x, y) in enumerate([(20, 20), (560, 30), (300, 200), (40, 400), (570, 410)]):
+        img[y : y + 50, x : x + 50] = 230  # five white "dice" at the corners and the middle
+        dice.append({"box": [x, y, x + 50, y + 50], "value": i + 1})
+    rng = np.random.default_rng(3)
+    seen = 0
+    for _ in range(20):
+        out, moved = S.warp_photo(img, dice, rng, most=0.2)
+        assert out.shape == img.shape and [d["value"] for d in moved] == [1, 2, 3, 4, 5]
+        assert dice[0]["box"] == [20, 20, 70, 70]  # the caller's labels are left as they were
+        for d in moved:
+            x1, y1, x2, y2 = d["box"]
+            inside = out[int(y1) + 3 : int(y2) - 2, int(x1) + 3 : int(x2) - 2]
+            around = out[max(0, int(y1) - 4) : int(y2) + 5, max(0, int(x1) - 4) : int(x2) + 5]
+            # the die fills its box (a tilted square leaves its box's corners dark) and none of it is outside
+            assert (inside > 128).mean() > 0.6
+            assert (around > 128).sum() == (out[max(0, int(y1) - 40) : int(y2) + 40, max(0, int(x1) - 40) : int(x2) + 40] > 128).sum()
+        seen += out[:, :, 0].astype(int).sum() != img[:, :, 0].astype(int).sum()
+    assert seen == 20  # every draw moves the photo
