@@ -290,3 +290,26 @@ def test_a_photo_seen_from_another_angle_keeps_its_dice_in_their_boxes() -> None
             assert (around > 128).sum() == (out[max(0, int(y1) - 40) : int(y2) + 40, max(0, int(x1) - 40) : int(x2) + 40] > 128).sum()
         seen += out[:, :, 0].astype(int).sum() != img[:, :, 0].astype(int).sum()
     assert seen == 20  # every draw moves the photo
+
+
+def test_the_detector_sees_only_real_photos_from_another_angle(tiny_set: Path) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_dice as T
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    real = T.load_real(tiny_set, "none")
+    assert T.WARP == 0.0 and T.REAL_N == 0  # off unless --warp
+
+    def batch(warp: float, real_n: int) -> np.ndarray:
+        T.WARP, T.REAL_N = warp, real_n
+        try:
+            return T.det_batch(real, np.random.default_rng(8), bs=4)[0].cpu().numpy()
+        finally:
+            T.WARP, T.REAL_N = 0.0, 0
+
+    plain = batch(0.0, 0)
+    assert np.array_equal(batch(1.0, 0), plain)  # no real photo among them: nothing warped, nothing drawn
+    assert np.array_equal(batch(0.0, len(real)), plain)
+    warped = batch(1.0, len(real))
+    assert warped.shape == plain.shape and not np.array_equal(warped, plain)
