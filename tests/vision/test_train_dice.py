@@ -301,15 +301,24 @@ def test_the_detector_sees_only_real_photos_from_another_angle(tiny_set: Path) -
     real = T.load_real(tiny_set, "none")
     assert T.WARP == 0.0 and T.REAL_N == 0  # off unless --warp
 
+    warped_boxes: list[list[float]] = []
+    real_warp = T.warp_photo
+
+    def counted(img: np.ndarray, dice: list[dict], rng: np.random.Generator) -> tuple:
+        out, moved = real_warp(img, dice, rng)
+        warped_boxes.extend(d["box"] for d in moved)
+        return out, moved
+
     def batch(warp: float, real_n: int) -> np.ndarray:
-        T.WARP, T.REAL_N = warp, real_n
+        T.WARP, T.REAL_N, T.warp_photo = warp, real_n, counted
         try:
             return T.det_batch(real, np.random.default_rng(8), bs=4)[0].cpu().numpy()
         finally:
-            T.WARP, T.REAL_N = 0.0, 0
+            T.WARP, T.REAL_N, T.warp_photo = 0.0, 0, real_warp
 
     plain = batch(0.0, 0)
     assert np.array_equal(batch(1.0, 0), plain)  # no real photo among them: nothing warped, nothing drawn
-    assert np.array_equal(batch(0.0, len(real)), plain)
+    assert np.array_equal(batch(0.0, len(real)), plain) and not warped_boxes
     warped = batch(1.0, len(real))
     assert warped.shape == plain.shape and not np.array_equal(warped, plain)
+    assert len(warped_boxes) >= 4  # each of the four samples was a real photo seen from another angle
