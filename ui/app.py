@@ -95,7 +95,17 @@ def configure(size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False, ki
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
+def say_error(sentence: str) -> None:
+    """Print a start-up error on the real stderr: once Kivy is imported, ``sys.stderr`` is
+    Kivy's log (off in the kiosk unit), so a plain ``print`` there would say nothing."""
+    stream = sys.__stderr__ or sys.stderr
+    print(f"companion: {sentence}", file=stream, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Start the app. Every start-up failure (a database that is damaged, newer, foreign, open
+    in another program, on a read-only or full disk; or an internal error) is one sentence on
+    stderr and exit status 2 (1 for an internal error), never only Kivy's log."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if not args.verbose:
         # Kivy logs tracebacks for optional parts it probes and does not need (libmtdev,
@@ -103,25 +113,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     kiosk = args.kiosk or _truthy("COMPANION_KIOSK")
     fullscreen = args.fullscreen or kiosk or _truthy("COMPANION_FULLSCREEN")
-    configure(args.size, fullscreen, kiosk)
 
+    from companion.i18n import _
     from companion.store import Store, StoreError
 
-    try:
+    try:  # before Kivy is imported: its logger takes over sys.stderr
         store = Store.open(args.db)
     except StoreError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        say_error(str(exc))
         return 2
-    from ui.application import CompanionApp
+    try:
+        configure(args.size, fullscreen, kiosk)
+        from ui.application import CompanionApp
 
-    app = CompanionApp(store=store, force_demo=args.demo, lang=args.lang)
-    from companion.i18n import _
+        app = CompanionApp(store=store, force_demo=args.demo, lang=args.lang)
+    except Exception as exc:
+        store.close()
+        say_error(_("the app could not start ({error}). Run 'companion app --verbose' to see "
+                    "the details, and report it.").format(error=f"{type(exc).__name__}: {exc}"))
+        return 1
+    for sentence in store.damaged.values():
+        say_error(sentence)
 
     how = _("kiosk") if kiosk else _("{width}x{height} window").format(width=args.size[0], height=args.size[1])
     print(_("Table companion: starting ({how}; games are saved in {path}). Close the window to stop.").format(
         how=how, path=store.path), flush=True)
     try:
         app.run()
+    except Exception as exc:
+        say_error(_("the app stopped on an internal error ({error}). Run 'companion app --verbose' "
+                    "to see the details, and report it.").format(error=f"{type(exc).__name__}: {exc}"))
+        return 1
     finally:
         app.shutdown()
         store.close()
