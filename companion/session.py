@@ -148,9 +148,11 @@ class Session:
         ones are skipped (and noted in ``store.damaged``)."""
         for record in store.unfinished_games(game_key):
             try:
-                return cls(store, record)
+                session = cls(store, record)
             except DamagedGame:
                 continue
+            if session.record.finished is None:  # (else it was over: recorded just now)
+                return session
         return None
 
     @classmethod

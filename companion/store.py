@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import games
 from companion.i18n import _
 from companion.limits import MAX_SETTING_BYTES
 from companion.storefile import (
@@ -393,6 +394,8 @@ class Store:
             outcome = None if row[6] is None else json.loads(row[6])
             if not isinstance(settings, dict) or not (outcome is None or isinstance(outcome, dict)):
                 raise ValueError("not a JSON object")
+            if str(row[1]) not in games.GAMES:
+                raise ValueError(f"unknown game {str(row[1])[:40]!r}")
             return GameRecord(
                 id=gid,
                 game=str(row[1]),

@@ -140,9 +140,9 @@ def refusal(path: Path, found: Identity) -> str:
             "The database {path} is busy in another program. Close it and try again."
         ).format(path=path)
     return _(
-        "The database {path} is damaged ({detail}). It was left untouched: move it aside (or "
+        "The database {path} is damaged ({error}). It was left untouched: move it aside (or "
         "pass --db / set COMPANION_DB to another file) to start a fresh one."
-    ).format(path=path, detail=found.detail)
+    ).format(path=path, error=found.detail)
 
 
 def explain(exc: sqlite3.Error | OSError, path: Path) -> str:

@@ -39,6 +39,7 @@ def _log(store: Store, gid: int) -> list[tuple[str, str]]:
     return [(e.kind, json.dumps(e.payload, sort_keys=True)) for e in store.events(gid)]
 
 
+@pytest.mark.slow  # about a minute for the four on 2 cores; run by default
 @pytest.mark.parametrize("game_key", list(KINDS))
 def test_sigkill_at_every_write_loses_nothing_acknowledged(game_key: str, tmp_path: Path) -> None:
     out = subprocess.run(
