@@ -17,8 +17,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 DEFAULT_SIZE = (800, 480)
 
@@ -102,6 +103,43 @@ def say_error(sentence: str) -> None:
     print(f"companion: {sentence}", file=stream, flush=True)
 
 
+def error_view(sentence: str, on_close: Callable[[], None]) -> Any:
+    """The start-up error as a screen: the sentence, and a Close button (a kiosk has no
+    keyboard and ignores Escape)."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    from companion.i18n import _
+    from ui import theme
+
+    box = BoxLayout(orientation="vertical", padding=32, spacing=24)
+    title = Label(text=_("The table companion cannot start"), font_size=theme.FONT_BIG,
+                  color=theme.BAD, size_hint_y=None, height=60)
+    text = Label(text=sentence, font_size=theme.FONT, color=theme.TEXT, halign="center", valign="middle")
+    text.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 20, None)))
+    close = Button(text=_("Close"), font_size=theme.FONT_BIG, size_hint=(None, None), size=(240, 72),
+                   pos_hint={"center_x": 0.5})
+    close.bind(on_release=lambda *_a: on_close())
+    box.add_widget(title)
+    box.add_widget(text)
+    box.add_widget(close)
+    return box
+
+
+def show_error_screen(sentence: str, size: tuple[int, int], fullscreen: bool, kiosk: bool) -> None:
+    """Show the start-up error on screen until Close is touched (the kiosk, where nobody reads
+    stderr). After a few closes in a row the kiosk unit's start limit stops it."""
+    configure(size, fullscreen, kiosk)
+    from kivy.app import App
+
+    class ErrorApp(App):  # type: ignore[misc]
+        def build(self) -> Any:
+            return error_view(sentence, self.stop)
+
+    ErrorApp(title="Table companion").run()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the app. Every start-up failure (a database that is damaged, newer, foreign, open
     in another program, on a read-only or full disk; or an internal error) is one sentence on
@@ -121,6 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         store = Store.open(args.db)
     except StoreError as exc:
         say_error(str(exc))
+        if kiosk:  # and on screen, where the family looks
+            try:
+                show_error_screen(str(exc), args.size, fullscreen, kiosk)
+            except Exception:  # no display: stderr (the journal) has said it
+                pass
         return 2
     try:
         configure(args.size, fullscreen, kiosk)
