@@ -20,6 +20,7 @@ from pathlib import Path
 
 from companion import games
 from companion.boards import BoardError
+from companion.i18n import _
 from companion.store import Store, StoreError, default_db_path
 
 # name -> (module, function, one-line help)
@@ -31,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "games": ("companion.cli", "games_main", "list the games"),
     "rules": ("companion.teach.cli", "main", "how to play a game: companion rules GAME [--lang L]"),
     "history": ("companion.cli", "history_main", "finished games and per-player totals; export as JSON"),
+    "backup": ("companion.cli", "backup_main", "a consistent copy of the database: companion backup -o FILE"),
     "dice": ("vision.cli", "main", "read dice: from photos, a camera, a video or a serial die"),
     "board": ("vision.boardcli", "main", "print boards, read a board from a photo, evaluate"),
     "virtual-dice": ("hardware.virtualdie", "main", "a virtual serial die on a pseudo-terminal"),
@@ -58,8 +60,16 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_store(db: str | None) -> Store:
-    return Store.open(db)
+def open_store(db: str | None, readonly: bool = False) -> Store:
+    """The store for a command: the one writer (``play``), or a reader (``readonly``: never
+    creates a file, works beside the writer)."""
+    return Store.open(db, readonly=readonly)
+
+
+def say_damaged(store: Store) -> None:
+    """Each game skipped because its rows are damaged: one sentence on stderr."""
+    for sentence in store.damaged.values():
+        print(f"companion: {sentence}", file=sys.stderr)
 
 
 def _usage() -> str:
@@ -139,11 +149,12 @@ def history_main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     from companion.session import Session
 
-    with open_store(args.db) as store:
+    with open_store(args.db, readonly=True) as store:
         if args.export is not None:
             print(json.dumps(Session.load(store, args.export).export(), indent=2))
             return 0
         finished = store.finished_games(args.game, args.limit)
+        say_damaged(store)
         totals = store.player_totals()
         unfinished = store.unfinished_games(args.game)
         if args.json:
@@ -170,6 +181,34 @@ def history_main(argv: Sequence[str]) -> int:
                 print(f"  {row['player']:<16} {row['games']:>4} {row['won']:>4} {row['score']:>+8g}")
         if unfinished:
             print(f"\nUnfinished: {', '.join('#' + str(g.id) for g in unfinished)} (resume with 'companion play GAME')")
+        say_damaged(store)
+    return 0
+
+
+def backup_main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="companion backup",
+        description="Write a consistent copy of the database (SQLite's backup API; safe while a "
+        "game is being played).",
+    )
+    add_db_argument(parser)
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the copy to write")
+    parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    args = parser.parse_args(argv)
+    target = Path(args.output).expanduser()
+    if target.is_dir():
+        raise CliError(_("{path} is a folder: give a file name for the copy.").format(path=target))
+    if (target.exists() or target.is_symlink()) and not args.force:
+        raise CliError(_("{path} already exists: choose another name, or add --force to replace it.").format(
+            path=target))
+    if not target.parent.is_dir():
+        raise CliError(_("The folder {folder} does not exist (it is not created): create it first or "
+                         "choose another.").format(folder=target.parent))
+    with open_store(args.db, readonly=True) as store:
+        if target.resolve() == store.path.resolve():
+            raise CliError(_("The copy cannot replace the database itself: choose another name."))
+        store.backup(target)
+        print(_("Wrote {path}: a copy of {db}.").format(path=target, db=store.path))
     return 0
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from companion import games
 from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
 from companion.players import STRENGTHS
-from companion.store import EventRecord, GameRecord, Store
+from companion.store import DamagedGame, EventRecord, GameRecord, Store
 
 __all__ = ["COMPANION_SOURCE", "Session", "Turn", "SessionEvent", "replay", "IllegalAction"]
 
@@ -85,11 +85,31 @@ class Session:
     """A game in progress (or finished), backed by the store."""
 
     def __init__(self, store: Store, record: GameRecord) -> None:
+        """Raises :class:`~companion.store.DamagedGame` (noted in ``store.damaged``) when the
+        game's rows cannot be replayed: an unknown game, bad settings, a companion strength this
+        program does not know, or an event the rules cannot apply."""
         self.store = store
         self.record = record
-        self.game: Game = games.make(record.game, record.settings)
-        self.state, self.turns = replay(self.game, store.events(record.id))
+        try:
+            for strength in record.companions.values():
+                if strength not in STRENGTHS:
+                    raise ValueError(f"unknown companion strength {strength!r}")
+            self.game: Game = games.make(record.game, record.settings)
+            self.state, self.turns = replay(self.game, store.events(record.id))
+        except DamagedGame:
+            raise
+        except Exception as exc:  # any damage in stored rows; the other games stay usable
+            raise store.damaged_game(record.id, exc) from None
         self._listeners: list[Listener] = []
+        if store.readonly or self.state.is_over() == (record.finished is not None):
+            return
+        # saved by an older version that was killed between the winning move (or the undo of
+        # it) and the game's end (or reopening), two transactions then: made right here
+        if self.state.is_over():
+            store.finish_game(record.id, self.state.outcome() or {"winner": None, "scores": {}})
+        else:
+            store.reopen_game(record.id)
+        self.record = store.game(record.id)
 
     # -- starting and resuming --------------------------------------------------------------
 
@@ -124,9 +144,16 @@ class Session:
 
     @classmethod
     def resume(cls, store: Store, game_key: str | None = None) -> Session | None:
-        """The newest unfinished game (of that game), or ``None``."""
-        records = store.unfinished_games(game_key)
-        return cls(store, records[0]) if records else None
+        """The newest unfinished game (of that game) that can be read, or ``None``; damaged
+        ones are skipped (and noted in ``store.damaged``)."""
+        for record in store.unfinished_games(game_key):
+            try:
+                session = cls(store, record)
+            except DamagedGame:
+                continue
+            if session.record.finished is None:  # (else it was over: recorded just now)
+                return session
+        return None
 
     @classmethod
     def load(cls, store: Store, game_id: int) -> Session:
@@ -203,15 +230,16 @@ class Session:
         trial = self.state.clone()
         mover, thrower = trial.to_move(), trial.current_player()
         effects = trial.apply(act)
-        seq = self.store.append_event(self.game_id, "action", act.to_json(), source)
+        outcome = (trial.outcome() or {"winner": None, "scores": {}}) if trial.is_over() else None
+        # the move and the game's end: one transaction
+        seq = self.store.append_event(self.game_id, "action", act.to_json(), source, finish=outcome)
         self.state = trial
         turn = Turn(seq, act, tuple(effects), mover, thrower, source, time.time())
         self.turns.append(turn)
-        self._notify(SessionEvent("applied", self.state, turn, turn.effects))
-        if self.state.is_over():
-            outcome = self.state.outcome() or {"winner": None, "scores": {}}
-            self.store.finish_game(self.game_id, outcome)
+        if outcome is not None:
             self.record = self.store.game(self.game_id)
+        self._notify(SessionEvent("applied", self.state, turn, turn.effects))
+        if outcome is not None:
             self._notify(SessionEvent("finished", self.state, turn, turn.effects))
         return effects
 
@@ -220,11 +248,11 @@ class Session:
         if not self.turns:
             return None
         was_over = self.state.is_over()
-        self.store.append_event(self.game_id, "undo", {}, source)
+        # the undo and the game's reopening: one transaction
+        self.store.append_event(self.game_id, "undo", {}, source, reopen=was_over)
         undone = self.turns[-1]
         self.state, self.turns = replay(self.game, self.store.events(self.game_id))
         if was_over:
-            self.store.reopen_game(self.game_id)
             self.record = self.store.game(self.game_id)
         self._notify(SessionEvent("undone", self.state, undone, ()))
         return undone

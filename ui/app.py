@@ -17,8 +17,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 DEFAULT_SIZE = (800, 480)
 
@@ -95,7 +96,54 @@ def configure(size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False, ki
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
+def say_error(sentence: str) -> None:
+    """Print a start-up error on the real stderr: once Kivy is imported, ``sys.stderr`` is
+    Kivy's log (off in the kiosk unit), so a plain ``print`` there would say nothing."""
+    stream = sys.__stderr__ or sys.stderr
+    print(f"companion: {sentence}", file=stream, flush=True)
+
+
+def error_view(sentence: str, on_close: Callable[[], None]) -> Any:
+    """The start-up error as a screen: the sentence, and a Close button (a kiosk has no
+    keyboard and ignores Escape)."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    from companion.i18n import _
+    from ui import theme
+
+    box = BoxLayout(orientation="vertical", padding=32, spacing=24)
+    title = Label(text=_("The table companion cannot start"), font_size=theme.FONT_BIG,
+                  color=theme.BAD, size_hint_y=None, height=60)
+    text = Label(text=sentence, font_size=theme.FONT, color=theme.TEXT, halign="center", valign="middle")
+    text.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 20, None)))
+    close = Button(text=_("Close"), font_size=theme.FONT_BIG, size_hint=(None, None), size=(240, 72),
+                   pos_hint={"center_x": 0.5})
+    close.bind(on_release=lambda *_a: on_close())
+    box.add_widget(title)
+    box.add_widget(text)
+    box.add_widget(close)
+    return box
+
+
+def show_error_screen(sentence: str, size: tuple[int, int], fullscreen: bool, kiosk: bool) -> None:
+    """Show the start-up error on screen until Close is touched (the kiosk, where nobody reads
+    stderr). After a few closes in a row the kiosk unit's start limit stops it."""
+    configure(size, fullscreen, kiosk)
+    from kivy.app import App
+
+    class ErrorApp(App):  # type: ignore[misc]
+        def build(self) -> Any:
+            return error_view(sentence, self.stop)
+
+    ErrorApp(title="Table companion").run()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Start the app. Every start-up failure (a database that is damaged, newer, foreign, open
+    in another program, on a read-only or full disk; or an internal error) is one sentence on
+    stderr and exit status 2 (1 for an internal error), never only Kivy's log."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if not args.verbose:
         # Kivy logs tracebacks for optional parts it probes and does not need (libmtdev,
@@ -103,25 +151,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     kiosk = args.kiosk or _truthy("COMPANION_KIOSK")
     fullscreen = args.fullscreen or kiosk or _truthy("COMPANION_FULLSCREEN")
-    configure(args.size, fullscreen, kiosk)
 
+    from companion.i18n import _
     from companion.store import Store, StoreError
 
-    try:
+    try:  # before Kivy is imported: its logger takes over sys.stderr
         store = Store.open(args.db)
     except StoreError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        say_error(str(exc))
+        if kiosk:  # and on screen, where the family looks
+            try:
+                show_error_screen(str(exc), args.size, fullscreen, kiosk)
+            except Exception:  # no display: stderr (the journal) has said it
+                pass
         return 2
-    from ui.application import CompanionApp
+    try:
+        configure(args.size, fullscreen, kiosk)
+        from ui.application import CompanionApp
 
-    app = CompanionApp(store=store, force_demo=args.demo, lang=args.lang)
-    from companion.i18n import _
+        app = CompanionApp(store=store, force_demo=args.demo, lang=args.lang)
+    except Exception as exc:
+        store.close()
+        say_error(_("the app could not start ({error}). Run 'companion app --verbose' to see "
+                    "the details, and report it.").format(error=f"{type(exc).__name__}: {exc}"))
+        return 1
+    for sentence in store.damaged.values():
+        say_error(sentence)
 
     how = _("kiosk") if kiosk else _("{width}x{height} window").format(width=args.size[0], height=args.size[1])
     print(_("Table companion: starting ({how}; games are saved in {path}). Close the window to stop.").format(
         how=how, path=store.path), flush=True)
     try:
         app.run()
+    except Exception as exc:
+        say_error(_("the app stopped on an internal error ({error}). Run 'companion app --verbose' "
+                    "to see the details, and report it.").format(error=f"{type(exc).__name__}: {exc}"))
+        return 1
     finally:
         app.shutdown()
         store.close()

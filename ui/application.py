@@ -266,6 +266,8 @@ class CompanionApp(App):
         except (ValueError, StoreError) as exc:
             self.toast(_("Could not resume: {error}").format(error=exc), "bad")
             return None
+        for sentence in self.store.damaged.values():  # damaged games skipped: said
+            self.toast(sentence, "bad")
         if session is None:
             self.toast(_("There is no unfinished game."), "info")
             return None

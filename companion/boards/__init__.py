@@ -265,9 +265,25 @@ def shipped_boards() -> list[str]:
     )
 
 
+def is_board_path(name: str) -> bool:
+    """Whether a ``board`` setting names a file (not a shipped board)."""
+    return name.endswith(".toml") or "/" in name
+
+
+def board_setting(name: str) -> str:
+    """The ``board`` setting to store: a shipped board's name as given, a file as an absolute
+    path (a game saved with ``--board my.toml`` resumes from any folder)."""
+    if not is_board_path(name):
+        return name
+    try:
+        return str(Path(name).expanduser().resolve())
+    except (OSError, RuntimeError):
+        return name
+
+
 def load_board(name: str) -> Board:
     """A shipped board by name (e.g. ``"chopchop"``), or a path to a board file."""
-    if name.endswith(".toml") or "/" in name:
+    if is_board_path(name):
         return load_board_file(name)
     resource = resources.files(__name__).joinpath(f"{name}.toml")
     if not resource.is_file():

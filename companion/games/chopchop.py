@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from companion.boards import Board, BoardError, load_board
+from companion.boards import Board, BoardError, board_setting, load_board
 from companion.games.base import Game
 from companion.i18n import _
 from companion.games.chopchop_actions import (
@@ -225,7 +225,7 @@ class ChopChop(Game):
         if any(n < 0 for n in comp.values()):
             raise ValueError("tile counts cannot be negative")
         self.mice_players = mice_players
-        self.board_name = board
+        self.board_name = board_setting(board)
         self.tiles = comp
         self.cheese_to_win = int(cheese_to_win)
         self.geometry = Geometry.from_board(load_board(board))

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.boards import Board, BoardError, load_board
+from companion.boards import Board, BoardError, board_setting, load_board
 from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
 from companion.i18n import N_, _, ngettext
 
@@ -481,7 +481,7 @@ class KilkennyCats(Game):
         cols = [c.strip().lower() for c in cols]
         if len(set(cols[:players])) != players or any(not c or ":" in c for c in cols[:players]):
             raise ValueError("the players' colours must be distinct names (no ':')")
-        self.board_name = board
+        self.board_name = board_setting(board)
         self.n_players = players
         self.n_cats = cats
         self.colours = tuple(cols)

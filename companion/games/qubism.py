@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.boards import Board, BoardError, load_board
+from companion.boards import Board, BoardError, board_setting, load_board
 from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
 from companion.i18n import N_, _
 
@@ -528,7 +528,7 @@ class Qubism(Game):
         self._players = players
         self.cube_model = model
         self.n_cubes = cubes
-        self.board_name = board
+        self.board_name = board_setting(board)
         self.start_of: dict[str, str] = {}
         self.goal_of: dict[str, frozenset[str]] = {}
         self.goal_row: dict[str, int] = {}

@@ -68,6 +68,8 @@ def start_or_resume(
     the companion on the ``companions`` seats: role -> strength)."""
     if not new:
         session = Session.resume(store, game_key)
+        for sentence in store.damaged.values():  # damaged games skipped: said, not hidden
+            out.write(sentence + "\n")
         if session is not None:
             out.write(
                 _("Resuming game #{id} ({n} moves so far). Use --new to start another.").format(

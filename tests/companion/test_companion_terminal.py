@@ -39,7 +39,7 @@ class PersonAtTheKeyboard(io.StringIO):
             return self.first.popleft() + "\n"
         self.typed += 1
         assert self.typed < 3000, "the game does not end"
-        with Store.open(self.db) as store:
+        with Store.open(self.db, readonly=True) as store:  # a reader beside the one writer
             session = Session.resume(store, self.game)
             if session is None:  # the game is over
                 return "q\n"

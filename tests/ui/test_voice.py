@@ -162,6 +162,7 @@ def test_the_mute_button_stops_speech_and_is_remembered(make_app: Any, speech_to
     assert len(out.files) == files, "spoke while muted"
     screenshot(app.root, "voice_muted_800x480")
     # the next start of the app is still muted; Unmute speaks again
+    app.store.close()  # the first app has stopped: one writer per database
     app2 = make_app(db=db)
     assert app2.voice.enabled is False
     app2.resume_game("katenmuis")
@@ -224,6 +225,7 @@ def test_voice_settings_are_remembered_across_restarts(make_app: Any, speech_to:
     _tap(panel.onoff)
     assert app.prefs.get("ui.speech_on") is False
     # a new app on the same database: the same settings, shown and used
+    app.store.close()  # the first app has stopped: one writer per database
     app2 = make_app(db=db)
     s = app2.voice.settings()
     assert (s.enabled, s.volume, s.rate, s.variant) == (False, 80, 180, "f3")

@@ -12,6 +12,7 @@ from kivy.uix.screenmanager import Screen
 from companion import games
 from companion.i18n import N_, _
 from companion.session import Session
+from companion.store import StoreError
 from ui import theme
 from ui.widgets.common import BigButton, TextLabel
 
@@ -74,7 +75,11 @@ class HistoryScreen(Screen):
         self.detail_title = _("Chips won over time (Kat en Muis)")
 
     def show_game(self, game_id: int) -> None:
-        data = Session.load(self.app.store, game_id).export()
+        try:
+            data = Session.load(self.app.store, game_id).export()
+        except StoreError as exc:  # a damaged game: said, the others stay usable
+            self.app.toast(str(exc), "bad")
+            return
         lines: list[str] = []
         for turn in data["turns"]:
             lines.extend(turn["narration"] or [])
