@@ -24,8 +24,8 @@ from companion.games.chopchop import (
     Roll,
     Spear,
     Teleport,
+    Won,
     piece_label,
-    reason_text,
     tile_label,
 )
 from companion.games.chopchop_tracker import tracker
@@ -345,7 +345,8 @@ class ChopChopTerminal:
         self.show_board()
         self.show_tracker()
         out = self.state.outcome() or {}
-        self.con.say(_("Game over: {reason}.").format(reason=reason_text(str(out.get("reason", "")))))
+        result = Won(str(out.get("side", "")), str(out.get("reason", ""))).describe(self.session.seats)
+        self.con.say(_("Game over. {result}.").format(result=result))  # the reason and the result (C8 too)
         return 0
 
 
