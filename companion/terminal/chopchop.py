@@ -31,7 +31,7 @@ from companion.games.chopchop import (
 from companion.games.chopchop_tracker import tracker
 from companion.i18n import N_, _
 from companion.session import Session
-from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, use_language
+from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, undo_decision, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 TILE_WORDS: dict[str, str] = {
@@ -166,7 +166,7 @@ class ChopChopTerminal:
         if word in ("q", "quit", "exit"):
             return "quit"
         if word in ("u", "undo"):
-            turn = self.session.undo(source="keyboard")
+            turn = undo_decision(self.session, source="keyboard")
             self.con.say(_("Nothing to undo.") if turn is None else _("Undone: {what}.").format(what=turn.action))
             return "done"
         if word in ("t", "tracker"):
