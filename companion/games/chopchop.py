@@ -36,11 +36,11 @@ does not matter. :meth:`ChopChopState.legal_destinations` gives every full path 
 +1/+2, arrow); after a knife, "misses its next turn" is a skip flag per side — if both sides
 are flagged, both skips are taken in turn order; during the mice's double turn the same mice
 player rolls twice and the mouse moved in the first turn must move in the second; the mice
-rotation advances only after a mice turn followed by a cat turn. When the last face-down
-slab is gone and the mice hold fewer cheese than they need they can never win (only slabs
-give cheese or forks): the game ends there, the cat winning (setting ``out_of_cheese="cat"``)
-or a draw (``"draw"``); RULES.md leaves this dead end open, and without it a walled-in cat
-(face-up cheese and a hole all round) could leave a game that never ends.
+rotation advances only after a mice turn followed by a cat turn. C8's end for the mice (once
+they can no longer win, judged at the end of every turn: too little cheese left, no face-down
+slab a mouse can walk to, or a mouse walled in on its unopened hole for good) is
+:mod:`companion.games.chopchop_end`; the cat then wins (setting ``out_of_cheese="cat"``) or the
+game is a draw (``"draw"``), and the Won effect says why.
 
 **Contradictions.** Reveals are chance outcomes over all seven tile types. A type whose
 revealed count exceeds the composition setting is *contradicted*: its remaining count becomes
@@ -97,6 +97,7 @@ from companion.games.chopchop_actions import (
     die_odds,
     effect_types,
     english_piece,
+    mice_cannot_win,
     piece_label,
     reason_text,
     tile_label,
@@ -142,6 +143,7 @@ __all__ = [
     "effect_types",
     "piece_label",
     "english_piece",
+    "mice_cannot_win",
     "reason_text",
     "tile_label",
 ]
@@ -272,13 +274,11 @@ class ChopChop(Game):
     def interpretations(self) -> list[str]:
         comp = ", ".join(f"{tile_label(t)} {n}" for t, n in self.tiles.items())
         if self.out_of_cheese == "cat":
-            dead_end = _("When the last face-down slab is gone and the mice hold fewer cheese than they need, "
-                         "they can no longer win (only slabs give cheese or forks): the game ends, the cat wins. "
-                         "(Setting; RULES.md leaves this dead end open.)")
+            dead_end = _("Once the mice can no longer win (too little cheese left, no face-down slab a mouse "
+                         "can reach, or a mouse walled in its hole for good), the game ends: the cat wins.")
         else:
-            dead_end = _("When the last face-down slab is gone and the mice hold fewer cheese than they need, "
-                         "they can no longer win (only slabs give cheese or forks): the game ends, a draw. "
-                         "(Setting; RULES.md leaves this dead end open.)")
+            dead_end = _("Once the mice can no longer win (too little cheese left, no face-down slab a mouse "
+                         "can reach, or a mouse walled in its hole for good), the game ends in a draw.")
         return [
             _("Tile slabs (setting): {tiles}.").format(tiles=comp),
             _("Mice need {n} cheese, all holes opened and a mouse in a hole (C8).").format(n=self.cheese_to_win),

@@ -73,8 +73,12 @@ NO_MOVE_STEPS = N_("{piece} has no legal extra steps")
 NO_MOVE_ARROW = N_("{piece} has nowhere to go")
 WON_HOME = N_("{n} cheese, every hole opened and a mouse at home")
 WON_CAUGHT = N_("all the mice are caught")
-WON_OUT = N_("no slab left and the mice hold only {n} cheese")
-_REASONS = (NO_MOVE_ROLL, NO_MOVE_STEPS, NO_MOVE_ARROW, WON_HOME, WON_CAUGHT, WON_OUT)
+# C8: why the mice can no longer win (cases a, b, c of RULES.md)
+CANNOT_CHEESE = N_("not enough cheese is left")
+CANNOT_REACH = N_("no mouse can reach a face-down slab any more")
+CANNOT_LEAVE = N_("{piece} can never leave its hole")
+_CANNOT_WIN = (CANNOT_CHEESE, CANNOT_REACH, CANNOT_LEAVE)
+_REASONS = (NO_MOVE_ROLL, NO_MOVE_STEPS, NO_MOVE_ARROW, WON_HOME, WON_CAUGHT, *_CANNOT_WIN)
 
 
 def english_piece(piece: str) -> str:
@@ -88,6 +92,11 @@ def _reason_pattern(template: str) -> re.Pattern[str]:
     body = re.escape(template).replace(r"\{n\}", r"(?P<n>\d+)").replace(
         r"\{piece\}", r"(?P<piece>the cat|mouse \d+|the piece)")
     return re.compile(body + "$")
+
+
+def mice_cannot_win(reason: str) -> bool:
+    """Whether ``reason`` (a Won's, ``outcome()["reason"]``) is a C8 end: the mice can no longer win."""
+    return any(_reason_pattern(t).match(reason) for t in _CANNOT_WIN)
 
 
 def reason_text(reason: str) -> str:
@@ -324,6 +333,10 @@ class Won(Effect):
 
     def describe(self, names: Mapping[str, str] | None = None) -> str:
         why = reason_text(self.reason)
+        if mice_cannot_win(self.reason):  # C8: the reason first, then the result
+            if self.side == CAT:
+                return _("The mice can no longer win: {reason}. The cat wins").format(reason=why)
+            return _("The mice can no longer win: {reason}. It is a draw").format(reason=why)
         if self.side == CAT:
             return _("The cat wins: {reason}").format(reason=why)
         if self.side == MICE:

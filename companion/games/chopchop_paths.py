@@ -56,3 +56,19 @@ def walk_paths(geo: Geometry, piece: str, occupied: Mapping[str, str], cheese: C
     if steps > 0:
         walk(start, no_first, steps)
     return out
+
+
+def mouse_reach(geo: Geometry, start: str, walls: Collection[str]) -> set[str]:
+    """C8's measure: every square a mouse could ever walk to from ``start``, whatever the dice and
+    the other pieces, along squares a mouse may enter (C3). ``walls`` are the squares it can never
+    cross (the face-up cheese, also the one under the cat); the table top is a wall by C3; other
+    pieces are not walls (they move, or are caught). ``start`` itself is in the set."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        cur = todo.pop()
+        for nxt in geo.adjacency.get(cur, ()):
+            if nxt not in seen and nxt not in walls and geo.may_stand(MICE, nxt):
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen

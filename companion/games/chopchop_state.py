@@ -22,7 +22,6 @@ from companion.games.chopchop_actions import (
     TILE_TYPES,
     WON_CAUGHT,
     WON_HOME,
-    WON_OUT,
     Captured,
     CatOnCheese,
     CheeseTaken,
@@ -48,6 +47,7 @@ from companion.games.chopchop_actions import (
     english_piece,
     piece_label,
 )
+from companion.games.chopchop_end import cannot_win_reason
 from companion.games.chopchop_paths import Paths, walk_paths
 from companion.i18n import _, ngettext
 
@@ -547,15 +547,11 @@ class ChopChopState(State):
             and any(sq in self.geo.holes for sq in self.mice.values() if sq is not None)
         )
 
-    def mice_out_of_cheese(self) -> bool:
-        """No face-down slab left and too few cheese: the mice can never win any more."""
-        return not self.face_down and self.cheese_held < self.game.cheese_to_win
-
     def _end_turn(self) -> list[Effect]:
         if self.mice_have_won():
             return self._win(MICE, WON_HOME.format(n=self.cheese_held))
-        if self.mice_out_of_cheese():
-            why = WON_OUT.format(n=self.cheese_held)
+        why = cannot_win_reason(self)
+        if why is not None:  # C8: the mice can no longer win
             return self._win(CAT if self.game.out_of_cheese == "cat" else "draw", why)
         effects: list[Effect] = []
         done = self.side

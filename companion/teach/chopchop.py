@@ -113,16 +113,16 @@ def sections(game: Game) -> list[Section]:
 def _out_of_cheese(mode: str, need: int) -> str:
     if mode == "draw":
         return ngettext(
-            "When no face-down slab is left and the mice can no longer get {n} piece of cheese, the game "
-            "ends in a draw.",
-            "When no face-down slab is left and the mice can no longer get {n} pieces of cheese, the game "
-            "ends in a draw.",
+            "Once the mice can no longer win (too little cheese left to reach {n} piece, no face-down slab "
+            "a mouse can still walk to, or a mouse walled in on its hole for good), the game ends in a draw.",
+            "Once the mice can no longer win (too little cheese left to reach {n} pieces, no face-down slab "
+            "a mouse can still walk to, or a mouse walled in on its hole for good), the game ends in a draw.",
             need,
         ).format(n=need)
     return ngettext(
-        "When no face-down slab is left and the mice can no longer get {n} piece of cheese, the game ends "
-        "and the Cat wins.",
-        "When no face-down slab is left and the mice can no longer get {n} pieces of cheese, the game ends "
-        "and the Cat wins.",
+        "Once the mice can no longer win (too little cheese left to reach {n} piece, no face-down slab "
+        "a mouse can still walk to, or a mouse walled in on its hole for good), the game ends and the Cat wins.",
+        "Once the mice can no longer win (too little cheese left to reach {n} pieces, no face-down slab "
+        "a mouse can still walk to, or a mouse walled in on its hole for good), the game ends and the Cat wins.",
         need,
     ).format(n=need)

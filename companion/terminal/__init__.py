@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from companion.cli import add_db_argument, open_store
 from companion.i18n import LANGUAGES, _, language_from_env, set_language
-from companion.session import Session
+from companion.session import Session, Turn
 from companion.store import Store
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "add_common_play_arguments",
     "common_command",
     "start_or_resume",
+    "undo_decision",
     "use_language",
     "add_db_argument",
     "open_store",
@@ -100,6 +101,19 @@ class Console:
         return line.strip()
 
 
+def undo_decision(session: Session, source: str = "touch") -> Turn | None:
+    """``u`` at a terminal prompt. Against a companion seat: back to the person's last decision
+    (:meth:`Session.undo_to_human`, as the app's Undo), so the companion's reply goes with it and
+    is not played again at once; returns that decision's turn. Without a companion (or with the
+    companion in every seat, where that would undo the whole game): the latest action. ``None``
+    when there was nothing to undo."""
+    people = [p for p in session.game.players if not session.is_companion(p)]
+    if session.companions and people:
+        undone = session.undo_to_human(source)
+        return undone[-1] if undone else None
+    return session.undo(source)
+
+
 def common_command(
     line: str,
     session: Session,
@@ -122,7 +136,7 @@ def common_command(
     if line in ("b", "board"):
         return "board"
     if line in ("u", "undo"):
-        undone = session.undo()
+        undone = undo_decision(session)
         if undone is None:
             console.say(_("Nothing to undo."))
             return "nothing"

@@ -24,14 +24,14 @@ from companion.games.chopchop import (
     Roll,
     Spear,
     Teleport,
+    Won,
     piece_label,
-    reason_text,
     tile_label,
 )
 from companion.games.chopchop_tracker import tracker
 from companion.i18n import N_, _
 from companion.session import Session
-from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, use_language
+from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, undo_decision, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 TILE_WORDS: dict[str, str] = {
@@ -166,7 +166,7 @@ class ChopChopTerminal:
         if word in ("q", "quit", "exit"):
             return "quit"
         if word in ("u", "undo"):
-            turn = self.session.undo(source="keyboard")
+            turn = undo_decision(self.session, source="keyboard")
             self.con.say(_("Nothing to undo.") if turn is None else _("Undone: {what}.").format(what=turn.action))
             return "done"
         if word in ("t", "tracker"):
@@ -345,7 +345,8 @@ class ChopChopTerminal:
         self.show_board()
         self.show_tracker()
         out = self.state.outcome() or {}
-        self.con.say(_("Game over: {reason}.").format(reason=reason_text(str(out.get("reason", "")))))
+        result = Won(str(out.get("side", "")), str(out.get("reason", ""))).describe(self.session.seats)
+        self.con.say(_("Game over. {result}.").format(result=result))  # the reason and the result (C8 too)
         return 0
 
 

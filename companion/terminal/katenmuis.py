@@ -31,7 +31,7 @@ from companion.games.katenmuis import (
 from companion.i18n import N_, _, language
 from companion.session import Session
 from companion.store import StoreError
-from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, use_language
+from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, undo_decision, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
 __all__ = ["play", "replay", "odds", "parse_dice", "parse_throws"]
@@ -244,7 +244,7 @@ def play(argv: Sequence[str], console: Console | None = None) -> int:
                 continue
             try:
                 if text in ("u", "undo"):
-                    undone = session.undo(source="keyboard")
+                    undone = undo_decision(session, source="keyboard")
                     if undone is None:
                         con.say(_("Nothing to undo."))
                     else:

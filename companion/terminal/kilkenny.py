@@ -25,6 +25,7 @@ from companion.terminal import (
     help_language,
     open_store,
     start_or_resume,
+    undo_decision,
     use_language,
 )
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
@@ -121,7 +122,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
                 console.say(_("Game over: nobody wins."))
             line = console.ask(_("u = undo the last action, q = quit: ")).lower()
             if line == "u":
-                undone = session.undo()
+                undone = undo_decision(session)
                 console.say(_("Undone: {what}").format(what=undone.action if undone else _("nothing")))
                 show_board = True
                 continue

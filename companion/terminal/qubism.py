@@ -35,6 +35,7 @@ from companion.terminal import (
     help_language,
     open_store,
     start_or_resume,
+    undo_decision,
     use_language,
 )
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
@@ -137,7 +138,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             winner = (state.outcome() or {}).get("winner")
             console.say(_("Game over: {name} wins.").format(name=session.name(winner)))
             if console.ask(_("u = undo the last action, q = quit: ")).lower() == "u":
-                undone = session.undo()
+                undone = undo_decision(session)
                 console.say(_("Undone: {what}").format(what=describe(undone.action) if undone else _("nothing")))
                 show_board = True
                 continue

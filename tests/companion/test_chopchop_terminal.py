@@ -32,7 +32,7 @@ def stored(db: Path) -> ChopChopState:
 def test_a_whole_solo_game_with_r_ends(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     text = run(db, ["r"] * 5000, "--new", "--seed", "11", "--mice-players", "2")
-    assert "Game over:" in text and "Traceback" not in text
+    assert "Game over. " in text and "Traceback" not in text
     with Store.open(db) as store:
         assert store.unfinished_games("chopchop") == []
         assert len(store.finished_games("chopchop", 5)) == 1
@@ -87,3 +87,26 @@ def test_board_text_shows_pieces_slabs_table_and_holes() -> None:
 
 def test_cli_dispatch_help() -> None:
     assert cli_main(["play", "chopchop", "--help"]) == 0
+
+
+def test_c8_the_terminal_game_stops_at_the_end_and_says_why_and_who_wins(tmp_path: Path) -> None:
+    # a solo game typed with r: the cat sits on cheese until too little is left for the mice
+    db = tmp_path / "c.db"
+    text = run(db, ["r"] * 5000, "--new", "--seed", "1")
+    said = "The mice can no longer win: not enough cheese is left. The cat wins"
+    assert f"  * {said}" in text  # narrated when it happens ...
+    tail = text[text.index(f"  * {said}"):]
+    assert tail.rstrip().endswith(f"Game over. {said}.")  # ... and said last: nothing asked after it
+    assert "throws" not in tail and "which piece" not in tail
+    s = stored_finished(db)
+    assert s.is_over() and s.won_reason == "not enough cheese is left"
+    text = run(db, ["r", "r"])  # a new run starts a new game: the finished one is not resumed
+    assert "Resuming" not in text
+
+
+def stored_finished(db: Path) -> ChopChopState:
+    with Store.open(db) as store:
+        (record,) = store.finished_games("chopchop", 5)
+        state = Session.load(store, record.id).state
+    assert isinstance(state, ChopChopState)
+    return state

@@ -98,7 +98,7 @@ def test_chopchop_companion_cat_and_mice_play_a_whole_game(tmp_path: Path) -> No
     assert chopchop.play(["--db", str(db), "--companion", "cat,mice", "--seed", "3"], reveals, out) == 0
     text = out.getvalue()
     assert "Companion (Cat): Cat puts the cat on the table top at " in text
-    assert "Companion (Mice): Mouse " in text and "Game over: " in text
+    assert "Companion (Mice): Mouse " in text and "Game over. " in text
     with Store.open(db) as store:
         (record,) = store.finished_games("chopchop")
         assert record.companions == {"cat": "normal", "mice1": "normal"}
@@ -111,7 +111,7 @@ def test_chopchop_companion_cat_against_people_who_type_r(tmp_path: Path) -> Non
     db = tmp_path / "c.db"
     out = io.StringIO()
     assert chopchop.play(["--db", str(db), "--companion", "cat", "--seed", "5"], io.StringIO("r\n" * 600), out) == 0
-    assert "Game over: " in out.getvalue()
+    assert "Game over. " in out.getvalue()
     with Store.open(db) as store:
         (record,) = store.finished_games("chopchop")
         turns = Session.load(store, record.id).turns
