@@ -14,7 +14,7 @@ reaching for one: dice with more than a fifth of their top face under it are cou
 (read right, misread, asked about; a misread one is a made-up value), the others as usual.
 
 ``--crowd-n N`` (default 40, 0: off) adds "crowded": 640x640 tables of 20-40 dice packed
-against each other (``vision.synth_crowd``), with three more counts: *duplicates* (a labelled
+against each other (``vision.synth.crowd``), with three more counts: *duplicates* (a labelled
 die found twice: predictions centred on a labelled die's top face beyond those paired with one), *merged*
 (a prediction whose box holds the centres of two or more labelled dice) and *missed* (labelled
 dice no prediction matches).
@@ -42,7 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
 
-from vision import synth_crowd, synth_dice  # noqa: E402
+from vision.synth import crowd as synth_crowd  # noqa: E402
+from vision.synth import dice as synth_dice  # noqa: E402
 from vision.cli import _grown_contains, boxes_match, evaluate, score_image  # noqa: E402
 from vision.dice import CROP_GROW, DiceConfig  # noqa: E402
 
@@ -80,7 +81,7 @@ def evaluate_crowd(dataset: Path, cfg: DiceConfig) -> dict:
 
 def hand_counts(entry: dict, preds: list) -> dict[str, int]:
     """``score_image``'s counts on the dice in view, with the dice a hand hides (more than a fifth
-    of the top face under it: ``vision.synth_dice.HIDDEN_FROM``) counted apart: a reading on one
+    of the top face under it: ``vision.synth.dice.HIDDEN_FROM``) counted apart: a reading on one
     is *hidden_right*, *hidden_wrong* (a made-up value: what must not happen) or *hidden_asked*."""
     shown = [d["box"] for d in entry["dice"]]
     hid = {"hidden": 0, "hidden_right": 0, "hidden_wrong": 0, "hidden_asked": 0}

@@ -38,7 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision.dice as _dice  # noqa: E402
-from vision import synth_crowd, synth_dice  # noqa: E402
+from vision.synth import crowd as synth_crowd  # noqa: E402
+from vision.synth import dice as synth_dice  # noqa: E402
 
 AGREE_MIN = 0.995  # the least share of crops on which int8 and float must pick the same class
 

@@ -47,7 +47,7 @@ as the shipped one (0.997).
 Data: dice-dev *train* split only (the test split is never read here), its labels corrected by
 ``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
 checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
-models were), plus synthetic scenes from ``vision.synth_dice`` with wide variation. The runtime
+models were), plus synthetic scenes from ``vision.synth.dice`` with wide variation. The runtime
 (vision/dice.py) uses cv2.dnn only.
 """
 

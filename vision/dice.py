@@ -34,6 +34,7 @@ import numpy as np
 from companion.i18n import _
 from companion.limits import too_large_message
 from vision import dice_boxes as bx
+from vision.colour_names import LUMA, colour_name
 from vision.dice_boxes import Proposal
 from vision.errors import InvalidImageError, ModelError
 from vision.limits import MAX_MODEL_BYTES
@@ -443,9 +444,6 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     return probs
 
 
-LUMA = np.float32([0.114, 0.587, 0.299])  # BGR weights of a colour's brightness
-
-
 def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | None:
     """The body colour (BGR): the median of the top face's inner part without the pips (the
     smaller of its dark and light parts)."""
@@ -475,8 +473,6 @@ def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | 
 
 def body_name(body: tuple[int, int, int] | None) -> str:
     """Short name of a body colour from die_body ("unknown" without one)."""
-    from vision.synth_dice import colour_name
-
     return "unknown" if body is None else colour_name(np.float32(body))
 
 

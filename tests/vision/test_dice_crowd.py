@@ -1,4 +1,4 @@
-"""The reader on crowded tables (vision.synth_crowd) and the speed-ups that must not change
+"""The reader on crowded tables (vision.synth.crowd) and the speed-ups that must not change
 readings: the upright view reused in the four-turn re-read."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision import synth_crowd
+from vision.synth import crowd as synth_crowd
 from vision.cli import score_image
 from vision.dice import DiceConfig, _net, classify, crop_for_classifier, detect_fine, read_dice
 from vision.dice_boxes import one_per_die

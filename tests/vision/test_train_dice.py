@@ -17,7 +17,7 @@ pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 
 from vision import dice as D  # noqa: E402
-from vision import synth_dice  # noqa: E402
+from vision.synth import dice as synth_dice  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
