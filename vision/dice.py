@@ -36,6 +36,7 @@ from companion.limits import too_large_message
 from vision import dice_boxes as bx
 from vision.colour_names import LUMA, colour_name
 from vision.dice_boxes import Proposal
+from vision.dice_plane import TablePlane
 from vision.errors import InvalidImageError, ModelError
 from vision.limits import MAX_MODEL_BYTES
 
@@ -110,6 +111,9 @@ class DiceConfig:
     # bench set reads as without it (docs/readme/dice.md, eighth round)
     cls_fast: tuple[Path, float] | None = (MODELS / "dice_cls_fast_int8.onnx", CROP_GROW)
     fast_sure: float = 0.95
+    # the table's plane, when the board was found by its markers (vision.dice_plane): boxes
+    # whose footprint there is not a die's top face are dropped (None: no such check)
+    table: TablePlane | None = None
 
 
 @dataclass(frozen=True)
@@ -546,7 +550,7 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     out = []
     for box, p_die, v, conf in found:
-        if bx.part_of_a_bigger_die(box, sure):
+        if bx.part_of_a_bigger_die(box, sure) or (cfg.table is not None and not cfg.table.fits(box)):
             continue
         body = die_body(img, box)
         if conf >= cfg.min_value_prob and not bx.cut_by_the_frame(box, w, h, cfg.cut_ratio):
@@ -576,5 +580,9 @@ def read_dice_file(path: str | Path, config: DiceConfig | None = None) -> list[D
         roi = replace(roi, rect=None if roi.rect is None else (roi.rect[0] * s, roi.rect[1] * s,
                                                                 roi.rect[2] * s, roi.rect[3] * s),
                       polygon=None if roi.polygon is None else tuple((x * s, y * s) for x, y in roi.polygon))
-    found = read_dice(loaded.image, replace(cfg, roi=roi))
+    table = cfg.table
+    if table is not None:  # plane mm -> the loaded image's pixels
+        m = np.diag([s, s, 1.0]) @ np.asarray(table.homography, np.float64)
+        table = replace(table, homography=tuple(tuple(float(v) for v in row) for row in m))
+    found = read_dice(loaded.image, replace(cfg, roi=roi, table=table))
     return [replace(r, box=(r.box[0] / s, r.box[1] / s, r.box[2] / s, r.box[3] / s)) for r in found]
