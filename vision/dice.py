@@ -3,7 +3,7 @@
     read_dice(image_bgr, config=None) -> list[DieReading]
 
 Two small learned stages run with OpenCV's dnn module (no deep-learning framework at runtime),
-both trained by ``scripts/train_dice.py`` on dice-dev's train split plus synthetic scenes:
+both trained by ``scripts/train_dice.py`` on real photos' train splits plus synthetic scenes:
 
 1. a detector (CenterNet-style heat map at stride 4) finds the top face of every die on the
    image letterboxed to ``config.det_size`` pixels (scale-adaptive: dice of any pixel size in
@@ -100,15 +100,18 @@ class DiceConfig:
     tta_below: float = 0.95  # ... when their top probability is below this (docs/readme/dice.md)
     roi: RegionOfInterest | None = None
     det_model: Path = field(default=MODELS / "dice_det.onnx")
-    # classifiers (ONNX file, crop growth) whose probabilities are averaged; the shipped one is
-    # dice_cls.onnx in int8 (scripts/quantize_dice.py: about 40 % less time a crop, the same
-    # readings on dice-dev; docs/readme/dice.md)
-    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls_int8.onnx", CROP_GROW),)
+    # classifiers (ONNX file, crop growth) whose probabilities are averaged, each in int8
+    # (scripts/quantize_dice.py: about 40 % less time a crop; docs/readme/dice.md): dice_cls,
+    # trained on all four real sets (issue 29, eleventh round), and dice_cls_r10, the tenth
+    # round's, trained on dice-dev alone (averaging both keeps dice-dev's readings; either alone
+    # reads the other's photos worse)
+    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls_int8.onnx", CROP_GROW),
+                                                  (MODELS / "dice_cls_r10_int8.onnx", CROP_GROW))
     # a quicker classifier (ONNX file, crop growth) that reads every crop first: its answer is kept
     # where its top probability is at least fast_sure, and only the other crops are read by the
     # cls_models (None: every crop is). The shipped one, dice_cls_fast_int8.onnx, has half the
-    # work of dice_cls and learnt from it; the cls_models read about a tenth of the crops and every
-    # bench set reads as without it (docs/readme/dice.md, eighth round)
+    # work of dice_cls (trained beside it on the four real sets, eleventh round); the cls_models
+    # read the crops it is unsure of (docs/readme/dice.md, eighth and eleventh rounds)
     cls_fast: tuple[Path, float] | None = (MODELS / "dice_cls_fast_int8.onnx", CROP_GROW)
     fast_sure: float = 0.95
     # the table's plane, when the board was found by its markers (vision.dice_plane): boxes
