@@ -175,7 +175,7 @@ def main() -> int:
             fig = evaluate(ds, "test", cfg)[0]
             fig["dataset"] = f"synthetic {name} seed={a.seed + 100 * k}"
             results.append(fig)
-        if a.synth_n > 0:  # a hand reaching over the dice (never in sets above: their seeds are unchanged)
+        if a.synth_n > 0 and not a.only_variants:  # a hand reaching over the dice (never in sets above: their seeds are unchanged)
             n, hseed = max(10, a.synth_n // 2), a.seed + 300
             ds = Path(tmp) / f"hand-{hseed}-{n}"
             if not (ds / "labels.json").is_file():

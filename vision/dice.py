@@ -8,14 +8,16 @@ both trained by ``scripts/train_dice.py`` on real photos' train splits plus synt
 1. a detector (CenterNet-style heat map at stride 4) finds the top face of every die on the
    image letterboxed to ``config.det_size`` pixels (scale-adaptive: dice of any pixel size in
    the image become a similar fraction of the detector input);
-2. a classifier reads each die crop from the full-resolution image into {not a die, 1..6}
-   (int8 weights and activations in its convolutions, made by ``scripts/quantize_dice.py``);
-   a quicker one, taught by it, reads every crop first and answers alone where it is sure.
+2. classifiers read each die crop from the full-resolution image into {not a die, 1..6}
+   (int8 weights and activations in their convolutions, made by ``scripts/quantize_dice.py``):
+   a quicker one reads every crop first and answers alone where it is sure, and two full ones,
+   averaged, read the others.
 
 A die whose value is not read with at least ``config.min_value_prob`` comes back with
 ``value=None`` (ask the player, never guess). An optional region of interest limits where dice
 count (rectangle or polygon; "inside" keeps only dice whose centre is inside, "exclude" drops
-them).
+them), and the table's plane, when the board's markers give it, drops boxes that cannot be a
+die's top face there (``vision.dice_plane``).
 """
 
 from __future__ import annotations
