@@ -3,8 +3,8 @@
     .venv/bin/python bench/board.py [--count 520] [--seed 2026] [--renderer main|alt|both]
                                     [--dir DIR] [--alt-dir DIR]
 
-Writes ``count`` scenes across the four boards with each renderer (``vision.synth_board``, and
-the independent ``vision.synth_board_alt`` with other piece shapes, camera, light and
+Writes ``count`` scenes across the four boards with each renderer (``vision.synth.board``, and
+the independent ``vision.synth.board_alt`` with other piece shapes, camera, light and
 occluders; about a quarter of the scenes with one marker hidden), then reads them on one core
 (cv2.setNumThreads(1), OPENBLAS_NUM_THREADS=1) and prints, per renderer, the board-found rate
 (all, and with a hidden marker), per-square accuracy (all and per board) and the median ms per
@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
-from vision.board_scenes import evaluate_dir, write_dataset  # noqa: E402
-from vision.synth_board_alt import write_alt_dataset  # noqa: E402
+from vision.synth.board_scenes import evaluate_dir, write_dataset  # noqa: E402
+from vision.synth.board_alt import write_alt_dataset  # noqa: E402
 
 
 def run(renderer: str, root: Path, count: int, seed: int) -> None:

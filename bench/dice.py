@@ -1,8 +1,10 @@
 """Bench the dice reader: accuracy and median time per frame, one thread.
 
-    .venv/bin/python bench/dice.py [--synth-n 100] [--seed 7] [--dataset ../shared/datasets/dice-dev]
+    .venv/bin/python bench/dice.py [--synth-n 100] [--seed 7] [--datasets ../shared/datasets] [--real all]
 
-Prints the figures of ``companion dice eval`` on dice-dev's test split and on synthetic sets
+Prints the figures of ``companion dice eval`` on the test split of every real set (dice-dev,
+rune55-trays, epanemu-dice, rf-dice-public: each paired by its own box convention, see
+``bench/dice_real.py``) and on synthetic sets
 rendered deterministically from the seed: "mixed" (wide variation: colours, tilt up to 45
 degrees, busy backgrounds, blur, noise, shadows, touching dice; 640x640), "close" (a close
 camera: 1-3 dice of 110-200 px, a fifth to a third of the frame) and "wide" (a camera over the
@@ -14,7 +16,7 @@ reaching for one: dice with more than a fifth of their top face under it are cou
 (read right, misread, asked about; a misread one is a made-up value), the others as usual.
 
 ``--crowd-n N`` (default 40, 0: off) adds "crowded": 640x640 tables of 20-40 dice packed
-against each other (``vision.synth_crowd``), with three more counts: *duplicates* (a labelled
+against each other (``vision.synth.crowd``), with three more counts: *duplicates* (a labelled
 die found twice: predictions centred on a labelled die's top face beyond those paired with one), *merged*
 (a prediction whose box holds the centres of two or more labelled dice) and *missed* (labelled
 dice no prediction matches).
@@ -42,19 +44,22 @@ sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
 
-from vision import synth_crowd, synth_dice  # noqa: E402
+from vision.synth import crowd as synth_crowd  # noqa: E402
+from vision.synth import dice as synth_dice  # noqa: E402
 from vision.cli import _grown_contains, boxes_match, evaluate, score_image  # noqa: E402
 from vision.dice import CROP_GROW, DiceConfig  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 import variants  # noqa: E402
+from dice_real import REAL_SETS, datasets_dir, evaluate_real, table  # noqa: E402
 
 
 def show(fig: dict) -> None:
     print(f"{fig['dataset']} [{fig['split']}]: {fig['images']} images, {fig['dice']} dice")
     for k in ("detect_recall", "value_recall", "precision", "images_fully_right"):
         print(f"  {k:20s} {fig[k]:.4f}")
-    print(f"  unreadable {fig['unreadable']}, extra predictions {fig['extra_predictions']}")
+    print(f"  unreadable {fig['unreadable']}, extra predictions {fig['extra_predictions']}, "
+          f"wrong values {fig.get('wrong_values', 0)}")
     if "hidden" in fig:
         print(f"  dice under a hand {fig['hidden']}: read right {fig['hidden_right']}, "
               f"misread {fig['hidden_wrong']}, asked {fig['hidden_asked']}")
@@ -80,7 +85,7 @@ def evaluate_crowd(dataset: Path, cfg: DiceConfig) -> dict:
 
 def hand_counts(entry: dict, preds: list) -> dict[str, int]:
     """``score_image``'s counts on the dice in view, with the dice a hand hides (more than a fifth
-    of the top face under it: ``vision.synth_dice.HIDDEN_FROM``) counted apart: a reading on one
+    of the top face under it: ``vision.synth.dice.HIDDEN_FROM``) counted apart: a reading on one
     is *hidden_right*, *hidden_wrong* (a made-up value: what must not happen) or *hidden_asked*."""
     shown = [d["box"] for d in entry["dice"]]
     hid = {"hidden": 0, "hidden_right": 0, "hidden_wrong": 0, "hidden_asked": 0}
@@ -105,13 +110,19 @@ def evaluate_hands(dataset: Path, cfg: DiceConfig) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "datasets" / "dice-dev"))
+    ap.add_argument("--datasets", default=str(datasets_dir(ROOT)), help="the folder of the real sets")
+    ap.add_argument("--real", default="all", help="real sets to read (comma-separated names, 'all' or 'none')")
+    ap.add_argument("--split", default="test", help="the real sets' split read ('val': the sets that "
+                                                   "scripts/train_dice.py --holdout --val-out writes)")
+    ap.add_argument("--dataset", default=None, help="the set --variants varies (default: DATASETS/dice-dev)")
     ap.add_argument("--synth-n", type=int, help="images per synthetic set (0: none)", default=100)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--crowd-n", type=int, default=40, help="crowded tables to render (0: none)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--min-value-prob", type=float, default=None, help="another DiceConfig.min_value_prob")
     ap.add_argument("--det-model", help="another detector (ONNX) instead of the shipped one")
-    ap.add_argument("--cls-model", help="another full classifier (ONNX) instead of the shipped one")
+    ap.add_argument("--cls-model", help="another full classifier (ONNX) instead of the shipped one "
+                                        "(comma-separated: several, their probabilities averaged)")
     ap.add_argument("--fast-model", help="another quick classifier (ONNX) read first, or 'none': every crop "
                                          "read by the full one")
     ap.add_argument("--keep", help="write the synthetic and variant sets here (reused when present)")
@@ -123,14 +134,19 @@ def main() -> int:
     if a.det_model:
         cfg = replace(cfg, det_model=Path(a.det_model))
     if a.cls_model:
-        cfg = replace(cfg, cls_models=((Path(a.cls_model), CROP_GROW),))
+        cfg = replace(cfg, cls_models=tuple((Path(m), CROP_GROW) for m in a.cls_model.split(",")))
+    if a.min_value_prob is not None:
+        cfg = replace(cfg, min_value_prob=a.min_value_prob)
     if a.fast_model:
         cfg = replace(cfg, cls_fast=None if a.fast_model == "none" else (Path(a.fast_model), CROP_GROW))
     results = []
-    if (Path(a.dataset) / "labels.json").is_file():
-        results.append(evaluate(Path(a.dataset), "test", cfg)[0])
-    else:
-        print(f"(no {a.dataset}: skipped)")
+    a.dataset = a.dataset or str(Path(a.datasets) / "dice-dev")
+    names = [] if a.real == "none" else list(REAL_SETS) if a.real == "all" else a.real.split(",")
+    for name in names:
+        if (Path(a.datasets) / name / "labels.json").is_file():
+            results.append(evaluate_real(Path(a.datasets) / name, cfg, a.split))
+        else:
+            print(f"(no {Path(a.datasets) / name}: skipped)")
     sets = {
         "mixed": (a.synth_n, synth_dice.SceneParams()),
         "close": (max(10, a.synth_n // 2), synth_dice.SceneParams(n_dice=(1, 3), die_px=(110.0, 200.0))),
@@ -159,7 +175,7 @@ def main() -> int:
             fig = evaluate(ds, "test", cfg)[0]
             fig["dataset"] = f"synthetic {name} seed={a.seed + 100 * k}"
             results.append(fig)
-        if a.synth_n > 0:  # a hand reaching over the dice (never in sets above: their seeds are unchanged)
+        if a.synth_n > 0 and not a.only_variants:  # a hand reaching over the dice (never in sets above: their seeds are unchanged)
             n, hseed = max(10, a.synth_n // 2), a.seed + 300
             ds = Path(tmp) / f"hand-{hseed}-{n}"
             if not (ds / "labels.json").is_file():
@@ -177,11 +193,9 @@ def main() -> int:
     for fig in results:
         print(json.dumps(fig)) if a.json else show(fig)
     if not a.json:
-        print("\n| set | detect recall | value recall | precision | fully right | unreadable / extra | median ms |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
-        for f in results:
-            print(f"| {f['dataset']} | {f['detect_recall']:.3f} | {f['value_recall']:.3f} | {f['precision']:.3f} "
-                  f"| {f['images_fully_right']:.2f} | {f['unreadable']} / {f['extra_predictions']} | {f['median_ms']:.1f} |")
+        print()
+        for row in table(results):
+            print(row)
     return 0
 
 

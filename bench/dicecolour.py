@@ -29,7 +29,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from companion import dicecolour  # noqa: E402
-from vision import synth_dice  # noqa: E402
+from vision.synth import dice as synth_dice  # noqa: E402
 from vision.cli import boxes_match  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 

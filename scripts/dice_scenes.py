@@ -1,5 +1,5 @@
-"""The synthetic scenes scripts/train_dice.py trains on (``vision.synth_dice`` photos of dice
-and ``vision.synth_crowd`` crowded tables), made in this process or shared out among several
+"""The synthetic scenes scripts/train_dice.py trains on (``vision.synth.dice`` photos of dice
+and ``vision.synth.crowd`` crowded tables), made in this process or shared out among several
 (``procs``). The reader never imports this."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import synth_crowd, synth_dice
+from vision.synth import crowd as synth_crowd
+from vision.synth import dice as synth_dice
 
 Scene = tuple[np.ndarray, list[dict]]
 
@@ -56,7 +57,7 @@ def warp_photo(img: np.ndarray, dice: list[dict], rng: np.random.Generator, most
 
 
 def make_crowds(n: int, seed: int, procs: int = 0) -> list[Scene]:
-    """Crowded tables (``vision.synth_crowd``: 20-40 dice packed together, some hiding part of
+    """Crowded tables (``vision.synth.crowd``: 20-40 dice packed together, some hiding part of
     another), so both models see touching dice and neighbours' pips at a crop's edge. The
     seeds (50000 + seed) are far from the bench's (1007, 3007)."""
     if procs:

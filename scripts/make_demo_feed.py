@@ -6,8 +6,8 @@
 The bundled feed is ``--seed 4 --throw 3`` (two dice, 3 and 6, on a plain table).
 
 Frames, in order: a few views of the Kat en Muis board with both counters (rendered by
-vision.synth_board: ArUco markers visible, so board calibration finds it), then a throw of two
-dice tumbling in and resting (vision.synth_dice.render_throw, subsampled). Everything is
+vision.synth.board: ArUco markers visible, so board calibration finds it), then a throw of two
+dice tumbling in and resting (vision.synth.dice.render_throw, subsampled). Everything is
 synthetic; labels.json records what each frame shows. The folder stays well under 3 MB.
 """
 
@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.boards import load_board  # noqa: E402
-from vision import synth_board, synth_dice  # noqa: E402
+from vision.synth import board as synth_board  # noqa: E402
+from vision.synth import dice as synth_dice  # noqa: E402
 
 WIDTH = 640
 

@@ -38,16 +38,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision.dice as _dice  # noqa: E402
-from vision import synth_crowd, synth_dice  # noqa: E402
+from vision.synth import crowd as synth_crowd  # noqa: E402
+from vision.synth import dice as synth_dice  # noqa: E402
 
 AGREE_MIN = 0.995  # the least share of crops on which int8 and float must pick the same class
 
 
-def calibration_crops(dataset: Path, n_synth: int, n_crowd: int) -> np.ndarray:
-    """N x 3 x 40 x 40 normalised crops at the detector's proposals (float32, NCHW)."""
+def calibration_crops(datasets: Path | list[Path], n_synth: int, n_crowd: int) -> np.ndarray:
+    """N x 3 x 40 x 40 normalised crops at the detector's proposals (float32, NCHW), on the
+    train split of each real set in ``datasets`` and on synthetic scenes."""
     cfg = _dice.DiceConfig()
-    doc = json.loads((dataset / "labels.json").read_text())
-    images = [cv2.imread(str(dataset / e["file"])) for e in doc["images"] if e["split"] == "train"]
+    images = []
+    for dataset in datasets if isinstance(datasets, list) else [datasets]:
+        doc = json.loads((dataset / "labels.json").read_text())
+        images += [cv2.imread(str(dataset / e["file"])) for e in doc["images"] if e["split"] == "train"]
     rng = np.random.default_rng(900_000)  # far from the bench's seeds (7 and up, 1007, 3007)
     images += [synth_dice.render_scene(rng)[0] for _ in range(n_synth)]
     images += [synth_crowd.render_crowd(rng)[0] for _ in range(n_crowd)]
@@ -94,7 +98,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=str(_dice.MODELS / "dice_cls.onnx"))
     ap.add_argument("--out", default=str(_dice.MODELS / "dice_cls_int8.onnx"))
-    ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "datasets" / "dice-dev"))
+    ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "datasets" / "dice-dev"),
+                    help="the real sets whose train photos calibrate it (comma-separated folders)")
     ap.add_argument("--synth", type=int, default=150, help="synthetic scenes in the calibration")
     ap.add_argument("--crowd", type=int, default=30, help="crowded tables in the calibration")
     ap.add_argument("--float-layers", default="",
@@ -102,7 +107,7 @@ def main() -> int:
     a = ap.parse_args()
     cv2.setNumThreads(1)
     nodes = float_nodes(Path(a.model), a.float_layers)  # checked before the calibration's minute
-    x = calibration_crops(Path(a.dataset), a.synth, a.crowd)
+    x = calibration_crops([Path(p) for p in a.dataset.split(",") if p], a.synth, a.crowd)
     print("calibration crops", len(x), flush=True)
 
     class Crops(CalibrationDataReader):

@@ -44,17 +44,31 @@ and jitters the classifier's batches (``--batches``): ``--only cls --mine --synt
 H200 beside six other runs. 24 classifiers trained so read dice-dev at 0.984-0.994, none as well
 as the shipped one (0.997).
 
-Data: dice-dev *train* split only (the test split is never read here), its labels corrected by
+Data: the *train* split of every real set named by ``--dataset`` (comma-separated folders; a test
+split is never read here; ``scripts/dice_sets.py`` loads them, with each set's box convention:
+whole-die boxes are no detector targets and no loss under them, and are read by the classifier at
+the detector's own proposals only, ``scripts/dice_mine.py``), smaller sets repeated to about the
+largest's size; ``--holdout K --val-out DIR`` keeps every K-th train photo out and writes them as
+sets to choose models on (``bench/dice.py --datasets DIR --split val``). The eleventh round
+(issue 29, docs/readme/dice.md) trained on all four sets of ../shared/datasets, on an H200, six at
+once (``--procs 3`` each, ~6 minutes in all):
+    S=dice-dev,rune55-trays,epanemu-dice,rf-dice-public  (each as ../shared/datasets/NAME)
+    scripts/train_dice.py --dataset $S --holdout 5 --only det --synth 2500 --crowd 400 --close 0.25 \
+        --det-iters 4000 --seed 10 --det-runtime-scale --warp 0.3
+    scripts/train_dice.py --dataset $S --holdout 5 --only cls --mine --synth 2500 --crowd 200 \
+        --cls-iters 10000 --real-jitters 3 --seed 4      # --mine reading the tenth round's detector
+    (the same with --cls-arch slim --cls-name dice_cls_fast.onnx: the quick classifier, no teacher)
+    scripts/quantize_dice.py --dataset $S (each model; calibrated on all four sets' train photos)
+Before the eleventh round: dice-dev *train* split only, its labels corrected by
 ``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
 checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
-models were), plus synthetic scenes from ``vision.synth_dice`` with wide variation. The runtime
+models were), plus synthetic scenes from ``vision.synth.dice`` with wide variation. The runtime
 (vision/dice.py) uses cv2.dnn only.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -70,10 +84,11 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import dice_boxes, label_fixes  # noqa: E402
 import vision.dice as _dice  # noqa: E402
 from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
-from dice_scenes import PART, make_crowds, make_synth, pooled, warp_photo  # noqa: E402
+from dice_scenes import make_crowds, make_synth, warp_photo  # noqa: E402
+from dice_sets import load_set, load_sets  # noqa: E402
+import dice_mine  # noqa: E402
 from dice_nets import (CLS_WIDTHS, DET_ARCHS, Cls, Det, distil_loss, keep_loaded_norms,  # noqa: E402
                        load_onnx_cls, load_onnx_det, soft_loss, teach_stem)
 
@@ -93,6 +108,7 @@ DET_ARCH = "base"
 STREAKS = 0.0  # share of classifier crops given a band (--streaks)
 JPEG = 0.0  # share of jittered photos saved again as JPEG of quality 35-90 (--jpeg)
 WARP = 0.0  # share of the real photos (their detector samples, jittered copies) seen through warp_photo (--warp)
+RUNTIME_SCALE = False  # detector samples scaled as the reader's fine pass scales the photo (--det-runtime-scale)
 REAL_N = 0  # the detector's data: the first REAL_N scenes are the real photos (repeated)
 CLS_INIT: Path | None = None  # a float classifier (ONNX) to fine-tune instead of starting afresh (--cls-init)
 CLS_LR = 3e-3  # the classifier's peak learning rate (--cls-lr)
@@ -113,21 +129,8 @@ CROP = 192  # training crop of the detector input
 
 
 def load_real(ds: Path, fixes: str = "auto") -> list[tuple[np.ndarray, list[dict]]]:
-    """The train split's photos and labels, corrected by ``fixes`` (``vision.label_fixes``): a JSON
-    file, "auto" (the shipped dice-dev fixes when ``ds`` is dice-dev) or "none"."""
-    doc = json.loads((ds / "labels.json").read_text())
-    fx = (None if fixes == "none" else label_fixes.fixes_for(doc) if fixes == "auto"
-          else label_fixes.load_fixes(Path(fixes)))
-    if fx is not None:
-        doc = label_fixes.apply_fixes(doc, fx)
-        print(f"label fixes: {len(fx['images'])} {fx['dataset']} images corrected", flush=True)
-    out = []
-    for e in doc["images"]:
-        if e["split"] != "train":
-            continue
-        img = cv2.imread(str(ds / e["file"]))
-        out.append((img, e["dice"]))
-    return out
+    """The train split's photos and labels of one set (``dice_sets.load_set``)."""
+    return load_set(ds, fixes)
 
 
 def motion_blur(f: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -165,10 +168,16 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def det_sample(img: np.ndarray, dice: list[dict], rng: np.random.Generator
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     h, w = img.shape[:2]
-    s = DET_SIZE / max(h, w) * math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
-    boxes = np.float32([d["box"] for d in dice]).reshape(-1, 4) * s
+    s = DET_SIZE / max(h, w)
+    boxes = np.float32([d["box"] for d in dice]).reshape(-1, 4)
+    if RUNTIME_SCALE and len(boxes):  # as the reader's fine pass: small dice looked at up to 640 px
+        side = float(np.median(np.sqrt(np.prod(np.maximum(boxes[:, 2:] - boxes[:, :2], 1.0), 1))))
+        if side * s < _dice.DiceConfig.die_px:
+            s = max(s, min(_dice.DiceConfig.det_size_max / max(h, w), _dice.DiceConfig.die_px / side))
+    s *= math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
+    boxes = boxes * s
     sw, sh = max(CROP, int(w * s)), max(CROP, int(h * s))
     scaled = np.full((sh, sw, 3), rng.integers(0, 255, 3), np.uint8)
     scaled[: int(h * s), : int(w * s)] = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
@@ -188,8 +197,13 @@ def det_sample(img: np.ndarray, dice: list[dict], rng: np.random.Generator
     heat = np.zeros((g, g), np.float32)
     reg = np.zeros((4, g, g), np.float32)
     mask = np.zeros((g, g), np.float32)
+    ignore = np.zeros((g, g), np.float32)  # no loss here: a die whose top face is not boxed (dice_sets)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
-    for x1, y1, x2, y2 in boxes:
+    for (x1, y1, x2, y2), d in zip(boxes, dice):
+        if d.get("whole"):
+            xa, ya = max(0, int(min(x1, x2) / DET_STRIDE)), max(0, int(min(y1, y2) / DET_STRIDE))
+            ignore[ya:int(math.ceil(max(y1, y2) / DET_STRIDE)) + 1, xa:int(math.ceil(max(x1, x2) / DET_STRIDE)) + 1] = 1.0
+            continue
         cx, cy = (x1 + x2) / 2 / DET_STRIDE, (y1 + y2) / 2 / DET_STRIDE
         bw, bh = (x2 - x1) / DET_STRIDE, (y2 - y1) / DET_STRIDE
         if not (0 <= cx < g and 0 <= cy < g):
@@ -201,7 +215,7 @@ def det_sample(img: np.ndarray, dice: list[dict], rng: np.random.Generator
         heat[iy, ix] = 1.0
         reg[:, iy, ix] = [math.log(max(bw, 0.5)), math.log(max(bh, 0.5)), cx - ix, cy - iy]
         mask[iy, ix] = 1.0
-    return crop, heat, reg, mask
+    return crop, heat, reg, mask, np.maximum(ignore - (heat > 0.05), 0.0)
 
 
 def cls_samples(img: np.ndarray, dice: list[dict], rng: np.random.Generator, n_neg: int
@@ -211,6 +225,8 @@ def cls_samples(img: np.ndarray, dice: list[dict], rng: np.random.Generator, n_n
     h, w = img.shape[:2]
     boxes = np.float32([d["box"] for d in dice]).reshape(-1, 4)
     for d in dice:
+        if d.get("whole"):  # no top-face box: read only at the detector's proposals (mine)
+            continue
         x1, y1, x2, y2 = d["box"]
         for _ in range(2):
             bw, bh = x2 - x1, y2 - y1
@@ -241,10 +257,10 @@ def cls_samples(img: np.ndarray, dice: list[dict], rng: np.random.Generator, n_n
 # ------------------------------------------------------------------ training
 
 
-def focal(logit: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+def focal(logit: torch.Tensor, gt: torch.Tensor, ignore: torch.Tensor | None = None) -> torch.Tensor:
     p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
     pos = gt.eq(1).float()
-    neg = 1 - pos
+    neg = (1 - pos) * (1 - ignore) if ignore is not None else 1 - pos
     pl = -torch.log(p) * (1 - p) ** 2 * pos
     nl = -torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
     return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
@@ -260,7 +276,7 @@ def det_batch(data: list, rng: np.random.Generator, bs: int = 16) -> tuple[torch
             img, dice = warp_photo(img, dice, rng)
         batch.append(det_sample(img, dice, rng))
     x = torch.from_numpy(np.stack([b[0] for b in batch])).to(DEVICE).permute(0, 3, 1, 2).float() / 255 - 0.5
-    return (x, *(torch.from_numpy(np.stack([b[k] for b in batch])).to(DEVICE) for k in (1, 2, 3)))
+    return (x, *(torch.from_numpy(np.stack([b[k] for b in batch])).to(DEVICE) for k in (1, 2, 3, 4)))
 
 
 def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
@@ -285,12 +301,12 @@ def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> No
     bs = 16
     t0 = time.time()
     for it in range(iters):
-        x, heat, reg, mask = det_batch(data, rng, bs)
+        x, heat, reg, mask, ignore = det_batch(data, rng, bs)
         y = model(x)
         if DISTIL and teacher is not None:
             lh, lr_ = distil_loss(y, teacher, x)
         else:
-            lh = focal(y[:, 0], heat)
+            lh = focal(y[:, 0], heat, ignore)
             m = mask.unsqueeze(1)
             lr_ = (F.l1_loss(y[:, 1:5] * m, reg * m, reduction="sum")) / mask.sum().clamp(min=1)
         loss = lh + lr_
@@ -306,44 +322,9 @@ def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> No
 
 
 def mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
-    """Crops at the trained detector's own proposals: false ones as 'not a die' (hard
-    negatives: holes, dots, knobs...), true ones with their label (the detector's box jitter).
-    With --procs the scenes are shared out (forked processes read ``data`` as it is)."""
-    global _MINING
-    if PROCS:
-        _MINING = (data, out)
-        try:
-            return pooled(_mine_part, [(a, min(a + PART, len(data))) for a in range(0, len(data), PART)], PROCS)
-        finally:
-            _MINING = None
-    return _mine(data, out)
+    """Crops at the trained detector's proposals, labelled (``dice_mine.mine``)."""
+    return dice_mine.mine(data, out, crop_for_classifier, PROCS)
 
-
-_MINING: tuple[list, Path] | None = None  # what mine() shares with its processes
-
-
-def _mine_part(job: tuple[int, int]) -> list:
-    assert _MINING is not None
-    data, out = _MINING
-    return _mine(data[job[0]:job[1]], out)
-
-
-def _mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
-    from vision.cli import boxes_match
-    from vision.dice import DiceConfig, detect
-
-    cfg = DiceConfig(det_model=out / "dice_det.onnx", det_threshold=0.2, crowd_threshold=0.0)  # both passes, no crowd rule
-    res = []
-    for img, dice in data:
-        for box, _score in detect(img, cfg):
-            ious = [dice_boxes.iou(box, d["box"]) for d in dice]
-            best = int(np.argmax(ious)) if ious else -1
-            if best >= 0 and ious[best] >= 0.5:
-                res.append((crop_for_classifier(img, box), int(dice[best]["value"])))
-            elif not any(boxes_match(list(box), d["box"]) for d in dice) or max(ious, default=0) < 0.15:
-                # a false hit: background, a pip, or a box around several dice
-                res.append((crop_for_classifier(img, box), 0))
-    return res
 
 
 _YY, _XX = np.mgrid[0:CLS_SIZE, 0:CLS_SIZE].astype(np.float32) - (CLS_SIZE - 1) / 2
@@ -421,6 +402,8 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
         if it % 200 == 0:
             acc = (y.argmax(1) == yt).float().mean().item()
             print(f"cls {it} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
+        if it and it % 2500 == 0:  # a run cut short still leaves a model
+            export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / CLS_NAME)
     export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / CLS_NAME)
 
 
@@ -479,6 +462,14 @@ def export(model: nn.Module, dummy: torch.Tensor, path: Path) -> None:
     print("wrote", path, path.stat().st_size, flush=True)
 
 
+def _datasets() -> Path:
+    """``../shared/datasets`` beside the checkout (or beside its parent: a worktree's)."""
+    for base in (ROOT.parent, ROOT.parent.parent):
+        if (base / "shared" / "datasets").is_dir():
+            return base / "shared" / "datasets"
+    return ROOT.parent / "shared" / "datasets"
+
+
 def pick_device(name: str) -> torch.device:
     """``--device``: "auto" is the first CUDA GPU when torch sees one, else the CPU."""
     if name == "auto":
@@ -494,7 +485,11 @@ def pick_device(name: str) -> torch.device:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "datasets" / "dice-dev"))
+    ap.add_argument("--dataset", default=str(_datasets() / "dice-dev"),
+                    help="the real sets' folders, comma-separated (their train splits; dice_sets.py)")
+    ap.add_argument("--holdout", type=int, default=0,
+                    help="keep every N-th train photo of each real set out of training (for choosing models)")
+    ap.add_argument("--val-out", default=None, help="with --holdout: write the held-out photos here as sets")
     ap.add_argument("--synth", type=int, default=2500)
     ap.add_argument("--det-iters", type=int, default=3000)
     ap.add_argument("--cls-iters", type=int, default=2500)
@@ -513,6 +508,8 @@ def main() -> None:
     ap.add_argument("--det-lr", type=float, default=3e-3, help="the detector's peak learning rate")
     ap.add_argument("--distil", action="store_true",
                     help="with --det-init: learn that detector's outputs instead of the labels")
+    ap.add_argument("--det-runtime-scale", action="store_true",
+                    help="scale the detector's samples as the reader's fine pass does (small dice up to 640 px)")
     ap.add_argument("--crowd", type=int, default=0, help="crowded synthetic tables added to the data")
     ap.add_argument("--streaks", type=float, default=0.0, help="share of classifier crops crossed by a light or dark band")
     ap.add_argument("--jpeg", type=float, default=0.0,
@@ -563,8 +560,8 @@ def main() -> None:
     CLS_LR = a.cls_lr
     CLS_ARCH = a.cls_arch
     STREAKS = a.streaks
-    global JPEG, WARP
-    JPEG, WARP = a.jpeg, a.warp
+    global JPEG, WARP, RUNTIME_SCALE
+    JPEG, WARP, RUNTIME_SCALE = a.jpeg, a.warp, a.det_runtime_scale
     global GROW
     GROW = a.grow
     global CLS_NAME
@@ -575,7 +572,8 @@ def main() -> None:
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
     t = time.time()
-    real = load_real(Path(a.dataset), a.label_fixes)
+    real = load_sets([Path(p) for p in a.dataset.split(",") if p], a.label_fixes, a.holdout,
+                     Path(a.val_out) if a.val_out else None)
     synth = (make_synth(a.synth, seed=1000 + a.seed, close=a.close, hue_pips=a.hue_pips, procs=PROCS)
              + make_crowds(a.crowd, a.seed, procs=PROCS))
     print(f"data: {len(real)} real train images, {len(synth)} synthetic ({a.crowd} crowded), "

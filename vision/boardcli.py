@@ -127,7 +127,7 @@ def _cmd_learn(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from vision.board_scenes import evaluate_dir
+    from vision.synth.board_scenes import evaluate_dir
 
     report = evaluate_dir(Path(args.dir))
     if args.json:
@@ -147,9 +147,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 def _cmd_synth(args: argparse.Namespace) -> int:
     games = args.games.split(",") if args.games else None
     if args.renderer == "alt":
-        from vision.synth_board_alt import write_alt_dataset as write
+        from vision.synth.board_alt import write_alt_dataset as write
     else:
-        from vision.board_scenes import write_dataset as write
+        from vision.synth.board_scenes import write_dataset as write
     n = write(Path(args.dir), args.count, seed=args.seed, games=games)
     print(f"wrote {n} scenes ({args.renderer} renderer) and labels.json to {args.dir}")
     return 0
@@ -219,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--games", default="", help="comma-separated games (default: all four)")
     s.add_argument("--renderer", default="main", choices=["main", "alt"],
-                   help="main: vision.synth_board; alt: the independent vision.synth_board_alt")
+                   help="main: vision.synth.board; alt: the independent vision.synth.board_alt")
     s.set_defaults(func=_cmd_synth)
 
     c = sub.add_parser("calibrate", help="map an original board's squares once (marker-equipped)",

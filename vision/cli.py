@@ -143,8 +143,41 @@ def boxes_match(a: list[float], b: list[float]) -> bool:
     return _grown_contains(b, *ca) or _grown_contains(a, *cb)
 
 
-def score_image(labels: list[dict[str, Any]], preds: list[DieReading]) -> dict[str, int]:
-    """Counts for one image (see the module docstring for the rules)."""
+Match = Callable[[list[float], list[float]], bool]
+
+
+def inside_match(pred: list[float], label: list[float], grow: float = 0.2) -> bool:
+    """The reader's top-face box ``pred`` inside a set's box of the whole die ``label``: its
+    centre inside ``label`` grown by ``grow`` and at least half its area inside that grown box."""
+    if not _grown_contains(label, (pred[0] + pred[2]) / 2, (pred[1] + pred[3]) / 2, grow):
+        return False
+    w, h = label[2] - label[0], label[3] - label[1]
+    gx1, gy1, gx2, gy2 = label[0] - w * grow / 2, label[1] - h * grow / 2, label[2] + w * grow / 2, label[3] + h * grow / 2
+    iw = max(0.0, min(pred[2], gx2) - max(pred[0], gx1))
+    ih = max(0.0, min(pred[3], gy2) - max(pred[1], gy1))
+    return iw * ih >= 0.5 * max(1e-6, (pred[2] - pred[0]) * (pred[3] - pred[1]))
+
+
+def box_convention(doc: dict[str, Any]) -> str:
+    """What a set's boxes hold, from its labels.json's ``box`` sentence: "top" (the top face:
+    dice-dev, rf-dice-public) or "inside" (the whole visible die, or the die seen from above with
+    a sliver of side: epanemu-dice, rune55-trays), where the reader's top-face box lies inside."""
+    what = str(doc.get("box", "")).lower()
+    return "inside" if ("whole" in what or "seen from above" in what) else "top"
+
+
+def matcher(convention: str) -> Match:
+    """How a prediction pairs with a label of a set of that :func:`box_convention`."""
+    return inside_match if convention == "inside" else boxes_match
+
+
+def score_image(labels: list[dict[str, Any]], preds: list[DieReading], match: Match | None = None
+                ) -> dict[str, int]:
+    """Counts for one image (see the module docstring for the rules). ``match(prediction box,
+    label box)`` pairs them (:func:`boxes_match` unless given: a set that boxes the whole die
+    pairs otherwise, see ``bench/dice_real.py``). *wrong* counts the labelled dice paired with a
+    prediction of another value (a made-up value, what must not happen)."""
+    match = match or boxes_match
     order = sorted(range(len(preds)), key=lambda i: -preds[i].confidence)
     taken: set[int] = set()
     found = right = 0
@@ -157,41 +190,52 @@ def score_image(labels: list[dict[str, Any]], preds: list[DieReading]) -> dict[s
                 continue
             p = preds[i]
             for j, lab in enumerate(labels):
-                if j in taken or not boxes_match(list(p.box), lab["box"]):
+                if j in taken or not match(list(p.box), lab["box"]):
                     continue
                 if same_value and p.value != lab["value"]:
                     continue
                 pairs[i] = j
                 taken.add(j)
                 break
+    wrong = 0
     for i, j in pairs.items():
         found += 1
         if preds[i].value == labels[j]["value"]:
             right += 1
             right_preds += 1
+        elif preds[i].value is not None:
+            wrong += 1
     valued = sum(1 for p in preds if p.value is not None)
     return {"labels": len(labels), "found": found, "right": right, "preds": valued,
             "right_preds": right_preds, "unreadable": len(preds) - valued,
             "extra": len(preds) - len(pairs),
+            "wrong": wrong,
             "fully_right": int(right == len(labels) and len(preds) == len(labels))}
 
 
 Score = Callable[[dict[str, Any], list[DieReading]], dict[str, int]]
-_SCORE_KEYS = frozenset(("labels", "found", "right", "preds", "right_preds", "unreadable", "extra", "fully_right"))
+_SCORE_KEYS = frozenset(("labels", "found", "right", "preds", "right_preds", "unreadable", "extra", "fully_right",
+                         "wrong"))
 
 
 def score_entry(entry: dict[str, Any], preds: list[DieReading]) -> dict[str, int]:
-    """:func:`score_image` of a datasets entry (``evaluate``'s default scoring)."""
+    """:func:`score_image` of a datasets entry (the centre rule: sets that box the top face)."""
     return score_image(entry["dice"], preds)
 
 
-def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = None, score: Score = score_entry
+def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = None, score: Score | None = None
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Figures of ``read_dice`` on a dataset's ``split``. ``score`` counts one image: by default
-    :func:`score_image`'s counts; another (the bench's crowded and hand sets) may add counts of its
-    own, which the figures carry summed."""
+    :func:`score_image`'s counts, pairing boxes by the set's :func:`box_convention`; another (the
+    bench's crowded and hand sets) may add counts of its own, which the figures carry summed."""
     cv2.setNumThreads(1)
     doc = json.loads(read_text_capped(dataset / "labels.json", MAX_JSON_FILE_BYTES, _("dataset labels")))
+    convention = box_convention(doc)
+    if score is None:
+        match = matcher(convention)
+
+        def score(entry: dict[str, Any], preds: list[DieReading]) -> dict[str, int]:
+            return score_image(entry["dice"], preds, match)
     entries = [e for e in doc["images"] if split == "all" or e.get("split") == split]
     if not entries:
         raise VisionError(f"no images with split {split!r} in {dataset}")
@@ -211,11 +255,11 @@ def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = Non
                           "truth": sorted(d["value"] for d in e["dice"]),
                           "read": sorted((p.value or 0) for p in preds)})
     figures = {
-        "dataset": str(dataset), "split": split, "images": len(entries), "dice": tot["labels"],
+        "dataset": str(dataset), "split": split, "match": convention, "images": len(entries), "dice": tot["labels"],
         "detect_recall": tot["found"] / max(1, tot["labels"]),
         "value_recall": tot["right"] / max(1, tot["labels"]),
         "precision": tot["right_preds"] / max(1, tot["preds"]),
-        "unreadable": tot["unreadable"], "extra_predictions": tot["extra"],
+        "unreadable": tot["unreadable"], "extra_predictions": tot["extra"], "wrong_values": tot.get("wrong", 0),
         "images_fully_right": tot["fully_right"] / len(entries),
         "median_ms": statistics.median(times), "p90_ms": sorted(times)[int(0.9 * (len(times) - 1))],
         "median_cpu_ms": statistics.median(cpu),
@@ -238,7 +282,8 @@ def cmd_eval(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"  value recall       {fig['value_recall']:.4f}", file=out)
         print(f"  precision          {fig['precision']:.4f}", file=out)
         print(f"  images fully right {fig['images_fully_right']:.4f}", file=out)
-        print(f"  unreadable dice    {fig['unreadable']}, extra predictions {fig['extra_predictions']}", file=out)
+        print(f"  unreadable dice    {fig['unreadable']}, extra predictions {fig['extra_predictions']}, "
+              f"wrong values {fig['wrong_values']}", file=out)
         print(f"  median ms/image    {fig['median_ms']:.2f} wall (p90 {fig['p90_ms']:.2f}), "
               f"{fig['median_cpu_ms']:.2f} CPU, one thread", file=out)
     if a.errors:

@@ -3,19 +3,21 @@
     read_dice(image_bgr, config=None) -> list[DieReading]
 
 Two small learned stages run with OpenCV's dnn module (no deep-learning framework at runtime),
-both trained by ``scripts/train_dice.py`` on dice-dev's train split plus synthetic scenes:
+both trained by ``scripts/train_dice.py`` on real photos' train splits plus synthetic scenes:
 
 1. a detector (CenterNet-style heat map at stride 4) finds the top face of every die on the
    image letterboxed to ``config.det_size`` pixels (scale-adaptive: dice of any pixel size in
    the image become a similar fraction of the detector input);
-2. a classifier reads each die crop from the full-resolution image into {not a die, 1..6}
-   (int8 weights and activations in its convolutions, made by ``scripts/quantize_dice.py``);
-   a quicker one, taught by it, reads every crop first and answers alone where it is sure.
+2. classifiers read each die crop from the full-resolution image into {not a die, 1..6}
+   (int8 weights and activations in their convolutions, made by ``scripts/quantize_dice.py``):
+   a quicker one reads every crop first and answers alone where it is sure, and two full ones,
+   averaged, read the others.
 
 A die whose value is not read with at least ``config.min_value_prob`` comes back with
 ``value=None`` (ask the player, never guess). An optional region of interest limits where dice
 count (rectangle or polygon; "inside" keeps only dice whose centre is inside, "exclude" drops
-them).
+them), and the table's plane, when the board's markers give it, drops boxes that cannot be a
+die's top face there (``vision.dice_plane``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ import numpy as np
 from companion.i18n import _
 from companion.limits import too_large_message
 from vision import dice_boxes as bx
+from vision.colour_names import LUMA, colour_name
 from vision.dice_boxes import Proposal
+from vision.dice_plane import TablePlane
 from vision.errors import InvalidImageError, ModelError
 from vision.limits import MAX_MODEL_BYTES
 
@@ -98,17 +102,23 @@ class DiceConfig:
     tta_below: float = 0.95  # ... when their top probability is below this (docs/readme/dice.md)
     roi: RegionOfInterest | None = None
     det_model: Path = field(default=MODELS / "dice_det.onnx")
-    # classifiers (ONNX file, crop growth) whose probabilities are averaged; the shipped one is
-    # dice_cls.onnx in int8 (scripts/quantize_dice.py: about 40 % less time a crop, the same
-    # readings on dice-dev; docs/readme/dice.md)
-    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls_int8.onnx", CROP_GROW),)
+    # classifiers (ONNX file, crop growth) whose probabilities are averaged, each in int8
+    # (scripts/quantize_dice.py: about 40 % less time a crop; docs/readme/dice.md): dice_cls,
+    # trained on all four real sets (issue 29, eleventh round), and dice_cls_r10, the tenth
+    # round's, trained on dice-dev alone (averaging both keeps dice-dev's readings; either alone
+    # reads the other's photos worse)
+    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls_int8.onnx", CROP_GROW),
+                                                  (MODELS / "dice_cls_r10_int8.onnx", CROP_GROW))
     # a quicker classifier (ONNX file, crop growth) that reads every crop first: its answer is kept
     # where its top probability is at least fast_sure, and only the other crops are read by the
     # cls_models (None: every crop is). The shipped one, dice_cls_fast_int8.onnx, has half the
-    # work of dice_cls and learnt from it; the cls_models read about a tenth of the crops and every
-    # bench set reads as without it (docs/readme/dice.md, eighth round)
+    # work of dice_cls (trained beside it on the four real sets, eleventh round); the cls_models
+    # read the crops it is unsure of (docs/readme/dice.md, eighth and eleventh rounds)
     cls_fast: tuple[Path, float] | None = (MODELS / "dice_cls_fast_int8.onnx", CROP_GROW)
     fast_sure: float = 0.95
+    # the table's plane, when the board was found by its markers (vision.dice_plane): boxes
+    # whose footprint there is not a die's top face are dropped (None: no such check)
+    table: TablePlane | None = None
 
 
 @dataclass(frozen=True)
@@ -443,9 +453,6 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     return probs
 
 
-LUMA = np.float32([0.114, 0.587, 0.299])  # BGR weights of a colour's brightness
-
-
 def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | None:
     """The body colour (BGR): the median of the top face's inner part without the pips (the
     smaller of its dark and light parts)."""
@@ -475,8 +482,6 @@ def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | 
 
 def body_name(body: tuple[int, int, int] | None) -> str:
     """Short name of a body colour from die_body ("unknown" without one)."""
-    from vision.synth_dice import colour_name
-
     return "unknown" if body is None else colour_name(np.float32(body))
 
 
@@ -550,7 +555,7 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     out = []
     for box, p_die, v, conf in found:
-        if bx.part_of_a_bigger_die(box, sure):
+        if bx.part_of_a_bigger_die(box, sure) or (cfg.table is not None and not cfg.table.fits(box)):
             continue
         body = die_body(img, box)
         if conf >= cfg.min_value_prob and not bx.cut_by_the_frame(box, w, h, cfg.cut_ratio):
@@ -580,5 +585,9 @@ def read_dice_file(path: str | Path, config: DiceConfig | None = None) -> list[D
         roi = replace(roi, rect=None if roi.rect is None else (roi.rect[0] * s, roi.rect[1] * s,
                                                                 roi.rect[2] * s, roi.rect[3] * s),
                       polygon=None if roi.polygon is None else tuple((x * s, y * s) for x, y in roi.polygon))
-    found = read_dice(loaded.image, replace(cfg, roi=roi))
+    table = cfg.table
+    if table is not None:  # plane mm -> the loaded image's pixels
+        m = np.diag([s, s, 1.0]) @ np.asarray(table.homography, np.float64)
+        table = replace(table, homography=tuple(tuple(float(v) for v in row) for row in m))
+    found = read_dice(loaded.image, replace(cfg, roi=roi, table=table))
     return [replace(r, box=(r.box[0] / s, r.box[1] / s, r.box[2] / s, r.box[3] / s)) for r in found]

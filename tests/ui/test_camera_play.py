@@ -163,7 +163,7 @@ def _rendered_game_dice(seed: int) -> tuple[Any, list[dict[str, Any]]]:
     bluish light, as the real reader sees it: (readings, labels with "die": 0 blue, 1 grey)."""
     import numpy as np
 
-    from vision import synth_dice
+    from vision.synth import dice as synth_dice
     from vision.dice import read_dice
 
     params = synth_dice.SceneParams(bodies=((170.0, 100.0, 40.0), (150.0, 150.0, 150.0)), n_dice=(2, 2),
@@ -226,7 +226,7 @@ def _scene_feed(folder: Path, board: Any, position: dict[str, str], look: Any, s
     import cv2
     import numpy as np
 
-    from vision import synth_board
+    from vision.synth import board as synth_board
 
     folder.mkdir(parents=True, exist_ok=True)
     frame = synth_board.render_scene(board, position, look, np.random.default_rng(seed), clean=True).image
@@ -242,7 +242,7 @@ def test_crosscheck_mismatch_is_a_prompt_and_the_state_is_unchanged(make_app: An
     from companion.games.katenmuis import KatEnMuis
     from ui import actions
     from ui.screens.camera import model_path
-    from vision import synth_board
+    from vision.synth import board as synth_board
     from vision.pieces import BoardReader
 
     board = load_board("katenmuis")

@@ -138,7 +138,7 @@ def test_camera_learns_a_confirmed_tile_and_proposes_it_next_time(make_app: Any,
     from companion.boards import load_board
     from ui import actions
     from ui.screens.camera import tiles_path
-    from vision import synth_board
+    from vision.synth import board as synth_board
 
     app = make_app()
     app.start_game("chopchop", {}, {})

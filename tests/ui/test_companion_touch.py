@@ -215,7 +215,7 @@ def _write_frame(folder: Path, board: Any, position: dict[str, str], look: Any, 
     import cv2
     import numpy as np
 
-    from vision import synth_board
+    from vision.synth import board as synth_board
 
     folder.mkdir(parents=True, exist_ok=True)
     frame = synth_board.render_scene(board, position, look, np.random.default_rng(seed), clean=True).image
@@ -233,7 +233,7 @@ def test_chopchop_companion_cat_move_confirmed_by_the_camera(make_app: Any, tmp_
     from companion.boards import load_board
     from ui import actions
     from ui.screens.camera import model_path
-    from vision import synth_board
+    from vision.synth import board as synth_board
     from vision.pieces import BoardReader
 
     game = games.make("chopchop")

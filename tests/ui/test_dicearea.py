@@ -9,7 +9,7 @@ from companion.boards import load_board
 from ui import dicearea
 from vision.boardlocate import locate_board
 from vision.dice import DieReading
-from vision.synth_board import random_look, render_scene
+from vision.synth.board import random_look, render_scene
 
 
 def test_valid_areas() -> None:
@@ -53,7 +53,7 @@ def test_by_default_counters_on_the_board_are_not_taken_for_dice() -> None:
     with the default area (off the board) none of them counts. Real reader, rendered boards."""
     from ui.prefs import SPECS
     from vision.dice import read_dice
-    from vision.synth_board import random_position
+    from vision.synth.board import random_position
 
     default = SPECS["ui.dice_area"][0]
     board = load_board("chopchop")

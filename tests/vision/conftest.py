@@ -7,7 +7,9 @@ from typing import Any
 import cv2
 import pytest
 
-DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+# ../shared/datasets beside the checkout, or beside its parent (a worktree's: ../../shared)
+DATASETS = next((p / "shared" / "datasets" for p in Path(__file__).resolve().parents[3:5]
+                 if (p / "shared" / "datasets").is_dir()), Path(__file__).resolve().parents[3] / "shared" / "datasets")
 DICE_DEV = DATASETS / "dice-dev"
 
 cv2.setNumThreads(1)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from bench import dice_views
-from vision import synth_dice
+from vision.synth import dice as synth_dice
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from companion.boards import load_board_file
 from vision.boardcli import main, start_position
 from vision.boarddefaults import board_for
 from vision.pieces import PieceModel
-from vision.synth_board import PieceLook, random_look, render_scene
+from vision.synth.board import PieceLook, random_look, render_scene
 
 
 def _photo(tmp_path: Path, name: str, image: np.ndarray) -> str:

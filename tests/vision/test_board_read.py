@@ -13,7 +13,7 @@ from vision.boardcli import main
 from vision.boarddefaults import board_for
 from vision.calibrate import calibrate_grid, save_board
 from vision.pieces import BoardReader, comparable
-from vision.synth_board import random_look, random_position, render_scene
+from vision.synth.board import random_look, random_position, render_scene
 
 
 @pytest.mark.parametrize("game", ["katenmuis", "chopchop", "kilkenny", "qubism"])

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import synth_dice
+from vision.synth import dice as synth_dice
 from vision.cli import boxes_match, score_image
 from vision.dice import DiceConfig, DieReading, RegionOfInterest, read_dice
 from vision.errors import InvalidImageError, VisionError

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision import dice as D
-from vision import synth_dice
+from vision.synth import dice as synth_dice
 from vision.errors import ModelError
 
 

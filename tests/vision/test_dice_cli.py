@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import synth_dice
+from vision.synth import dice as synth_dice
 from vision.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

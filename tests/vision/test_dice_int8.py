@@ -21,11 +21,16 @@ INT8 = D.MODELS / "dice_cls_int8.onnx"
 FLOAT = D.MODELS / "dice_cls.onnx"
 
 
-def test_the_shipped_classifier_is_the_int8_one_and_small() -> None:
-    assert D.DiceConfig().cls_models == ((INT8, D.CROP_GROW),)
+R10 = D.MODELS / "dice_cls_r10_int8.onnx"  # the tenth round's classifier, averaged with the eleventh's
+
+
+def test_the_shipped_classifiers_are_int8_ones_and_small() -> None:
+    assert D.DiceConfig().cls_models == ((INT8, D.CROP_GROW), (R10, D.CROP_GROW))
     assert D._quantized(INT8) and not D._quantized(FLOAT) and not D._quantized(D.DiceConfig().det_model)
     assert D.float_twin(INT8) == FLOAT
-    assert INT8.stat().st_size < MAX_MODEL_BYTES
+    assert D._quantized(R10) and D.float_twin(R10).is_file() and not D._quantized(D.float_twin(R10))
+    for path in [INT8, R10, FLOAT, D.float_twin(R10), D.DiceConfig().det_model]:
+        assert path.stat().st_size < MAX_MODEL_BYTES
     fast = D.MODELS / "dice_cls_fast_int8.onnx"  # the quick classifier read first, int8 as well
     assert D.DiceConfig().cls_fast == (fast, D.CROP_GROW)
     assert D._quantized(fast) and not D._quantized(D.float_twin(fast)) and D.float_twin(fast).is_file()
@@ -48,16 +53,17 @@ def test_int8_and_float_read_the_same_classes_on_dice_dev(dice_dev: tuple[Path, 
         net.setInput(x)
         return D._softmax(net.forward().reshape(len(x), 7))
 
-    f, q = probs(FLOAT), probs(INT8)
-    assert not np.array_equal(f, q)  # it really is another computation
-    assert (f.argmax(1) == q.argmax(1)).mean() >= 0.99
-    assert np.abs(f - q).mean() < 0.005 and np.abs(f - q).max() < 0.2
+    for int8 in (INT8, R10):
+        f, q = probs(D.float_twin(int8)), probs(int8)
+        assert not np.array_equal(f, q)  # it really is another computation
+        assert (f.argmax(1) == q.argmax(1)).mean() >= 0.99
+        assert np.abs(f - q).mean() < 0.005 and np.abs(f - q).max() < 0.2
 
 
 def test_int8_reads_dice_dev_as_the_float_model(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
     root, entries = dice_dev
     cfg8 = D.DiceConfig(cls_fast=None)  # every crop read by the full classifier
-    cfg32 = replace(cfg8, cls_models=((FLOAT, D.CROP_GROW),))
+    cfg32 = replace(cfg8, cls_models=tuple((D.float_twin(p), g) for p, g in cfg8.cls_models))
     differ = 0
     for e in entries:
         img = cv2.imread(str(root / e["file"]))

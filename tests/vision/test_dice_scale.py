@@ -10,7 +10,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import synth_dice
+from vision.synth import dice as synth_dice
 from vision.dice import DiceConfig, _detect_at, detect_fine, fine_size, read_dice
 from vision.dice_boxes import nms
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision import synth_dice
+from vision.synth import dice as synth_dice
 from vision.dice import DiceConfig, _blob, _net, classify, detect, die_body, read_dice
 
 

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision import limits, synth_dice
+from vision import limits
+from vision.synth import dice as synth_dice
 from vision.camera import FrameSource
 from vision.errors import CameraError, InvalidImageError
 from vision.imageload import ImageTooLargeError, fit_frame, header_size, image_size, load_image
@@ -175,7 +176,7 @@ def test_dice_read_on_a_big_photo_matches_the_small_one(tmp_path: Path) -> None:
 
 def test_board_read_on_a_big_png(tmp_path: Path) -> None:
     from vision.boarddefaults import board_for
-    from vision.synth_board import random_look, render_scene
+    from vision.synth.board import random_look, render_scene
 
     board = board_for("katenmuis")
     rng = np.random.default_rng(5)

@@ -7,8 +7,8 @@ import numpy as np
 from vision.boarddefaults import board_for
 from vision.boardlocate import camera_from_homography, locate_board
 from vision.pieces import BoardReader
-from vision.synth_board import random_camera
-from vision.synth_board_alt import alt_camera, alt_look, render_alt_scene
+from vision.synth.board import random_camera
+from vision.synth.board_alt import alt_camera, alt_look, render_alt_scene
 
 
 def test_camera_from_homography_recovers_focal_and_position() -> None:

@@ -11,8 +11,8 @@ import numpy as np
 
 from vision.boarddefaults import board_for
 from vision.pieces import P, BoardReader, PieceModel, _step_fraction, comparable
-from vision.synth_board import random_position
-from vision.synth_board_alt import alt_look, render_alt_scene
+from vision.synth.board import random_position
+from vision.synth.board_alt import alt_look, render_alt_scene
 
 
 def test_C3_hole_holds_a_mouse_or_an_opened_hole_slab_never_the_cat() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision import synth_dice
+from vision.synth import dice as synth_dice
 from vision.dice import DieReading, read_dice
 from vision.cli import score_image
 from vision.settle import SettleConfig, Settler, settled_throws

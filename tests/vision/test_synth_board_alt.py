@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from vision.boardcli import main
-from vision.board_scenes import evaluate_dir
+from vision.synth.board_scenes import evaluate_dir
 
 
 def test_alt_dataset_is_readable_and_evaluated(tmp_path: Path) -> None:

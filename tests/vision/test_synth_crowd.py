@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import synth_crowd
-from vision.synth_crowd import CrowdParams
+from vision.synth import crowd as synth_crowd
+from vision.synth.crowd import CrowdParams
 
 CLEAN = CrowdParams(styled=False, blur_sigma=(0.0, 0.0), noise_sigma=(0.0, 0.0), jpeg_quality=(100, 100))
 

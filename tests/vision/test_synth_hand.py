@@ -1,11 +1,11 @@
-"""A hand over the dice in vision.synth_dice: dice mostly under it are not labelled but listed
+"""A hand over the dice in vision.synth.dice: dice mostly under it are not labelled but listed
 as hidden, and scenes without a hand are the same as before (the bench's seeds keep their sets)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision import synth_dice as sd
+from vision.synth import dice as sd
 
 
 def test_no_hand_no_hidden_and_the_same_scenes() -> None:

@@ -1,4 +1,4 @@
-"""Dice whose pips differ from the body by hue more than by brightness (vision.synth_dice's
+"""Dice whose pips differ from the body by hue more than by brightness (vision.synth.dice's
 ``hue_pips``, for training): their colours, and scenes without them unchanged (the bench's
 seeds keep their sets)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision import synth_dice as sd
+from vision.synth import dice as sd
 
 
 def test_hue_pip_colours_are_close_in_brightness_and_apart_in_hue() -> None:

@@ -17,7 +17,7 @@ pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 
 from vision import dice as D  # noqa: E402
-from vision import synth_dice  # noqa: E402
+from vision.synth import dice as synth_dice  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +70,7 @@ def test_quantizing_the_shipped_classifier_gives_an_int8_model_that_reads_alike(
     assert r.returncode == 0, r.stderr[-2000:]
     assert D._quantized(out)
     img = cv2.imread(str(tiny_set / "images" / "synth_5_00001.png"))
-    shipped = D.read_dice(img)
+    shipped = D.read_dice(img, D.DiceConfig(cls_models=((D.MODELS / "dice_cls_int8.onnx", D.CROP_GROW),)))
     mine = D.read_dice(img, D.DiceConfig(cls_models=((out, D.CROP_GROW),)))
     assert [d.value for d in mine] == [d.value for d in shipped]
 
@@ -322,3 +322,47 @@ def test_the_detector_sees_only_real_photos_from_another_angle(tiny_set: Path) -
     warped = batch(1.0, len(real))
     assert warped.shape == plain.shape and not np.array_equal(warped, plain)
     assert len(warped_boxes) >= 4  # each of the four samples was a real photo seen from another angle
+
+
+def _train_module():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_dice as T
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return T
+
+
+def test_a_whole_die_box_is_no_target_and_no_loss_for_the_detector(tiny_set: Path) -> None:
+    import torch
+
+    T = _train_module()
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00000.png"))
+    dice = [{"value": 3, "box": [200.0, 200.0, 260.0, 270.0], "whole": True},
+            {"value": 5, "box": [400.0, 400.0, 440.0, 440.0]}]
+    _crop, heat, _reg, mask, ignore = T.det_sample(img, dice, np.random.default_rng(3))
+    rng = np.random.default_rng(3)
+    _c, heat2, _r, mask2, ignore2 = T.det_sample(img, [dice[1]], rng)
+    assert np.array_equal(heat, heat2) and np.array_equal(mask, mask2)  # no target of the whole die
+    assert ignore2.sum() == 0
+    assert ignore.sum() > 0  # the whole die in this crop: no loss under it, nor at the other die's peak
+    assert np.all(ignore[heat > 0.05] == 0)
+    # the focal loss leaves out the negatives under an ignored box
+    logit = torch.full((1, 8, 8), 3.0)
+    gt = torch.zeros((1, 8, 8))
+    some = torch.zeros((1, 8, 8))
+    some[0, :4] = 1.0
+    assert T.focal(logit, gt, some).item() == pytest.approx(T.focal(logit, gt).item() / 2, rel=1e-5)
+    assert T.focal(logit, gt, torch.ones((1, 8, 8))).item() == 0.0
+
+
+def test_mining_a_whole_die_set_reads_one_proposal_per_die(tiny_set: Path) -> None:
+    T = _train_module()
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00000.png"))
+    dice = [{"value": 4, "box": [100.0, 100.0, 160.0, 180.0], "inside": True, "whole": True}]
+    props = [((104.0, 100.0, 156.0, 140.0), 0.9),  # the top face
+             ((104.0, 140.0, 156.0, 178.0), 0.5),  # a side face: inside the box, not read
+             ((300.0, 300.0, 340.0, 340.0), 0.7)]  # nothing there: not a die
+    got = T.dice_mine.mine_inside(img, dice, props, T.crop_for_classifier)
+    assert [y for _c, y in got] == [4, 0]
+    assert np.array_equal(got[0][0], T.crop_for_classifier(img, [104.0, 100.0, 156.0, 140.0]))

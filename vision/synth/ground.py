@@ -1,6 +1,6 @@
 """The table under the synthetic dice: backgrounds (plain, mottled, wood, a board game's
 squares, cloth, clutter) and the light over them, drawn from a ``numpy.random.Generator`` so a
-seed gives the same table. Split from ``vision.synth_dice``, which draws the dice on it."""
+seed gives the same table. Split from ``vision.synth.dice``, which draws the dice on it."""
 
 from __future__ import annotations
 

@@ -21,8 +21,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.dice import LUMA
-from vision.synth_ground import _hsv2bgr, _lighting, _smooth_noise, random_background
+from vision.colour_names import LUMA, colour_name  # noqa: F401 (colour_name: the dice's names)
+from vision.synth.ground import _hsv2bgr, _lighting, _smooth_noise, random_background
 
 # pip centres on a unit face, per value
 PIPS: dict[int, list[tuple[float, float]]] = {
@@ -362,27 +362,6 @@ def _finish(img: np.ndarray, rng: np.random.Generator, p: SceneParams) -> np.nda
     return out
 
 
-def colour_name(bgr: np.ndarray) -> str:
-    """Short colour name of a BGR colour (also used by the reader)."""
-    px = np.uint8(np.clip(bgr, 0, 255)).reshape(1, 1, 3)
-    h, s, v = (int(x) for x in cv2.cvtColor(px, cv2.COLOR_BGR2HSV)[0, 0])
-    if v < 60 or (v < 90 and s < 120):
-        return "black"
-    if s < 50:
-        return "white" if v > 170 else "grey"
-    if h < 8 or h >= 165:
-        return "red"
-    if h < 20:
-        return "orange" if v > 120 else "brown"
-    if h < 34:
-        return "yellow"
-    if h < 85:
-        return "green"
-    if h < 130:
-        return "blue"
-    return "purple" if h < 150 else "pink"
-
-
 def _pip_for(body: np.ndarray) -> np.ndarray:
     """White pips on a dark or coloured body, black ones on a light body."""
     lum = float(body @ LUMA)
@@ -549,7 +528,7 @@ def write_dataset(out_dir: str | Path, n: int, seed: int = 0, params: SceneParam
         f = f"images/synth_{seed}_{i:05d}.png"
         cv2.imwrite(str(out / f), img)
         entries.append({"file": f, "split": split, **lab})
-    doc = {"name": name, "source": f"vision.synth_dice seed={seed}", "license": "generated",
+    doc = {"name": name, "source": f"vision.synth.dice seed={seed}", "license": "generated",
            "box": "x1,y1,x2,y2 in pixels around the top face of each die; value = pips on the top face",
            "images": entries}
     (out / "labels.json").write_text(json.dumps(doc, indent=1))

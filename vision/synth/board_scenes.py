@@ -1,4 +1,4 @@
-"""Datasets of labelled board scenes: written from ``vision.synth_board``'s renderer, read
+"""Datasets of labelled board scenes: written from ``vision.synth.board``'s renderer, read
 back and scored by the pieces reader (``evaluate_dir``, whatever renderer made them).
 
 Format::
@@ -14,7 +14,7 @@ Format::
              "markers_visible": [id, ...], "markers_hidden": [id, ...],
              "homography": [[...], [...], [...]]}  # board mm -> pixels (truth)
 
-Scenes of other renderers (``vision.synth_board_alt``) use the same format; if a group has no
+Scenes of other renderers (``vision.synth.board_alt``) use the same format; if a group has no
 ``learn`` scene, its first scene is used as the reference.
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from companion.boards import Board
 from vision.boarddefaults import GAMES, board_for
-from vision.synth_board import FORMAT, H, W, PieceLook, random_look, random_position, render_scene
+from vision.synth.board import FORMAT, H, W, PieceLook, random_look, random_position, render_scene
 
 
 # what a renderer draws for one scene: (board, position, look, rng, learn) -> the image and the
@@ -79,7 +79,7 @@ def homography_json(h: np.ndarray) -> list[list[float]]:
 
 def write_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
                   group_size: int = 25) -> int:
-    """Write ``count`` scenes of ``vision.synth_board`` (spread over ``games``) and labels.json
+    """Write ``count`` scenes of ``vision.synth.board`` (spread over ``games``) and labels.json
     under ``root``."""
 
     def draw(board: Board, pos: dict[str, str], look: PieceLook, rng: np.random.Generator,

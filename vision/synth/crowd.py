@@ -3,7 +3,7 @@
     render_crowd(rng, params=None) -> (image_bgr, labels)      # labels: a datasets entry without "file"
     write_crowd_dataset(dir, n, seed, params=None)               # labels.json + images/ like ../shared/datasets
 
-The dice of ``vision.synth_dice`` (same faces, colours, styles, shadows, light, backgrounds,
+The dice of ``vision.synth.dice`` (same faces, colours, styles, shadows, light, backgrounds,
 blur, noise and JPEG) are packed together: each new die is pushed against one already on the
 table until their footprints touch (a gap of 0 to 4 % of a side), so most dice touch two or
 more others at any yaw; dice not wholly in the (turned) camera's frame are left off. Seen by a camera tilted up to ``tilt_deg``, a nearer, taller die hides
@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import synth_dice as sd
+from vision.synth import dice as sd
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ def write_crowd_dataset(out_dir: str | Path, n: int, seed: int = 0, params: Crow
         f = f"images/crowd_{seed}_{i:05d}.png"
         cv2.imwrite(str(out / f), img)
         entries.append({"file": f, "split": split, **lab})
-    doc = {"name": "synth-crowd", "source": f"vision.synth_crowd seed={seed}", "license": "generated",
+    doc = {"name": "synth-crowd", "source": f"vision.synth.crowd seed={seed}", "license": "generated",
            "box": "x1,y1,x2,y2 in pixels around the top face of each die; value = pips on the top face",
            "images": entries}
     (out / "labels.json").write_text(json.dumps(doc, indent=1))

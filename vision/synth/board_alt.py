@@ -1,7 +1,7 @@
 """A second, independent synthetic scene renderer, for evaluation only (``--renderer alt``).
 
 The reader must not be tuned to one renderer (issue 6: scenes made by another renderer will be
-used too), so this one differs from ``vision.synth_board`` in everything but the dataset format
+used too), so this one differs from ``vision.synth.board`` in everything but the dataset format
 and the printed board itself:
 
 - camera: a look-at camera on a sphere around a random board point, any roll, a wider range of
@@ -18,10 +18,10 @@ and the printed board itself:
 - occluders: a sleeved arm with a mitten-like hand, a phone or a mug; sensor shot and read
   noise, defocus or motion blur, JPEG.
 
-Labels are those of ``vision.synth_board`` (``labels.json``, format companion-board-scenes/1), so
+Labels are those of ``vision.synth.board`` (``labels.json``, format companion-board-scenes/1), so
 ``companion board eval`` and ``bench/board.py --renderer alt`` read them unchanged; the dataset is
-written by ``vision.board_scenes.write_scenes``, with positions from
-``vision.synth_board.random_position`` (they are game positions, not rendering).
+written by ``vision.synth.board_scenes.write_scenes``, with positions from
+``vision.synth.board.random_position`` (they are game positions, not rendering).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
-from vision.board_scenes import homography_json, write_scenes
+from vision.synth.board_scenes import homography_json, write_scenes
 from vision.printing import render_board
 
 W, H = 1280, 720
@@ -499,7 +499,7 @@ def _cover(mask: np.ndarray, quad: np.ndarray) -> float:
 
 def write_alt_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
                       group_size: int = 25) -> int:
-    """Like ``vision.board_scenes.write_dataset``, drawn by this renderer."""
+    """Like ``vision.synth.board_scenes.write_dataset``, drawn by this renderer."""
 
     def draw(board: Board, pos: dict[str, str], look: dict[str, Any], rng: np.random.Generator,
              learn: bool) -> tuple[np.ndarray, dict[str, Any]]:

@@ -8,7 +8,7 @@ figures with a head and ears, slabs and cheese as tiles, cubes with an arrow on 
 sometimes a hand over part of the board (covering one marker in some scenes, never all), then
 blurred, noisy and JPEG-compressed. Output 1280x720 BGR.
 
-The dataset format and its evaluation are in ``vision.board_scenes``.
+The dataset format and its evaluation are in ``vision.synth.board_scenes``.
 """
 
 from __future__ import annotations
