@@ -28,6 +28,7 @@ import numpy as np
 from companion.boards import Board, Marker, Square, parse_board
 from companion.i18n import _
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
+from companion.outfile import check_output
 from vision.boarddefaults import board_for, dump_board_toml
 from vision.boardlocate import locate_board
 from vision.errors import VisionError
@@ -171,6 +172,7 @@ def _read_points(path: str) -> list[tuple[float, float]]:
 
 
 def calibrate_cli(args: argparse.Namespace) -> int:
+    check_output(args.output, (".toml",), getattr(args, "force", False))
     board = board_for(args.board)
     try:  # corners and points are in the photo's pixels: checked, never scaled
         image = load_image(args.image).image
