@@ -33,6 +33,7 @@ from companion.i18n import N_, _
 from companion.session import Session
 from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
+from companion.textsafe import ascii_int
 
 TILE_WORDS: dict[str, str] = {
     "cheese": "cheese", "c": "cheese", "ch": "cheese",
@@ -214,8 +215,8 @@ class ChopChopTerminal:
                 return res
             if ans.strip().lower() in ("r", ""):
                 self.apply(self.draw(), "random")
-            elif ans.strip().isdigit():
-                self.apply(Roll(int(ans.strip())))
+            elif (value := ascii_int(ans.strip())) is not None:
+                self.apply(Roll(value))
             else:
                 self.con.say(_("Type the number on the die, or r to throw here (h for help)."))
                 return None
