@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -163,9 +164,12 @@ def _cmd_synth(args: argparse.Namespace) -> int:
 def _parse_point(text: str) -> tuple[float, float]:
     try:
         x, y = text.split(",")
-        return float(x), float(y)
+        point = float(x), float(y)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a point is x,y in pixels, not {text!r}") from None
+    if not all(math.isfinite(v) for v in point):
+        raise argparse.ArgumentTypeError(f"a point is x,y in pixels, not {text!r}")
+    return point
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:

@@ -76,6 +76,20 @@ class FrameSource:
     def _release(self) -> None:
         pass
 
+    @staticmethod
+    def _check_capture(cap: Any, name: str) -> None:
+        """Refuse (``ImageTooLargeError``, after releasing ``cap``) a video or stream whose frames
+        the container or the device says are over ``MAX_IMAGE_PIXELS``: found from OpenCV's
+        properties when opened, before a frame is decoded (a 2 MB MJPEG file of 13000 x 13000
+        frames took 1.3 GB at its first frame)."""
+        w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+        h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        try:
+            check_size(w, h, name)
+        except ImageTooLargeError:
+            cap.release()
+            raise
+
     def stop(self) -> None:
         """Ask the iteration to end (from any thread): after the frame being read, or at once
         when waiting to reconnect. The device is released by the iterating thread."""
@@ -166,6 +180,7 @@ class VideoCaptureSource(FrameSource):
         if not cap.isOpened():
             cap.release()
             raise CameraError(f"cannot open camera {self.target!r}")
+        self._check_capture(cap, str(self.target))
         if self.width:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
         if self.height:
@@ -208,6 +223,7 @@ class VideoFileSource(FrameSource):
         if not cap.isOpened():
             cap.release()
             raise CameraError(f"cannot open video {self.path}")
+        self._check_capture(cap, self.path.name)
         self._fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
         if self._index:
             cap.set(cv2.CAP_PROP_POS_FRAMES, self._index)
