@@ -134,7 +134,15 @@ def _cmd_learn(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     from vision.board_scenes import evaluate_dir
 
-    report = evaluate_dir(Path(args.dir))
+    from vision.errors import VisionError
+
+    try:
+        report = evaluate_dir(Path(args.dir))
+    except VisionError:
+        raise  # a picture refused or unreadable: its own sentence
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return _fail(f"{Path(args.dir) / 'labels.json'} is not a board scene dataset as 'companion board synth' "
+                     f"writes it ({type(exc).__name__}: {exc})")
     if args.json:
         print(json.dumps(report, indent=1))
     else:

@@ -165,3 +165,16 @@ def test_radiance_helper_makes_a_picture_opencv_reads(tmp_path: Path) -> None:
     img = cv2.imread(str(radiance_hdr(tmp_path / "s.hdr", 300, 200)), cv2.IMREAD_UNCHANGED)
     assert img is not None and img.shape == (200, 300, 3) and img.dtype == np.float32
     assert struct.unpack(">H", bytes([1, 44]))[0] == 300
+
+
+@pytest.mark.parametrize("labels, says", [
+    ({"scenes": [{"file": "x.hdr", "board": "qubism", "squares": {}}]}, "x.hdr is not a picture the companion can read"),
+    ({"scenes": [{"fil": 1}]}, "is not a board scene dataset"),
+    ([1], "is not a board scene dataset"),
+])
+def test_board_eval_with_bad_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str], labels: object, says: str) -> None:
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    radiance_hdr(tmp_path / "x.hdr", 64, 48)
+    assert main(["board", "eval", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "internal error" not in err
