@@ -179,11 +179,11 @@ def history_main(argv: Sequence[str]) -> int:
             winner = (g.outcome or {}).get("winner")
             won = g.seats.get(str(winner), str(winner)) if winner is not None else "nobody"
             seats = ", ".join(f"{name} ({role})" for role, name in g.seats.items())
-            print(f"#{g.id:<4} {_when(g.finished)}  {titles.get(g.game, g.game):<14} {seats}; winner: {won}")
+            print(printable(f"#{g.id:<4} {_when(g.finished)}  {titles.get(g.game, g.game):<14} {seats}; winner: {won}"))
         if totals:
             print("\nPlayers (all games): games, wins, total won (chips for Kat en Muis)")
             for row in totals:
-                print(f"  {row['player']:<16} {row['games']:>4} {row['won']:>4} {row['score']:>+8g}")
+                print(printable(f"  {row['player']:<16} {row['games']:>4} {row['won']:>4} {row['score']:>+8g}"))
         if unfinished:
             print(f"\nUnfinished: {', '.join('#' + str(g.id) for g in unfinished)} (resume with 'companion play GAME')")
     return 0

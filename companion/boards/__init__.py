@@ -307,6 +307,8 @@ def shipped_boards() -> list[str]:
 
 def load_board(name: str) -> Board:
     """A shipped board by name (e.g. ``"chopchop"``), or a path to a board file."""
+    if not isinstance(name, str) or not name:
+        raise BoardError(f"a board is a shipped board's name or a board file's path, not {name!r}")
     if name.endswith(".toml") or "/" in name:
         return load_board_file(name)
     resource = resources.files(__name__).joinpath(f"{name}.toml")

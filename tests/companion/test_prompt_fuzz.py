@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -150,3 +151,28 @@ def test_say_with_text_that_is_not_utf8(tmp_path: Path) -> None:
          "-o", str(tmp_path / "x.wav")], capture_output=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert b"Traceback" not in proc.stderr and (tmp_path / "x.wav").is_file()
+
+
+def test_history_never_prints_a_stored_name_raw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A name stored before names were cleaned (or by another program) is shown made printable."""
+    from companion.cli import main
+    from companion.games.katenmuis import Throw
+
+    db = tmp_path / "c.db"
+    with Store.open(db) as store:
+        session = Session.start(store, "katenmuis", {"cat": "Ann\x1b[2J", "mouse": "Bo\x07"}, None)
+        for pair in "11 12 22 12 33 12 44 12 55 12 12 66".split():
+            session.apply(Throw((int(pair[0]), int(pair[1]))))
+        assert session.is_over()
+    assert main(["history", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "Ann?[2J (cat)" in out and "Bo?" in out
+
+
+def test_rules_set_values_of_the_wrong_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    for item in ("board=5", "mice_players=²", "mice_players=" + "9" * 5000, "board="):
+        assert main(["rules", "chopchop", "--set", item]) == 2
+        err = capsys.readouterr().err
+        assert "not valid" in err and "internal error" not in err

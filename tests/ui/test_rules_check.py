@@ -54,3 +54,11 @@ def test_a_huge_board_in_the_saved_rules_leaves_the_defaults(make_app: Any, tmp_
     pump(3)
     assert home.settings["board"] == "chopchop" and home.settings["mice_players"] == 1
     assert not home.ids.start.disabled
+
+
+def test_names_typed_in_the_app_are_cleaned(make_app: Any) -> None:
+    home = _home(make_app())
+    home.select_game("katenmuis")
+    home.name_inputs["cat"].text = "  Ann\x1b[2J\u202e " + "x" * 80
+    seats = home.seats()
+    assert seats["cat"].startswith("Ann?[2J?") and "\x1b" not in seats["cat"] and len(seats["cat"]) == 40

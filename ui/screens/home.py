@@ -19,6 +19,7 @@ from kivy.uix.textinput import TextInput
 
 from companion import games
 from companion.i18n import N_, _
+from companion.textsafe import clean_name
 from ui import seating, theme
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
 from ui.widgets.dice import DicePicker
@@ -337,7 +338,7 @@ class HomeScreen(Screen):
             self.resume_text = ""
 
     def seats(self) -> dict[str, str]:
-        return {role: inp.text.strip() for role, inp in self.name_inputs.items()}
+        return {role: clean_name(inp.text) for role, inp in self.name_inputs.items()}
 
     def start(self) -> None:
         seats = self.seats()
