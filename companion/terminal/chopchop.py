@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from companion import games
@@ -369,7 +370,10 @@ def play(argv: Sequence[str], inp: TextIO | None = None, out: TextIO | None = No
     args = parser.parse_args(list(argv))
     use_language(args)
     con = CompanionConsole(inp, out)
-    settings = {"mice_players": args.mice_players, "board": args.board}
+    board = args.board
+    if board.endswith(".toml") or "/" in board:  # a board file: kept by its full path, so the game
+        board = str(Path(board).expanduser().resolve())  # resumes from any folder
+    settings = {"mice_players": args.mice_players, "board": board}
     robots = companion_seats(parser, args, games.make("chopchop", settings))
     with open_store(args.db) as store:
         session = start_or_resume(store, "chopchop", None, settings, args.new, con.out, robots)

@@ -84,3 +84,27 @@ def test_board_files_of_the_wrong_shape(tmp_path: Path, body: str, says: str) ->
     with pytest.raises(BoardError) as info:
         load_board_file(path)
     assert says in str(info.value)
+
+
+def test_a_relative_board_path_is_kept_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A game started with --board mine.toml resumes from another folder."""
+    import io
+    import shutil
+
+    from companion.store import Store
+    from companion.terminal import chopchop
+
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    shutil.copy(SHIPPED / "chopchop.toml", here / "mine.toml")
+    db = tmp_path / "g.db"
+    monkeypatch.chdir(here)
+    assert chopchop.play(["--db", str(db), "--new", "--board", "mine.toml"], inp=io.StringIO("q\n"), out=io.StringIO()) == 0
+    monkeypatch.chdir(elsewhere)
+    out = io.StringIO()
+    assert chopchop.play(["--db", str(db)], inp=io.StringIO("q\n"), out=out) == 0
+    assert "Resuming game #1" in out.getvalue()
+    with Store.open(db) as store:
+        assert store.unfinished_games("chopchop")[0].settings["board"] == str(here / "mine.toml")

@@ -62,3 +62,13 @@ def test_names_typed_in_the_app_are_cleaned(make_app: Any) -> None:
     home.name_inputs["cat"].text = "  Ann\x1b[2J\u202e " + "x" * 80
     seats = home.seats()
     assert seats["cat"].startswith("Ann?[2J?") and "\x1b" not in seats["cat"] and len(seats["cat"]) == 40
+
+
+def test_the_window_size_is_bounded() -> None:
+    import argparse
+
+    from ui.app import parse_size
+
+    assert parse_size("7680x4320") == (7680, 4320)
+    with pytest.raises(argparse.ArgumentTypeError, match="at most 7680x4320"):
+        parse_size("100000x100000")
