@@ -176,3 +176,12 @@ def test_rules_set_values_of_the_wrong_kind(capsys: pytest.CaptureFixture[str]) 
         assert main(["rules", "chopchop", "--set", item]) == 2
         err = capsys.readouterr().err
         assert "not valid" in err and "internal error" not in err
+
+
+def test_replay_throws_with_thousands_of_digits(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    for throws in ("1-" + "9" * 5000, "3-4 2²", "3-4 ٣-4"):
+        assert main(["replay", "katenmuis", "--throws", throws]) == 2
+        err = capsys.readouterr().err
+        assert "is not two dice like 3-4" in err and "4300" not in err
