@@ -199,6 +199,26 @@ def fit_frame(frame: np.ndarray, max_side: int | None) -> tuple[np.ndarray, floa
     return cv2.resize(frame, size, interpolation=cv2.INTER_AREA), s
 
 
+def decode_picture(data: np.ndarray, name: str, max_side: int | None = None) -> np.ndarray:
+    """A picture already in memory (``data``: its file's bytes as uint8, e.g. a raw MJPEG video
+    frame) as BGR: format and size checked from its header first (:class:`ImageTooLargeError`,
+    :class:`~vision.errors.InvalidImageError`), then decoded reduced toward ``max_side``."""
+    head = data[:64 * 1024].tobytes()
+    size = header_size(head) if picture_format(head) not in (None, "TIFF") else None
+    if size is None:
+        raise _not_a_picture(name)
+    check_size(*size, name)
+    flag, _factor = _reduce_flag(max(size), max_side)
+    try:
+        img = cv2.imdecode(data, flag)
+    except cv2.error:
+        img = None
+    if img is None or img.size == 0:
+        raise _not_a_picture(name)
+    check_size(img.shape[1], img.shape[0], name)
+    return fit_frame(img, max_side)[0]
+
+
 def load_image(path: str | Path, max_side: int | None = None) -> LoadedImage:
     """The picture at ``path`` as BGR, scaled down to ``max_side`` (long side) when bigger.
 

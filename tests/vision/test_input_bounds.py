@@ -178,3 +178,25 @@ def test_board_eval_with_bad_labels(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["board", "eval", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert says in err and "internal error" not in err
+
+
+def test_an_mjpeg_frame_bigger_than_its_container_says_is_refused_undecoded(tmp_path: Path) -> None:
+    """Each MJPEG frame is a JPEG that may claim any size, whatever the AVI header says: the
+    second frame's header is made to claim 9000 x 6000; it is refused from that header."""
+    from vision.camera import VideoFileSource
+
+    video = tmp_path / "liar.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
+    for i in range(3):
+        writer.write(np.full((48, 64, 3), 60 * i, np.uint8))
+    writer.release()
+    data = bytearray(video.read_bytes())
+    sofs = [i for i in range(len(data) - 9) if data[i] == 0xFF and data[i + 1] == 0xC0]
+    assert len(sofs) == 3
+    data[sofs[1] + 5:sofs[1] + 9] = struct.pack(">HH", 6000, 9000)  # height, width
+    video.write_bytes(bytes(data))
+    states: list[tuple[str, str]] = []
+    src = VideoFileSource(video, on_state=lambda s, d: states.append((s, d)), give_up_s=2.0, backoff_s=0.01)
+    frames = [frame.shape for _t, frame in src]
+    assert frames == [(48, 64, 3)]
+    assert states[-1][0] == "failed" and "liar.avi is 9000 × 6000 pixels" in states[-1][1]
