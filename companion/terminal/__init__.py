@@ -111,13 +111,15 @@ class Console:
         self.out.flush()
 
     def ask(self, prompt: str) -> str:
+        undecodable = 0
         while True:
             self.out.write(printable(prompt, keep="\n"))
             self.out.flush()
             try:
                 line = self.inp.readline(MAX_PROMPT_CHARS * 4)
-            except UnicodeDecodeError:  # a stream that cannot replace bad bytes
-                line = "\ufffd\n"
+            except UnicodeDecodeError:  # a stream that cannot replace bad bytes: read as "?",
+                undecodable += 1  # and as the end of the input when it keeps failing
+                line = "" if undecodable >= 3 else "?\n"
             if not line:
                 self.out.write("\n")
                 return "q"

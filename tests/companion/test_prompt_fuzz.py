@@ -185,3 +185,11 @@ def test_replay_throws_with_thousands_of_digits(capsys: pytest.CaptureFixture[st
         assert main(["replay", "katenmuis", "--throws", throws]) == 2
         err = capsys.readouterr().err
         assert "is not two dice like 3-4" in err and "4300" not in err
+
+
+def test_a_strict_stream_that_cannot_decode_its_bytes(tmp_path: Path) -> None:
+    """A caller's own input stream that raises on bad bytes: read as '?', then as the end."""
+    out = io.StringIO()
+    inp = io.TextIOWrapper(io.BytesIO(b"\xff\xfe\xfd\n" * 50), encoding="utf-8", errors="strict")
+    assert katenmuis.play(["--db", str(tmp_path / "g.db")], console=Console(inp, out)) == 0
+    assert "Game saved" in out.getvalue()
