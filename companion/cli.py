@@ -20,8 +20,10 @@ from pathlib import Path
 
 from companion import games
 from companion.boards import BoardError
+from companion.crashlog import append_crash
 from companion.i18n import _
 from companion.store import Store, StoreError, default_db_path
+from companion.textsafe import printable
 
 # name -> (module, function, one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -70,6 +72,18 @@ def say_damaged(store: Store) -> None:
     """Each game skipped because its rows are damaged: one sentence on stderr."""
     for sentence in store.damaged.values():
         print(f"companion: {sentence}", file=sys.stderr)
+SQLITE_MAX_INT = 2**63 - 1
+
+
+def game_id(text: str) -> int:
+    """An argparse type: a whole number from 1 to SQLite's largest integer (``2^70`` would
+    overflow the query; ``²`` and 5000-digit numbers are refused the same way)."""
+    t = text.strip()
+    value = int(t) if t.isascii() and t.isdigit() and len(t) <= 19 else None
+    if value is None or not 1 <= value <= SQLITE_MAX_INT:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game number (a whole number from 1, as 'companion "
+                                         "history' lists them)")
+    return value
 
 
 def _usage() -> str:
@@ -144,8 +158,8 @@ def history_main(argv: Sequence[str]) -> int:
     add_db_argument(parser)
     parser.add_argument("--game", choices=list(games.GAMES), help="only this game")
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--export", type=int, metavar="ID", help="print one game as JSON (all its turns)")
-    parser.add_argument("--limit", type=int, default=20, help="how many recent games to list (default 20)")
+    parser.add_argument("--export", type=game_id, metavar="ID", help="print one game as JSON (all its turns)")
+    parser.add_argument("--limit", type=game_id, default=20, help="how many recent games to list (default 20)")
     args = parser.parse_args(argv)
     from companion.session import Session
 
@@ -174,11 +188,11 @@ def history_main(argv: Sequence[str]) -> int:
             winner = (g.outcome or {}).get("winner")
             won = g.seats.get(str(winner), str(winner)) if winner is not None else "nobody"
             seats = ", ".join(f"{name} ({role})" for role, name in g.seats.items())
-            print(f"#{g.id:<4} {_when(g.finished)}  {titles.get(g.game, g.game):<14} {seats}; winner: {won}")
+            print(printable(f"#{g.id:<4} {_when(g.finished)}  {titles.get(g.game, g.game):<14} {seats}; winner: {won}"))
         if totals:
             print("\nPlayers (all games): games, wins, total won (chips for Kat en Muis)")
             for row in totals:
-                print(f"  {row['player']:<16} {row['games']:>4} {row['won']:>4} {row['score']:>+8g}")
+                print(printable(f"  {row['player']:<16} {row['games']:>4} {row['won']:>4} {row['score']:>+8g}"))
         if unfinished:
             print(f"\nUnfinished: {', '.join('#' + str(g.id) for g in unfinished)} (resume with 'companion play GAME')")
         say_damaged(store)
@@ -216,10 +230,10 @@ def _run(fn: Callable[[list[str]], int], argv: list[str]) -> int:
     try:
         return fn(argv)
     except (CliError, StoreError, BoardError, games.UnknownGame) as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        print(printable(f"companion: {exc}"), file=sys.stderr)
         return 2
     except games.IllegalAction as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        print(printable(f"companion: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)
@@ -254,20 +268,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     fn: Callable[[list[str]], int] = getattr(module, func_name)
     try:
         return _run(fn, rest)
-    except SystemExit as exc:  # argparse
+    except SystemExit as exc:  # argparse, or a command's SystemExit("sentence")
         code = exc.code
+        if isinstance(code, str):
+            print(printable(f"companion {name}: {code}"), file=sys.stderr)
         return code if isinstance(code, int) else (0 if code is None else 2)
     except Exception as exc:  # a bug: say so briefly, keep the traceback in a file
         log = Path(default_db_path()).parent / "crash.log"
         try:
             log.parent.mkdir(parents=True, exist_ok=True)
-            with log.open("a", encoding="utf-8") as fh:
-                fh.write(f"--- {datetime.now().isoformat()} companion {' '.join(args)}\n")
-                fh.write(traceback.format_exc())
+            append_crash(log, f"--- {datetime.now().isoformat()} companion {' '.join(args)}\n"
+                         + traceback.format_exc())
             where = f" (details in {log})"
         except OSError:
             where = ""
-        print(f"companion: internal error: {type(exc).__name__}: {exc}{where}", file=sys.stderr)
+        print(printable(f"companion: internal error: {type(exc).__name__}: {exc}{where}"), file=sys.stderr)
         return 1
 
 

@@ -75,3 +75,24 @@ def read_bytes_capped(path: str | Path, limit: int, what: str) -> bytes:
 def read_text_capped(path: str | Path, limit: int, what: str, encoding: str = "utf-8") -> str:
     """:func:`read_bytes_capped`, decoded (``UnicodeDecodeError`` is a ``ValueError``)."""
     return read_bytes_capped(path, limit, what).decode(encoding)
+
+
+MAX_BOARD_SQUARES: Final = 2000
+"""Squares on one board (grid cells and listed squares together). The shipped boards have 25 to
+81; a board file asking for more (a ``[grid]`` of 100000 x 100000) is refused before anything is
+built for it."""
+
+MAX_POLYGON_POINTS: Final = 64
+"""Corners of one square's polygon in a board file (the shipped squares have 4)."""
+
+MAX_NAME_CHARS: Final = 40
+"""A player's name: longer ones are cut (control characters are replaced first,
+``companion.textsafe.clean_name``)."""
+
+MAX_PROMPT_CHARS: Final = 200
+"""One line typed at a terminal game's prompt: a longer line is no answer to any prompt and is
+refused with a sentence (the prompt asks again)."""
+
+MAX_CRASH_LOG_BYTES: Final = 256 * KIB
+"""``crash.log`` beside the database: when an internal error would make it bigger, it is moved
+to ``crash.log.1`` (the one older file kept, replacing the one before) and a new one begun."""

@@ -206,7 +206,8 @@ class WavFileOutput:
             assert self.directory is not None
             target = self.directory / f"{len(self.files) + 1:04d}.wav"
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if self.path is None:  # a folder of numbered files is made; a named file's folder must exist
+                target.parent.mkdir(parents=True, exist_ok=True)
             sink = _WavSink(target, sample_rate, self.realtime)
         except OSError as exc:
             raise AudioUnavailable(_("Cannot write {path}: {reason}").format(path=target, reason=exc.strerror or exc)) from exc
@@ -218,7 +219,10 @@ class WavFileOutput:
         where = self.path.parent if self.path is not None else self.directory
         assert where is not None
         try:
-            where.mkdir(parents=True, exist_ok=True)
+            if self.path is None:
+                where.mkdir(parents=True, exist_ok=True)
+            elif not where.is_dir():
+                return _("Cannot write {path}: {reason}").format(path=self.path, reason=_("its folder does not exist"))
         except OSError as exc:
             return _("Cannot write {path}: {reason}").format(path=where, reason=exc.strerror or exc)
         return None

@@ -19,6 +19,8 @@ import wave
 from collections.abc import Sequence
 
 from companion.i18n import _, language_from_env
+from companion.outfile import OutputFileError, check_output
+from companion.textsafe import printable
 from hardware.audio import AplayOutput, AudioOutput, WavFileOutput
 from hardware.espeak import LANGUAGE_VOICES, RATE_MAX, RATE_MIN, VARIANTS
 from hardware.speech import ENGINES, READY, Speaker, VoiceSettings
@@ -30,6 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=sorted(LANGUAGE_VOICES),
                    help=_("the language whose voice speaks it (default: from LANG)"))
     p.add_argument("-o", "--output", metavar="FILE.wav", help=_("write a WAV file instead of playing it"))
+    p.add_argument("--force", action="store_true", help=_("replace FILE.wav if it exists"))
     p.add_argument("--device", metavar="ALSA_DEVICE", help=_("play on this ALSA device (aplay -L lists them)"))
     p.add_argument("--variant", choices=[v or "standard" for v in VARIANTS], default="standard",
                    help=_("the voice variant"))
@@ -42,7 +45,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    text = " ".join(args.text)
+    text = printable(" ".join(args.text))
+    if args.output:
+        try:
+            check_output(args.output, (".wav",), args.force)
+        except OutputFileError as exc:
+            print(_("companion say: {reason}").format(reason=exc), file=sys.stderr)
+            return 2
     lang = args.lang or language_from_env()
     output: AudioOutput = WavFileOutput(path=args.output) if args.output else AplayOutput(args.device)
     settings = VoiceSettings(volume=args.volume, rate=args.rate, variant="" if args.variant == "standard" else args.variant)

@@ -19,6 +19,7 @@ import fcntl
 import os
 import random
 import re
+import secrets
 import select
 import signal
 import sys
@@ -28,6 +29,8 @@ import tty
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
+
+from companion.outfile import OutputFileError, check_link
 
 # faces of the physical dice, with their repeats (RULES.md)
 GAME_FACES: dict[str, dict[str | None, tuple[tuple[int, ...], ...]]] = {
@@ -55,12 +58,20 @@ def dice_for(game: str, side: str | None) -> tuple[tuple[int, ...], ...]:
 
 def point_link(link: Path, target: str) -> None:
     """Make ``link`` a symlink to ``target`` atomically: readers see the old or the new device
-    node, never none (as udev does when a USB die is plugged in again)."""
-    tmp = link.with_name(link.name + ".tmp")
-    with contextlib.suppress(FileNotFoundError):
-        tmp.unlink()
-    os.symlink(target, tmp)
-    os.replace(tmp, link)
+    node, never none (as udev does when a USB die is plugged in again).
+
+    Only a missing path or a link this command left before (to a pseudo-terminal) is replaced:
+    anything else there (``notes.txt``, a game database) is refused with
+    :class:`companion.outfile.OutputFileError` and left as it is."""
+    check_link(link)
+    tmp = link.with_name(f".{link.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    os.symlink(target, tmp)  # a fresh name: never removes anything already there
+    try:
+        os.replace(tmp, link)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 class VirtualDie:
@@ -188,10 +199,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.every is not None and args.every <= 0:
         parser.error("--every must be more than 0")
 
+    if args.link is not None:
+        try:
+            check_link(args.link)
+        except OutputFileError as exc:
+            print(f"companion virtual-dice: {exc}", file=sys.stderr)
+            return 2
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     die = VirtualDie(args.game, args.side, seed=args.seed, link=args.link, rolling_time=args.rolling_time)
     try:
         die.start()
+    except OutputFileError as exc:
+        die.stop()
+        print(f"companion virtual-dice: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"companion virtual-dice: cannot open a pseudo-terminal: {exc}", file=sys.stderr)
         return 2

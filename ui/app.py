@@ -35,6 +35,8 @@ def parse_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"size must look like 800x480, not {text!r}") from None
     if w < 320 or h < 240:
         raise argparse.ArgumentTypeError("the window must be at least 320x240")
+    if w > 7680 or h > 4320:  # an 8K screen; a bigger window is a typo that would ask for gigabytes
+        raise argparse.ArgumentTypeError("the window can be at most 7680x4320")
     return (w, h)
 
 

@@ -8,6 +8,7 @@
     companion board calibrate --board GAME --image PHOTO --corners x,y x,y x,y x,y -o OUT.toml
     companion board calibrate --board katenmuis --image PHOTO --points-file PTS.txt -o OUT.toml
 
+An existing output file is never replaced without --force; its folder must exist.
 GAME is a shipped board name (katenmuis, chopchop, kilkenny, qubism) or a board file path.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -24,6 +26,7 @@ from typing import Any
 from companion.boards import BoardError
 from companion.i18n import _
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
+from companion.outfile import check_output, check_output_folder
 
 # Small matrix work in the readers is faster single-threaded than through a BLAS thread pool.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -39,6 +42,7 @@ def _cmd_print(args: argparse.Namespace) -> int:
     from vision.boarddefaults import board_for
     from vision.printing import print_board
 
+    check_output(args.output, (".pdf", ".png"), args.force)
     board = board_for(args.game)
     out = print_board(board, args.output, paper=args.paper, markers_only=args.markers_only)
     what = "markers" if args.markers_only else "board"
@@ -100,6 +104,7 @@ def _cmd_learn(args: argparse.Namespace) -> int:
     from vision.boarddefaults import board_for
     from vision.pieces import BoardReader, PieceModel
 
+    check_output(args.output, (".json",), args.force)
     board = board_for(args.board)
     image, why = _image(Path(args.image))
     if image is None:
@@ -129,7 +134,15 @@ def _cmd_learn(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     from vision.synth.board_scenes import evaluate_dir
 
-    report = evaluate_dir(Path(args.dir))
+    from vision.errors import VisionError
+
+    try:
+        report = evaluate_dir(Path(args.dir))
+    except VisionError:
+        raise  # a picture refused or unreadable: its own sentence
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return _fail(f"{Path(args.dir) / 'labels.json'} is not a board scene dataset as 'companion board synth' "
+                     f"writes it ({type(exc).__name__}: {exc})")
     if args.json:
         print(json.dumps(report, indent=1))
     else:
@@ -146,6 +159,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 def _cmd_synth(args: argparse.Namespace) -> int:
     games = args.games.split(",") if args.games else None
+    check_output_folder(args.dir, ("labels.json", "images"), args.force)
     if args.renderer == "alt":
         from vision.synth.board_alt import write_alt_dataset as write
     else:
@@ -158,9 +172,12 @@ def _cmd_synth(args: argparse.Namespace) -> int:
 def _parse_point(text: str) -> tuple[float, float]:
     try:
         x, y = text.split(",")
-        return float(x), float(y)
+        point = float(x), float(y)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a point is x,y in pixels, not {text!r}") from None
+    if not all(math.isfinite(v) for v in point):
+        raise argparse.ArgumentTypeError(f"a point is x,y in pixels, not {text!r}")
+    return point
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
@@ -179,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Write a printable board at true scale (A4) or scaled up (A3).")
     p.add_argument("game", metavar="GAME", help="katenmuis, chopchop, kilkenny, qubism or a .toml path")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pdf or FILE.png")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     p.add_argument("--paper", default="A4", choices=["A4", "A3", "a4", "a3"], help="paper size (A4)")
     p.add_argument("--markers-only", action="store_true",
                    help="only the four markers with cut lines, to stick on an original board")
@@ -200,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     lp.add_argument("image", metavar="IMAGE")
     lp.add_argument("--board", required=True, metavar="GAME", help="board name or .toml path")
     lp.add_argument("-o", "--output", required=True, metavar="MODEL.json")
+    lp.add_argument("--force", action="store_true", help="replace MODEL.json if it exists")
     lp.add_argument("--position", metavar="POS.json",
                     help='the position in the photo, {"square": "token"} (default: the start position)')
     lp.add_argument("--model", metavar="OLD.json", help="add to the looks of an earlier model")
@@ -215,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("synth", help="write synthetic labelled scenes for eval",
                        description="Render synthetic 1280x720 scenes of the boards with labels.")
     s.add_argument("dir", metavar="DIR")
+    s.add_argument("--force", action="store_true", help="replace the labels.json and images already in DIR")
     s.add_argument("--count", type=int, default=40)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--games", default="", help="comma-separated games (default: all four)")
@@ -233,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--points-file", metavar="FILE",
                    help="square centres in pixels, one 'x,y' (or 'x y') a line, in square order")
     c.add_argument("-o", "--output", required=True, metavar="OUT.toml")
+    c.add_argument("--force", action="store_true", help="replace OUT.toml if it exists")
     c.set_defaults(func=_cmd_calibrate)
     return parser
 

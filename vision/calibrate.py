@@ -28,6 +28,7 @@ import numpy as np
 from companion.boards import Board, Marker, Square, parse_board
 from companion.i18n import _
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
+from companion.outfile import check_output
 from vision.boarddefaults import board_for, dump_board_toml
 from vision.boardlocate import locate_board
 from vision.errors import VisionError
@@ -86,11 +87,40 @@ def _square_entry(sq: Square, poly: np.ndarray, cell: tuple[int, int] | None = N
     return item
 
 
+MIN_CORNER_GAP_PX = 8.0
+"""Two corners of a grid closer than this (pixels) are the same point: a slip of the mouse."""
+
+
+def check_corners(corners_px: list[tuple[float, float]]) -> None:
+    """Refuse (:class:`CalibrationError`) four corners that are no grid: not finite numbers, two of
+    them (nearly) the same point, three on one line, or not going round a convex quadrilateral
+    in the order top-left, top-right, bottom-right, bottom-left."""
+    pts = np.asarray(corners_px, np.float64)
+    if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
+        raise CalibrationError("give the grid's 4 corners as pixel numbers: top-left top-right bottom-right bottom-left")
+    for i in range(4):
+        for j in range(i + 1, 4):
+            if float(np.linalg.norm(pts[i] - pts[j])) < MIN_CORNER_GAP_PX:
+                raise CalibrationError(
+                    f"corners {i + 1} and {j + 1} are the same point ({pts[i][0]:g},{pts[i][1]:g}): give the "
+                    "grid's 4 different corners, top-left top-right bottom-right bottom-left")
+    crosses = []
+    for i in range(4):
+        a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
+        crosses.append(float((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])))
+    side = max(float(np.linalg.norm(pts[i] - pts[(i + 1) % 4])) for i in range(4))
+    if any(abs(x) < 0.01 * side * side for x in crosses) or not (all(x > 0 for x in crosses) or all(x < 0 for x in crosses)):
+        raise CalibrationError(
+            "the 4 corners do not go round the grid (three on one line, or crossed): click them in order "
+            "top-left, top-right, bottom-right, bottom-left")
+
+
 def calibrate_grid(board: Board, image: np.ndarray, corners_px: list[tuple[float, float]]
                    ) -> dict[str, Any]:
     """A grid board from the grid's outer corners (TL, TR, BR, BL) in photo pixels."""
     if len(corners_px) != 4:
         raise CalibrationError("give the grid's 4 corners: top-left top-right bottom-right bottom-left")
+    check_corners(corners_px)
     cells = [sq.cell for sq in board.squares.values() if sq.cell is not None]
     if not cells:
         raise CalibrationError(f"board {board.name!r} has no grid to calibrate by corners")
@@ -129,6 +159,9 @@ def calibrate_track(board: Board, image: np.ndarray, centres_px: list[tuple[floa
     h, markers = _marker_frame(board, image)
     centres = _to_mm(h, np.asarray(centres_px))
     gaps = np.linalg.norm(np.diff(centres, axis=0), axis=1)
+    if not np.all(np.isfinite(centres)) or float(np.min(gaps, initial=np.inf)) < 1.0:
+        raise CalibrationError("two squares in a row were tapped at the same point: tap each square's "
+                               "centre once, in order")
     half = float(np.median(gaps)) * 0.47
     squares, polys = [], []
     for sid, (cx, cy) in zip(track, centres):
@@ -171,6 +204,7 @@ def _read_points(path: str) -> list[tuple[float, float]]:
 
 
 def calibrate_cli(args: argparse.Namespace) -> int:
+    check_output(args.output, (".toml",), getattr(args, "force", False))
     board = board_for(args.board)
     try:  # corners and points are in the photo's pixels: checked, never scaled
         image = load_image(args.image).image

@@ -30,7 +30,7 @@ import numpy as np
 
 from companion.i18n import _
 from vision.errors import CameraError, InvalidImageError
-from vision.imageload import ImageTooLargeError, check_size, fit_frame, load_image
+from vision.imageload import ImageTooLargeError, check_size, decode_picture, fit_frame, load_image
 from vision.limits import CAMERA_MAX_SIDE
 
 IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
@@ -75,6 +75,20 @@ class FrameSource:
 
     def _release(self) -> None:
         pass
+
+    @staticmethod
+    def _check_capture(cap: Any, name: str) -> None:
+        """Refuse (``ImageTooLargeError``, after releasing ``cap``) a video or stream whose frames
+        the container or the device says are over ``MAX_IMAGE_PIXELS``: found from OpenCV's
+        properties when opened, before a frame is decoded (a 2 MB MJPEG file of 13000 x 13000
+        frames took 1.3 GB at its first frame)."""
+        w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+        h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        try:
+            check_size(w, h, name)
+        except ImageTooLargeError:
+            cap.release()
+            raise
 
     def stop(self) -> None:
         """Ask the iteration to end (from any thread): after the frame being read, or at once
@@ -166,6 +180,7 @@ class VideoCaptureSource(FrameSource):
         if not cap.isOpened():
             cap.release()
             raise CameraError(f"cannot open camera {self.target!r}")
+        self._check_capture(cap, str(self.target))
         if self.width:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
         if self.height:
@@ -188,7 +203,12 @@ class VideoCaptureSource(FrameSource):
 class VideoFileSource(FrameSource):
     """A video file. Timestamps are ``t0 + frame_index / fps`` (video time, not wall time)
     unless ``realtime=True`` (then frames are also paced at the video's rate).
-    A file that vanishes or can't be read is a lost device; its end is a normal end."""
+    A file that vanishes or can't be read is a lost device; its end is a normal end.
+
+    Frames are bounded before they are decoded: the container's frame size is checked when the
+    file is opened, and an MJPEG video (each frame a JPEG, which may each claim any size,
+    whatever the container says) is read as raw frames whose JPEG header is checked
+    (:func:`vision.imageload.check_size`) before each is decoded, already reduced."""
 
     def __init__(self, path: str | Path, loop: bool = False, realtime: bool = False, t0: float = 0.0,
                  **kw: Any) -> None:
@@ -200,6 +220,7 @@ class VideoFileSource(FrameSource):
         self._cap: cv2.VideoCapture | None = None
         self._index = 0  # frames delivered so far (resume there after a reopen)
         self._fps = 0.0
+        self._mjpeg = False  # frames read raw (JPEG bytes) and decoded here
 
     def _open(self) -> None:
         if not self.path.is_file():
@@ -208,23 +229,57 @@ class VideoFileSource(FrameSource):
         if not cap.isOpened():
             cap.release()
             raise CameraError(f"cannot open video {self.path}")
+        self._check_capture(cap, self.path.name)
         self._fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
+        raw = self._raw_jpeg_capture()
+        self._mjpeg = raw is not None
+        if raw is not None:
+            cap.release()
+            cap = raw
         if self._index:
             cap.set(cv2.CAP_PROP_POS_FRAMES, self._index)
         self._cap = cap
+
+    def _raw_jpeg_capture(self) -> Any:
+        """A capture of this file giving raw frames, if its frames are JPEG pictures (MJPEG),
+        else None (other codecs are decoded by OpenCV, bounded by the container's size)."""
+        raw = cv2.VideoCapture(str(self.path))
+        try:
+            if raw.isOpened() and raw.set(cv2.CAP_PROP_FORMAT, -1):
+                ok, packet = raw.read()
+                if ok and packet is not None and packet.dtype == np.uint8 and bytes(packet.ravel()[:2]) == b"\xff\xd8":
+                    raw.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                    return raw
+        except cv2.error:
+            pass
+        raw.release()
+        return None
+
+    def _grab(self) -> tuple[bool, Any]:
+        """The next frame: decoded by OpenCV, or for MJPEG its JPEG checked, then decoded here."""
+        assert self._cap is not None
+        ok, frame = self._cap.read()
+        if not self._mjpeg or not ok or frame is None:
+            return ok, frame
+        try:  # ImageTooLargeError goes on: the source fails, nothing decoded
+            return True, decode_picture(np.ascontiguousarray(frame).ravel(), self.path.name, self.max_side)
+        except ImageTooLargeError:
+            raise
+        except InvalidImageError as exc:
+            raise CameraError(f"frame {self._index} of {self.path}: {exc}") from None
 
     def _read(self) -> tuple[float, np.ndarray] | None:
         assert self._cap is not None
         if not self.path.exists():
             raise CameraError(f"video vanished: {self.path}")
-        ok, frame = self._cap.read()
+        ok, frame = self._grab()
         if not ok or frame is None:
             n = self._cap.get(cv2.CAP_PROP_FRAME_COUNT)
             if n > 0 and self._index >= n:
                 if not self.loop:
                     return None
                 self._cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
-                ok, frame = self._cap.read()
+                ok, frame = self._grab()
                 if not ok:
                     raise CameraError(f"cannot rewind video {self.path}")
             else:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import signal
 import statistics
 import sys
@@ -41,7 +42,12 @@ from vision.imageload import load_image
 def _config(a: argparse.Namespace) -> DiceConfig:
     roi = None
     if getattr(a, "roi", None):
-        nums = [float(v) for v in a.roi.replace(";", ",").split(",") if v.strip()]
+        try:
+            nums = [float(v) for v in a.roi.replace(";", ",").split(",") if v.strip()]
+        except ValueError:
+            raise SystemExit("--roi needs numbers: x1,y1,x2,y2 or a polygon x,y,x,y,x,y...") from None
+        if not all(math.isfinite(v) for v in nums):
+            raise SystemExit("--roi needs finite numbers: x1,y1,x2,y2 or a polygon x,y,x,y,x,y...")
         mode = "exclude" if a.roi_exclude else "inside"
         if len(nums) == 4:
             roi = RegionOfInterest(rect=(nums[0], nums[1], nums[2], nums[3]), mode=mode)
@@ -53,6 +59,34 @@ def _config(a: argparse.Namespace) -> DiceConfig:
     if getattr(a, "min_value_prob", None) is not None:
         kw["min_value_prob"] = a.min_value_prob
     return DiceConfig(**kw)
+
+
+def _number(text: str, low: float, low_ok: bool) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < low or (value == low and not low_ok):
+        raise argparse.ArgumentTypeError(
+            f"{text} is out of range: give a number {'of at least' if low_ok else 'above'} {low:g}")
+    return value
+
+
+def _positive(text: str) -> float:
+    """An argparse type: a finite number above 0 (``--fps``)."""
+    return _number(text, 0.0, False)
+
+
+def _not_negative(text: str) -> float:
+    """An argparse type: a finite number, 0 or more (``--window``)."""
+    return _number(text, 0.0, True)
+
+
+def _baud(text: str) -> int:
+    value = _number(text, 1.0, True)
+    if value != int(value) or value > 4_000_000:
+        raise argparse.ArgumentTypeError(f"{text} is not a baud rate (e.g. 115200 or 9600)")
+    return int(value)
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
@@ -83,11 +117,11 @@ def parser() -> argparse.ArgumentParser:
     src.add_argument("--video", help="a video file")
     src.add_argument("--images", help="a folder of images (sorted)")
     src.add_argument("--serial", help="an electronic die on a serial port or URL (hardware.serialdie)")
-    w.add_argument("--baud", type=int, default=115200, help="serial baud rate (with --serial; default 115200, the protocol's; 9600 also works)")
+    w.add_argument("--baud", type=_baud, default=115200, help="serial baud rate (with --serial; default 115200, the protocol's; 9600 also works)")
     w.add_argument("--game", default=None, help="game id, to check throws against (with --serial)")
-    w.add_argument("--fps", type=float, default=5.0, help="fake frame rate of --images")
+    w.add_argument("--fps", type=_positive, default=5.0, help="fake frame rate of --images")
     w.add_argument("--loop", action="store_true", help="loop --video/--images")
-    w.add_argument("--window", type=float, default=0.7, help="seconds the reading must hold")
+    w.add_argument("--window", type=_not_negative, default=0.7, help="seconds the reading must hold")
     w.add_argument("--jsonl", action="store_true", help="one JSON line per throw")
     _add_common(w)
     return ap
@@ -223,6 +257,36 @@ def score_entry(entry: dict[str, Any], preds: list[DieReading]) -> dict[str, int
     return score_image(entry["dice"], preds)
 
 
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def check_labels(doc: Any, dataset: Path) -> list[dict[str, Any]]:
+    """The image entries of a dataset's labels.json, each checked for the shape
+    :func:`evaluate` reads; anything else is a :class:`VisionError` naming the first fault:
+    ``{"images": [{"file": "a.jpg", "split": "test", "dice": [{"box": [x1, y1, x2, y2],
+    "value": 1-6}, ...]}, ...]}``."""
+    where = dataset / "labels.json"
+    if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
+        raise VisionError(f'{where} is not dataset labels: it needs {{"images": [...]}}')
+    for i, e in enumerate(doc["images"]):
+        what = f"{where}: images[{i}]"
+        if not isinstance(e, dict) or not isinstance(e.get("file"), str) or not e["file"]:
+            raise VisionError(f'{what} needs "file", the image\'s path in the dataset')
+        if "split" in e and not isinstance(e["split"], str):
+            raise VisionError(f'{what}: "split" must be text (e.g. "test")')
+        dice = e.get("dice")
+        if not isinstance(dice, list):
+            raise VisionError(f'{what} needs "dice", a list of {{"box": [x1, y1, x2, y2], "value": 1-6}}')
+        for j, d in enumerate(dice):
+            if (not isinstance(d, dict) or not isinstance(d.get("box"), list) or len(d["box"]) != 4
+                    or not all(_is_number(v) for v in d["box"])):
+                raise VisionError(f'{what}: dice[{j}] needs "box": [x1, y1, x2, y2] in pixels')
+            if not _is_number(d.get("value")):
+                raise VisionError(f'{what}: dice[{j}] needs "value", a number 1-6')
+    return list(doc["images"])
+
+
 def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = None, score: Score | None = None
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Figures of ``read_dice`` on a dataset's ``split``. ``score`` counts one image: by default
@@ -230,13 +294,14 @@ def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = Non
     bench's crowded and hand sets) may add counts of its own, which the figures carry summed."""
     cv2.setNumThreads(1)
     doc = json.loads(read_text_capped(dataset / "labels.json", MAX_JSON_FILE_BYTES, _("dataset labels")))
+    images = check_labels(doc, dataset)
     convention = box_convention(doc)
     if score is None:
         match = matcher(convention)
 
         def score(entry: dict[str, Any], preds: list[DieReading]) -> dict[str, int]:
             return score_image(entry["dice"], preds, match)
-    entries = [e for e in doc["images"] if split == "all" or e.get("split") == split]
+    entries = [e for e in images if split == "all" or e.get("split") == split]
     if not entries:
         raise VisionError(f"no images with split {split!r} in {dataset}")
     warm_up(config)
@@ -308,8 +373,11 @@ def cmd_watch(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from vision.settle import SettleConfig, Settler
 
     cv2.setNumThreads(1)
+    failed: list[str] = []
 
     def on_state(state: str, detail: str) -> None:
+        if state == "failed":
+            failed.append(detail)
         if state in ("lost", "failed", "running", "opening"):
             print(f"source {state}{': ' + detail if detail else ''}", file=err, flush=True)
 
@@ -353,7 +421,7 @@ def cmd_watch(a: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
-    return 0 if src.state in ("ended", "closed") else 1
+    return 1 if failed else 0  # the source gave up (not found, refused, lost for good)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,8 +3,10 @@
 Every command and screen that opens an image file calls :func:`load_image`:
 
 1. the file's size is checked (:data:`vision.limits.MAX_IMAGE_FILE_BYTES`) before it is read;
-2. its width and height are read from the header alone (PNG ``IHDR``, JPEG ``SOFn``, BMP, GIF,
-   WebP here; anything else through Pillow's ``Image.open``, which reads only the header) and a
+2. its format is recognised by its first bytes (:data:`FORMATS`: PNG, JPEG, BMP, GIF, WebP, TIFF;
+   anything else, e.g. Radiance HDR or OpenEXR, is refused unread) and its width and height are
+   read from the header alone (PNG ``IHDR``, JPEG ``SOFn``, BMP, GIF, WebP here; TIFF through
+   Pillow's ``Image.open``, which reads only the header; no size, no decoding) and a
    picture over :data:`~vision.limits.MAX_IMAGE_PIXELS` or :data:`~vision.limits.MAX_IMAGE_SIDE`
    is refused with :class:`ImageTooLargeError`, one sentence, before a byte of pixels is decoded;
 3. it is decoded already reduced where the format allows (``cv2.IMREAD_REDUCED_COLOR_2/4/8``:
@@ -129,6 +131,34 @@ def _pillow_size(path: Path) -> tuple[int, int] | None:
         return None
 
 
+FORMATS: tuple[str, ...] = ("PNG", "JPEG", "BMP", "GIF", "WebP", "TIFF")
+"""The picture formats the companion decodes, recognised by their first bytes. OpenCV decodes
+more (Radiance HDR, OpenEXR, PFM, PxM, JPEG 2000, ...), some into 32-bit floats and with no size
+this module can read first: a 3 MB ``.hdr`` took 845 MB to decode. They are refused unread."""
+
+
+def picture_format(head: bytes) -> str | None:
+    """The format of a file by its first bytes (one of :data:`FORMATS`), or None."""
+    if head[:8] == b"\x89PNG\r\n\x1a\n":
+        return "PNG"
+    if head[:3] == b"\xff\xd8\xff":
+        return "JPEG"
+    if head[:2] == b"BM":
+        return "BMP"
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return "GIF"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "WebP"
+    if head[:4] in (b"II*\x00", b"MM\x00*"):
+        return "TIFF"
+    return None
+
+
+def _not_a_picture(name: str) -> InvalidImageError:
+    return InvalidImageError(_("{name} is not a picture the companion can read (PNG, JPEG, BMP, WebP, TIFF).")
+                             .format(name=name))
+
+
 def image_size(path: str | Path) -> tuple[int, int] | None:
     """(width, height) of the picture at ``path`` from its header, or None when unknown."""
     p = Path(path)
@@ -169,6 +199,26 @@ def fit_frame(frame: np.ndarray, max_side: int | None) -> tuple[np.ndarray, floa
     return cv2.resize(frame, size, interpolation=cv2.INTER_AREA), s
 
 
+def decode_picture(data: np.ndarray, name: str, max_side: int | None = None) -> np.ndarray:
+    """A picture already in memory (``data``: its file's bytes as uint8, e.g. a raw MJPEG video
+    frame) as BGR: format and size checked from its header first (:class:`ImageTooLargeError`,
+    :class:`~vision.errors.InvalidImageError`), then decoded reduced toward ``max_side``."""
+    head = data[:64 * 1024].tobytes()
+    size = header_size(head) if picture_format(head) not in (None, "TIFF") else None
+    if size is None:
+        raise _not_a_picture(name)
+    check_size(*size, name)
+    flag, _factor = _reduce_flag(max(size), max_side)
+    try:
+        img = cv2.imdecode(data, flag)
+    except cv2.error:
+        img = None
+    if img is None or img.size == 0:
+        raise _not_a_picture(name)
+    check_size(img.shape[1], img.shape[0], name)
+    return fit_frame(img, max_side)[0]
+
+
 def load_image(path: str | Path, max_side: int | None = None) -> LoadedImage:
     """The picture at ``path`` as BGR, scaled down to ``max_side`` (long side) when bigger.
 
@@ -180,9 +230,15 @@ def load_image(path: str | Path, max_side: int | None = None) -> LoadedImage:
     if not p.is_file():
         raise InvalidImageError(_("{name}: no such picture file.").format(name=name))
     try:
-        size = image_size(p)
-        if size is not None:
-            check_size(*size, name)
+        with p.open("rb") as fh:
+            head = fh.read(64 * 1024)
+        kind = picture_format(head)
+        if kind is None:  # not an allowed format: never handed to a decoder
+            raise _not_a_picture(name)
+        size = header_size(head) or (_pillow_size(p) if kind == "TIFF" else None)
+        if size is None:  # an allowed format whose size its header does not give: broken
+            raise InvalidImageError(_("{name} is damaged: its size cannot be read from it.").format(name=name))
+        check_size(*size, name)
         data = read_bytes_capped(p, limits.MAX_IMAGE_FILE_BYTES, _("a picture"))
     except FileTooLargeError as exc:
         raise ImageTooLargeError(str(exc)) from None
@@ -191,7 +247,7 @@ def load_image(path: str | Path, max_side: int | None = None) -> LoadedImage:
             name=name, why=exc.strerror or exc)) from None
     if is_cut_short(data):
         raise InvalidImageError(_("{name} is incomplete (cut short): it is not read.").format(name=name))
-    flag, _factor = _reduce_flag(max(size) if size else 0, max_side)
+    flag, _factor = _reduce_flag(max(size), max_side)
     buf = np.frombuffer(data, np.uint8)
     try:
         img = cv2.imdecode(buf, flag)
@@ -199,11 +255,9 @@ def load_image(path: str | Path, max_side: int | None = None) -> LoadedImage:
         img = None
     del data, buf
     if img is None or img.size == 0:
-        raise InvalidImageError(_("{name} is not a picture the companion can read (PNG, JPEG, BMP, WebP, TIFF).")
-                                .format(name=name))
-    if size is None:  # no header we know: check what the decoder made
-        check_size(img.shape[1], img.shape[0], name)
-    original = size if size is not None else (img.shape[1], img.shape[0])
+        raise _not_a_picture(name)
+    check_size(img.shape[1], img.shape[0], name)  # what the decoder made, in case a header lied
+    original = size
     img, _s = fit_frame(img, max_side)
     scale = 1.0 if max(img.shape[:2]) == max(original) else max(img.shape[:2]) / max(original)
     return LoadedImage(img, scale, original)

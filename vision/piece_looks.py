@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
+from vision.arrows import ARROW_SIDE
 from vision.errors import VisionError
 
 P = 16  # patch side, pixels
@@ -50,6 +51,16 @@ def appearance(token: str) -> str:
     if base in ("cube", "mouse"):
         return base
     return token
+
+
+def _numbers(row: object, n: int) -> list[float]:
+    """``row`` as ``n`` finite numbers, else ``ValueError`` (a hand-edited or foreign model)."""
+    if not isinstance(row, list) or len(row) != n:
+        raise ValueError(f"expected lists of {n} numbers")
+    values = [float(v) for v in row]
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError("a learned look holds a number that is not finite")
+    return values
 
 
 @dataclass
@@ -86,11 +97,13 @@ class PieceModel:
 
         try:
             data = json.loads(read_text_capped(path, MAX_JSON_FILE_BYTES, _("learned piece looks")))
-            return cls(str(data.get("game", "")), {str(k): list(v) for k, v in data["looks"].items()},
-                       [list(map(float, a)) for a in data.get("arrows", [])],
+            looks = {str(k): [_numbers(row, NFEAT) for row in v] for k, v in data["looks"].items()}
+            return cls(str(data.get("game", "")), looks,
+                       [_numbers(a, ARROW_SIDE * ARROW_SIDE) for a in data.get("arrows", [])],
                        {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()})
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise PieceError(f"cannot load piece model {path}: {exc}") from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise PieceError(f"cannot load piece model {path}: {exc} (make it again with 'companion board "
+                             "learn')") from None
 
     @classmethod
     def defaults(cls, game: str) -> PieceModel:

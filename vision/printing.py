@@ -185,7 +185,6 @@ def print_board(board: Board, path: str | Path, paper: str = "A4", markers_only:
         ah, aw = min(ah, page.shape[0]), min(aw, page.shape[1])
         y0, x0 = (page.shape[0] - ah) // 2, (page.shape[1] - aw) // 2
         page[y0:y0 + ah, x0:x0 + aw] = art[:ah, :aw]
-    out.parent.mkdir(parents=True, exist_ok=True)
     if kind == ".png":
         from PIL import Image
 

@@ -53,7 +53,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import _
-from companion.limits import MAX_BOARD_FILE_BYTES, FileTooLargeError, read_text_capped
+from companion.limits import (
+    MAX_BOARD_FILE_BYTES,
+    MAX_BOARD_SQUARES,
+    MAX_POLYGON_POINTS,
+    FileTooLargeError,
+    read_text_capped,
+)
 
 Point = tuple[float, float]
 
@@ -120,10 +126,20 @@ class Board:
         return self.regions.get(name, ())
 
 
+def _too_many(source: str, n: int) -> BoardError:
+    return BoardError(_("{source} has {n} squares, more than the {limit} a board may have: check its [grid] "
+                        "and [[squares]].").format(source=source, n=n, limit=MAX_BOARD_SQUARES))
+
+
 def _polygon(raw: Any, where: str) -> tuple[Point, ...]:
+    if not isinstance(raw, list | tuple):
+        raise BoardError(f"{where}: polygon must be a list of [x, y] pairs in millimetres")
+    if len(raw) > MAX_POLYGON_POINTS:
+        raise BoardError(_("{where}: a polygon has at most {limit} points, not {n}.").format(
+            where=where, limit=MAX_POLYGON_POINTS, n=len(raw)))
     try:
         pts = tuple((float(p[0]), float(p[1])) for p in raw)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, KeyError):
         raise BoardError(f"{where}: polygon must be a list of [x, y] pairs in millimetres") from None
     if len(pts) < 3:
         raise BoardError(f"{where}: polygon needs at least 3 points")
@@ -148,7 +164,12 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
     adjacency: dict[str, set[str]] = {}
     grid_shape: tuple[int, int] | None = None
     grid = data.get("grid")
+    listed = data.get("squares", ())
+    if not isinstance(listed, list | tuple):
+        raise BoardError(f"{source}: [[squares]] must be a list of tables")
     if grid is not None:
+        if not isinstance(grid, Mapping):
+            raise BoardError(f"{source}: [grid] must be a table")
         try:
             rows, cols = int(grid["rows"]), int(grid["cols"])
             ox, oy = (float(v) for v in grid.get("origin_mm", (0.0, 0.0)))
@@ -156,6 +177,10 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
             skip = {str(s) for s in grid.get("skip", ())}
         except (KeyError, TypeError, ValueError) as exc:
             raise BoardError(f"{source}: [grid] needs rows, cols, cell_mm ({exc})") from None
+        if rows < 0 or cols < 0:
+            raise BoardError(f"{source}: [grid] rows and cols cannot be negative")
+        if rows * cols + len(listed) > MAX_BOARD_SQUARES:  # checked before a square is made
+            raise _too_many(source, rows * cols + len(listed))
         grid_shape = (rows, cols)
         for r in range(rows):
             for c in range(cols):
@@ -177,7 +202,9 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
                 if other in squares:
                     adjacency.setdefault(sid, set()).add(other)
 
-    for i, raw in enumerate(data.get("squares", ())):
+    if len(listed) > MAX_BOARD_SQUARES:
+        raise _too_many(source, len(listed))
+    for i, raw in enumerate(listed):
         where = f"{source}: squares[{i}]"
         if not isinstance(raw, Mapping) or "id" not in raw:
             raise BoardError(f"{where}: needs an id")
@@ -185,7 +212,10 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
         if sid in squares and squares[sid].kind != "grid":
             raise BoardError(f"{where}: duplicate square id {sid!r}")
         cell_raw = raw.get("cell")
-        rc = (int(cell_raw[0]), int(cell_raw[1])) if cell_raw is not None else None
+        try:
+            rc = (int(cell_raw[0]), int(cell_raw[1])) if cell_raw is not None else None
+        except (TypeError, ValueError, IndexError, KeyError):
+            raise BoardError(f"{where}: cell must be [row, column]") from None
         squares[sid] = Square(
             id=sid,
             polygon=_polygon(raw.get("polygon"), where),
@@ -194,9 +224,14 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
             cell=rc,
         )
 
+    for section in ("adjacency", "regions", "settings"):
+        if not isinstance(data.get(section, {}), Mapping):
+            raise BoardError(f"{source}: [{section}] must be a table")
     for sid, links in dict(data.get("adjacency", {})).items():
         if sid not in squares:
             raise BoardError(f"{source}: adjacency names unknown square {sid!r}")
+        if not isinstance(links, list | tuple):
+            raise BoardError(f"{source}: adjacency of {sid!r} must be a list of square ids")
         for other in links:
             other = str(other)
             if other not in squares:
@@ -206,6 +241,8 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
 
     regions: dict[str, tuple[str, ...]] = {}
     for rname, ids in dict(data.get("regions", {})).items():
+        if not isinstance(ids, list | tuple):
+            raise BoardError(f"{source}: region {rname!r} must be a list of square ids")
         ids_t = tuple(str(i) for i in ids)
         unknown = [i for i in ids_t if i not in squares]
         if unknown:
@@ -213,7 +250,10 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
         regions[str(rname)] = ids_t
 
     markers: list[Marker] = []
-    for i, raw in enumerate(data.get("markers", ())):
+    raw_markers = data.get("markers", ())
+    if not isinstance(raw_markers, list | tuple):
+        raise BoardError(f"{source}: [[markers]] must be a list of tables")
+    for i, raw in enumerate(raw_markers):
         try:
             markers.append(
                 Marker(int(raw["id"]), float(raw["x_mm"]), float(raw["y_mm"]), float(raw["size_mm"]))
@@ -283,6 +323,8 @@ def board_setting(name: str) -> str:
 
 def load_board(name: str) -> Board:
     """A shipped board by name (e.g. ``"chopchop"``), or a path to a board file."""
+    if not isinstance(name, str) or not name:
+        raise BoardError(f"a board is a shipped board's name or a board file's path, not {name!r}")
     if is_board_path(name):
         return load_board_file(name)
     resource = resources.files(__name__).joinpath(f"{name}.toml")

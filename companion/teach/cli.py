@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 
 from companion import games
@@ -41,7 +42,7 @@ def main(argv: Sequence[str]) -> int:
 
 def _value(text: str) -> object:
     """``"3"`` -> 3, ``"true"`` -> True, anything else stays text."""
-    if text.lstrip("-").isdigit():
+    if re.fullmatch(r"-?[0-9]{1,18}", text):  # ASCII digits only: "²" is isdigit() but not int()
         return int(text)
     if text.lower() in ("true", "false"):
         return text.lower() == "true"

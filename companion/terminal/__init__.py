@@ -12,8 +12,10 @@ from typing import Any, TextIO
 
 from companion.cli import add_db_argument, open_store
 from companion.i18n import LANGUAGES, _, language_from_env, set_language
+from companion.limits import MAX_PROMPT_CHARS
 from companion.session import Session, Turn
 from companion.store import Store
+from companion.textsafe import clean_line, clean_name, printable
 
 __all__ = [
     "Console",
@@ -67,6 +69,8 @@ def start_or_resume(
 ) -> Session:
     """Resume the newest unfinished game of this kind unless ``new``; else start one (with
     the companion on the ``companions`` seats: role -> strength)."""
+    if seats is not None:  # names typed on the command line: no escapes, no bad bytes, one line
+        seats = {role: clean_name(name) for role, name in seats.items()}
     if not new:
         session = Session.resume(store, game_key)
         for sentence in store.damaged.values():  # damaged games skipped: said, not hidden
@@ -80,25 +84,57 @@ def start_or_resume(
     return Session.start(store, game_key, seats, settings, companions=companions)
 
 
+def _tolerant(stream: TextIO) -> TextIO:
+    """``stream`` (the real stdin or stdout) set to replace what is not valid in its encoding
+    (a name typed in Latin-1 on a UTF-8 terminal) instead of raising."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="replace")
+        except (ValueError, OSError):  # pragma: no cover - a stream that cannot change
+            pass
+    return stream
+
+
 class Console:
-    """Line input and output for a terminal game; EOF reads as 'q'."""
+    """Line input and output for a terminal game; EOF reads as 'q'.
+
+    What it shows goes through :func:`companion.textsafe.printable` (a name or an echoed answer
+    holding escape sequences never reaches the terminal raw); what it reads is one line of at
+    most :data:`~companion.limits.MAX_PROMPT_CHARS` characters, control characters replaced
+    (:func:`companion.textsafe.clean_line`): a longer line is refused and the prompt asked again.
+    """
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
-        self.inp = inp or sys.stdin
-        self.out = out or sys.stdout
+        self.inp = inp or _tolerant(sys.stdin)
+        self.out = out or _tolerant(sys.stdout)
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write(printable(text, keep="\n") + "\n")
         self.out.flush()
 
     def ask(self, prompt: str) -> str:
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.out.write("\n")
-            return "q"
-        return line.strip()
+        undecodable = 0
+        while True:
+            self.out.write(printable(prompt, keep="\n"))
+            self.out.flush()
+            try:
+                line = self.inp.readline(MAX_PROMPT_CHARS * 4)
+            except UnicodeDecodeError:  # a stream that cannot replace bad bytes: read as "?",
+                undecodable += 1  # and as the end of the input when it keeps failing
+                line = "" if undecodable >= 3 else "?\n"
+            if not line:
+                self.out.write("\n")
+                return "q"
+            overflow = not line.endswith("\n") and len(line) >= MAX_PROMPT_CHARS * 4
+            while overflow:  # the rest of an endless line is read and dropped, in bounded pieces
+                more = self.inp.readline(MAX_PROMPT_CHARS * 4)
+                if not more or more.endswith("\n"):
+                    break
+            text = None if overflow else clean_line(line)
+            if text is not None:
+                return text
+            self.say(_("That line is too long: answer in at most {n} characters.").format(n=MAX_PROMPT_CHARS))
 
 
 def undo_decision(session: Session, source: str = "touch") -> Turn | None:

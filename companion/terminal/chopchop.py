@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from companion import games
@@ -33,6 +34,7 @@ from companion.i18n import N_, _
 from companion.session import Session
 from companion.terminal import Console, add_common_play_arguments, help_language, open_store, start_or_resume, undo_decision, use_language
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
+from companion.textsafe import ascii_int
 
 TILE_WORDS: dict[str, str] = {
     "cheese": "cheese", "c": "cheese", "ch": "cheese",
@@ -214,8 +216,8 @@ class ChopChopTerminal:
                 return res
             if ans.strip().lower() in ("r", ""):
                 self.apply(self.draw(), "random")
-            elif ans.strip().isdigit():
-                self.apply(Roll(int(ans.strip())))
+            elif (value := ascii_int(ans.strip())) is not None:
+                self.apply(Roll(value))
             else:
                 self.con.say(_("Type the number on the die, or r to throw here (h for help)."))
                 return None
@@ -369,7 +371,10 @@ def play(argv: Sequence[str], inp: TextIO | None = None, out: TextIO | None = No
     args = parser.parse_args(list(argv))
     use_language(args)
     con = CompanionConsole(inp, out)
-    settings = {"mice_players": args.mice_players, "board": args.board}
+    board = args.board
+    if board.endswith(".toml") or "/" in board:  # a board file: kept by its full path, so the game
+        board = str(Path(board).expanduser().resolve())  # resumes from any folder
+    settings = {"mice_players": args.mice_players, "board": board}
     robots = companion_seats(parser, args, games.make("chopchop", settings))
     with open_store(args.db) as store:
         session = start_or_resume(store, "chopchop", None, settings, args.new, con.out, robots)

@@ -60,7 +60,7 @@ def parse_throws(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     for i, token in enumerate(tokens, 1):
-        match = re.fullmatch(r"(\d+)[-/x](\d+)", token) or re.fullmatch(r"(\d)(\d)", token)
+        match = re.fullmatch(r"([0-9]{1,3})[-/x]([0-9]{1,3})", token) or re.fullmatch(r"([0-9])([0-9])", token)
         if match is None:
             raise ValueError(f"throw {i} ({token!r}) is not two dice like 3-4")
         a, b = int(match.group(1)), int(match.group(2))

@@ -29,6 +29,7 @@ from companion.terminal import (
     use_language,
 )
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
+from companion.textsafe import ascii_int
 
 SQUARE = r"(-?\d+)\s*,\s*(-?\d+)"
 MOVE_RE = re.compile(rf"^{SQUARE}\s*(?:-|to|\s)\s*{SQUARE}$")
@@ -170,8 +171,8 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
                 if line == "r":
                     action: Throw | Move = Throw(colour, rng.randint(1, 6))
                     source = "random"
-                elif line.isdigit():
-                    action, source = Throw(colour, int(line)), "typed"
+                elif (value := ascii_int(line)) is not None:
+                    action, source = Throw(colour, value), "typed"
                 else:
                     console.say(_("Type the {colour} die's number (1-6) or r; h for help.").format(colour=colour_word(colour)))
                     continue

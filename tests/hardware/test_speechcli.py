@@ -13,7 +13,7 @@ pytestmark = requires_espeak
 
 
 def test_say_writes_a_wav_file_in_the_language_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    target = tmp_path / "out" / "nl.wav"
+    target = tmp_path / "nl.wav"
     assert main(["say", "De", "muis", "gooit", "vier.", "--lang", "nl", "-o", str(target)]) == 0
     out = capsys.readouterr().out
     assert str(target) in out and "voice nl" in out
@@ -33,5 +33,5 @@ def test_say_explains_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["say", "Hello", "--engine", "nope", "-o", str(tmp_path / "x.wav")]) == 1
     assert "Unknown speech engine 'nope'" in capsys.readouterr().err
     assert not (tmp_path / "x.wav").exists()
-    assert main(["say", "Hello", "-o", "/proc/no/such/dir/x.wav"]) == 1
-    assert "Cannot write" in capsys.readouterr().err
+    assert main(["say", "Hello", "-o", "/proc/no/such/dir/x.wav"]) == 2
+    assert "The folder /proc/no/such/dir does not exist" in capsys.readouterr().err

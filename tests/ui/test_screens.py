@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui.helpers import screenshot, small_text, small_touch_targets, tap, texts
+from tests.ui.helpers import screenshot, small_text, small_touch_targets, tap, texts, wait_for
 
 
 def _check(app: Any, name: str) -> list[str]:
@@ -146,8 +146,8 @@ def test_home_rules_steppers_player_rows_and_remembered_rules(make_app: Any) -> 
     assert app.session.game.settings()["tiles"]["cheese"] == 11
     app.go("home")
     home.select_game("katenmuis")
-    home.select_game("chopchop")
-    assert home.settings["mice_players"] == 2 and home.settings["tiles"]["cheese"] == 11  # remembered
+    home.select_game("chopchop")  # the remembered rules are checked off the UI thread, then shown
+    assert wait_for(lambda: home.settings["mice_players"] == 2 and home.settings["tiles"]["cheese"] == 11)
 
 
 @pytest.mark.parametrize("value", [1, 6])

@@ -85,7 +85,10 @@ def test_calibrate_katenmuis_track_from_points_file(tmp_path: Path, capsys: pyte
                                      scene.homography).reshape(-1, 2)
     points.write_text("\n".join(f"{x:.1f},{y:.1f}" for x, y in np.vstack([centres, extra])))
     assert main(["calibrate", "--board", "katenmuis", "--image", photo, "--points-file", str(points),
-                 "-o", str(out)]) == 0
+                 "-o", str(out)]) == 2  # the board file of the first run is not replaced unasked
+    assert "already exists" in capsys.readouterr().err
+    assert main(["calibrate", "--board", "katenmuis", "--image", photo, "--points-file", str(points),
+                 "-o", str(out), "--force"]) == 0
     own = load_board_file(out)
     assert list(own.squares) == track + starts
     assert np.allclose(own.squares[starts[0]].centre, board.squares[starts[0]].centre, atol=1.0)

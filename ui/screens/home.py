@@ -4,9 +4,11 @@ the rules settings with their interpretations; start, or resume the unfinished g
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import DictProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -17,6 +19,7 @@ from kivy.uix.textinput import TextInput
 
 from companion import games
 from companion.i18n import N_, _
+from companion.textsafe import clean_name
 from ui import seating, theme
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
 from ui.widgets.dice import DicePicker
@@ -75,6 +78,7 @@ class HomeScreen(Screen):
         self.game_buttons: dict[str, BigToggle] = {}
         self.role_buttons: dict[str, BigToggle] = {}
         self.seat_choices: dict[str, seating.SeatChoice] = {}
+        self._rules_ticket = 0
         super().__init__(**kwargs)
 
     @property
@@ -108,15 +112,40 @@ class HomeScreen(Screen):
             return
         self.settings = dict(game.settings())
         saved = self.app.store.get_setting(f"ui.rules.{key}", None) if self.app else None
-        if isinstance(saved, dict):
-            try:  # the rules used last time for this game, if still valid
-                self.settings = dict(games.make(key, {**self.settings, **saved}).settings())
-                game = games.make(key, self.settings)
-            except (ValueError, TypeError):
-                pass
         self._build_players(game)
-        self._build_settings(key)
+        self._build_settings(key, game)
         self.refresh()
+        if isinstance(saved, dict):
+            self._check_saved_rules(key, dict(self.settings), saved)
+
+    def _check_saved_rules(self, key: str, defaults: dict[str, Any], saved: dict[str, Any]) -> None:
+        """The rules used last time for this game, if still valid: checked on a worker thread (a
+        board file they name is read and built there, never on the UI thread, which keeps
+        answering) and applied when the answer comes back, unless another game was chosen or a
+        setting changed meanwhile. Rules that are not valid leave the defaults shown."""
+        self._rules_ticket += 1
+        ticket = self._rules_ticket
+
+        def check() -> None:
+            try:
+                settings = dict(games.make(key, {**defaults, **saved}).settings())
+                game = games.make(key, settings)
+            except Exception:  # noqa: BLE001 - saved rules that cannot be used: the defaults stay
+                return
+            Clock.schedule_once(lambda _dt: self._saved_rules_checked(ticket, key, settings, game))
+
+        threading.Thread(target=check, name="rules-check", daemon=True).start()
+
+    def _saved_rules_checked(self, ticket: int, key: str, settings: dict[str, Any], game: Any) -> None:
+        if ticket != self._rules_ticket or key != self.game_key:
+            return
+        self.settings = settings
+        typed = self.seats()
+        self._build_players(game)
+        for role, text in typed.items():
+            if role in self.name_inputs and text:
+                self.name_inputs[role].text = text
+        self._build_settings(key, game)
 
     def _show_unavailable(self, text: str) -> None:
         self.ids.players.clear_widgets()
@@ -193,7 +222,7 @@ class HomeScreen(Screen):
         self.ids[id_key] = num
         return row
 
-    def _build_settings(self, key: str) -> None:
+    def _build_settings(self, key: str, game: Any = None) -> None:
         box = self.ids.rules
         box.clear_widgets()
         for name, value in self.settings.items():
@@ -228,7 +257,7 @@ class HomeScreen(Screen):
                 row.add_widget(TextLabel(text=pretty(str(value)) if str(value) in PRETTY else str(value),
                                          color=theme.MUTED))
             box.add_widget(row)
-        self._show_interpretations()
+        self._show_interpretations(game)
 
     def step(self, name: str, delta: int, sub: str | None = None) -> None:
         if sub is None:
@@ -264,6 +293,7 @@ class HomeScreen(Screen):
                     lab.text = str(v)
 
     def set_setting(self, name: str, value: Any) -> bool:
+        self._rules_ticket += 1  # a choice made now wins over saved rules still being checked
         trial = dict(self.settings)
         trial[name] = value
         try:
@@ -285,9 +315,9 @@ class HomeScreen(Screen):
         self._show_interpretations()
         return True
 
-    def _show_interpretations(self) -> None:
+    def _show_interpretations(self, game: Any = None) -> None:
         try:
-            lines = games.make(self.game_key, self.settings).interpretations()
+            lines = (game or games.make(self.game_key, self.settings)).interpretations()
         except (ValueError, TypeError, ImportError) as exc:
             lines = [_("These settings are not valid: {error}").format(error=exc)]
         self.ids.interpretations.text = "\n".join(f"• {line}" for line in lines) or _("No open points.")
@@ -308,7 +338,7 @@ class HomeScreen(Screen):
             self.resume_text = ""
 
     def seats(self) -> dict[str, str]:
-        return {role: inp.text.strip() for role, inp in self.name_inputs.items()}
+        return {role: clean_name(inp.text) for role, inp in self.name_inputs.items()}
 
     def start(self) -> None:
         seats = self.seats()

@@ -30,7 +30,10 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
+from companion.i18n import _
+from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.boarddefaults import GAMES, board_for
+from vision.imageload import load_image
 from vision.synth.board import FORMAT, H, W, PieceLook, random_look, random_position, render_scene
 
 
@@ -100,7 +103,7 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
 
     cv2.setNumThreads(threads)
     root = Path(root)
-    data = json.loads((root / "labels.json").read_text(encoding="utf-8"))
+    data = json.loads(read_text_capped(root / "labels.json", MAX_JSON_FILE_BYTES, _("dataset labels")))
     scenes = data["scenes"]
     groups: dict[str, list[dict[str, Any]]] = {}
     for sc in scenes:
@@ -117,7 +120,7 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
         board = board_for(str(members[0]["board"]))
         reader = BoardReader(board)
         for sc in learners:
-            img = cv2.imread(str(root / sc["file"]), cv2.IMREAD_COLOR)
+            img = load_image(root / str(sc["file"])).image  # labels in the file's pixels: not scaled
             try:
                 reader.learn(img, dict(sc["squares"]))
             except PieceError:
@@ -126,7 +129,7 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
         for sc in members:
             if sc in learners:
                 continue
-            img = cv2.imread(str(root / sc["file"]), cv2.IMREAD_COLOR)
+            img = load_image(root / str(sc["file"])).image  # labels in the file's pixels: not scaled
             t0 = time.perf_counter()
             reading = reader.read(img, track=False)
             times.append((time.perf_counter() - t0) * 1000)
