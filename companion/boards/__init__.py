@@ -307,14 +307,14 @@ def shipped_boards() -> list[str]:
 
 def is_board_path(name: str) -> bool:
     """Whether a ``board`` setting names a file (not a shipped board)."""
-    return name.endswith(".toml") or "/" in name
+    return isinstance(name, str) and (name.endswith(".toml") or "/" in name)
 
 
 def board_setting(name: str) -> str:
     """The ``board`` setting to store: a shipped board's name as given, a file as an absolute
     path (a game saved with ``--board my.toml`` resumes from any folder)."""
     if not is_board_path(name):
-        return name
+        return name  # a shipped board's name, or a wrong value load_board refuses with a sentence
     try:
         return str(Path(name).expanduser().resolve())
     except (OSError, RuntimeError):
