@@ -96,3 +96,7 @@ refused with a sentence (the prompt asks again)."""
 MAX_CRASH_LOG_BYTES: Final = 256 * KIB
 """``crash.log`` beside the database: when an internal error would make it bigger, it is moved
 to ``crash.log.1`` (the one older file kept, replacing the one before) and a new one begun."""
+
+MAX_WINDOW_SIZE: Final = (7680, 4320)
+"""The largest window ``companion app --size WxH`` opens (an 8K screen); a bigger one is a typo
+that would ask the graphics driver for gigabytes."""

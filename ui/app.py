@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.limits import MAX_WINDOW_SIZE
+
 DEFAULT_SIZE = (800, 480)
 
 
@@ -35,8 +37,8 @@ def parse_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"size must look like 800x480, not {text!r}") from None
     if w < 320 or h < 240:
         raise argparse.ArgumentTypeError("the window must be at least 320x240")
-    if w > 7680 or h > 4320:  # an 8K screen; a bigger window is a typo that would ask for gigabytes
-        raise argparse.ArgumentTypeError("the window can be at most 7680x4320")
+    if w > MAX_WINDOW_SIZE[0] or h > MAX_WINDOW_SIZE[1]:
+        raise argparse.ArgumentTypeError("the window can be at most {}x{}".format(*MAX_WINDOW_SIZE))
     return (w, h)
 
 

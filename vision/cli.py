@@ -293,7 +293,12 @@ def evaluate(dataset: Path, split: str = "test", config: DiceConfig | None = Non
     :func:`score_image`'s counts, pairing boxes by the set's :func:`box_convention`; another (the
     bench's crowded and hand sets) may add counts of its own, which the figures carry summed."""
     cv2.setNumThreads(1)
-    doc = json.loads(read_text_capped(dataset / "labels.json", MAX_JSON_FILE_BYTES, _("dataset labels")))
+    try:
+        doc = json.loads(read_text_capped(dataset / "labels.json", MAX_JSON_FILE_BYTES, _("dataset labels")))
+    except FileNotFoundError:
+        raise VisionError(f"{dataset} has no labels.json: give a dataset folder (labels.json and its images)") from None
+    except ValueError as exc:
+        raise VisionError(f"{dataset / 'labels.json'} is not JSON text ({exc})") from None
     images = check_labels(doc, dataset)
     convention = box_convention(doc)
     if score is None:

@@ -95,6 +95,14 @@ def test_dice_watch_exits_non_zero_when_its_source_failed(tmp_path: Path, capsys
     assert "--roi needs numbers" in capsys.readouterr().err
 
 
+def test_dice_eval_without_labels_or_with_broken_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["dice", "eval", str(tmp_path)]) == 2
+    assert "has no labels.json" in capsys.readouterr().err
+    (tmp_path / "labels.json").write_bytes(b'{"images": [\xff')
+    assert main(["dice", "eval", str(tmp_path)]) == 2
+    assert "is not JSON text" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("labels, says", [
     ([1, 2], '{"images": [...]}'),
     ({"images": {"a": 1}}, '{"images": [...]}'),
