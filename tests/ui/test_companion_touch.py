@@ -181,7 +181,7 @@ def test_hint_button_shows_what_the_companion_would_play(make_app: Any) -> None:
     assert wait_for(lambda: turn.hint is not None, timeout=20)
     assert turn.panel.text.startswith("Suggested: Ann ")
     assert turn.panel.text in texts(screen)
-    assert screen.ids.board.highlights == turn.hint.described.squares
+    assert screen.ids.board.hinted == turn.hint.described.squares  # amber rings; the legal squares stay marked
     assert app.session.turns == []  # a hint changes nothing
     screenshot(app.root, "game_hint_800x480")
     _touch_action(app, screen, turn.hint.action)  # Ann takes the advice
