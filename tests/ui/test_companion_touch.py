@@ -44,11 +44,14 @@ def _touch_action(app: Any, screen: Any, action: Any) -> None:
     pump()
     views = _choice_views(app)
     if views:
-        wanted = actions.describe_action(action)
-        button = next(b for b in views[0].buttons if b.text == wanted)
+        button = next(b for b in views[0].buttons if b.action == action)
         tap(button)
         window = app.root.get_root_window()
         assert wait_for(lambda: not any(type(w).__name__ == "ChoiceView" for w in window.children))
+    elif screen.path_choices:  # two ways to the square: touch this one's number on the board
+        view = screen.ids.board
+        _i, x, y, _r = view.path_badges[screen.path_choices.index(action)]
+        tap_at(*view.to_window(x, y))
     assert len(app.session.turns) == before + 1, (action, app.toaster.history[-2:])
 
 

@@ -254,7 +254,7 @@ class GameScreen(Screen):
                 if self.path_choices:
                     self.prompt = _("Two ways lead there: touch the number on the way to go.")
                 elif free and lit:
-                    self.prompt = _("Touch a lit square, or any free square (tinted blue).")
+                    self.prompt = _("Touch a lit or a blue square.")
                 elif free:
                     self.prompt = _("Touch any free square.")
                 elif legal and all(len(actions.squares_of(a, squares, pieces)) == 1 for a in legal):
@@ -568,6 +568,7 @@ class ChoiceView(ModalView):
         for a in candidates[:40]:
             b = wrap_text(BigButton(text=choice_sentence(screen, a), size_hint_y=None, height=52), "left")
             b.bind(texture_size=lambda w, ts: setattr(w, "height", max(52, ts[1] + 16)))
+            b.action = a
             b.bind(on_release=lambda _b, act=a: self.pick(act))
             box.add_widget(b)
             self.buttons.append(b)

@@ -63,8 +63,9 @@ class DrawnLabel:
     """The colour under it, or None for the board's own background (the coordinates)."""
 
 
-def _texture(text: str, size: float, colour: tuple[float, float, float, float], bold: bool = False) -> Any:
-    lab = CoreLabel(text=text, font_size=size, color=colour, bold=bold)
+def _texture(text: str, size: float, colour: tuple[float, float, float, float], bold: bool = False,
+             lines: float = 1.0) -> Any:
+    lab = CoreLabel(text=text, font_size=size, color=colour, bold=bold, line_height=lines)
     lab.refresh()
     return lab.texture
 
@@ -283,10 +284,11 @@ class BoardView(StencilView):
 
     # -- drawing -----------------------------------------------------------------------------
 
-    def _tex(self, text: str, size: int, colour: Any = theme.BOARD_TEXT, bold: bool = False) -> Any:
-        key = (text + repr(colour), size, bold)
+    def _tex(self, text: str, size: int, colour: Any = theme.BOARD_TEXT, bold: bool = False,
+             lines: float = 1.0) -> Any:
+        key = (text + repr(colour) + repr(lines), size, bold)
         if key not in self._tex_cache:
-            self._tex_cache[key] = _texture(text, size, colour, bold)
+            self._tex_cache[key] = _texture(text, size, colour, bold, lines)
         return self._tex_cache[key]
 
     def redraw(self, *_: Any) -> None:
@@ -362,6 +364,11 @@ class BoardView(StencilView):
         size = int(max(LABEL_MIN, min(20, h * 0.3)))
         tex = self._tex(label, size, ink)
         shown = tex.size[0] <= w - 4 and tex.size[1] <= h - 2
+        cut = max(label.find("/") + 1, label.find(" ") + 1)
+        if not shown and 0 < cut < len(label):  # "15/52": "15/" over "52", every character kept
+            size = LABEL_MIN
+            tex = self._tex(label[:cut].rstrip() + "\n" + label[cut:].lstrip(), size, ink, lines=0.82)
+            shown = tex.size[0] <= w - 4 and tex.size[1] <= h - 2
         self.drawn_labels.append(DrawnLabel(f"square {sid}", label, label if shown else "", size, ink, fill))
         if shown:
             Color(1, 1, 1, 1)
@@ -373,15 +380,17 @@ class BoardView(StencilView):
         x, y, w, h = self.square_rect(sid)
         side = min(w, h)
         ring = max(1.5, min(3.0, side * 0.07)) if not free else max(1.2, min(2.0, side * 0.05))
-        inset = ring + 1
+        inset = ring / 2 + 0.5  # the rings hug the square's edge, clear of its label
         Color(*theme.MARK_DARK)
         Line(rectangle=(x + inset, y + inset, w - 2 * inset, h - 2 * inset), width=ring)
         Color(*theme.MARK_LIGHT)
-        Line(rectangle=(x + 2 * inset + ring, y + 2 * inset + ring, w - 4 * inset - 2 * ring,
-                        h - 4 * inset - 2 * ring), width=max(1.0, ring * 0.6))
+        Line(rectangle=(x + 2 * ring + 0.5, y + 2 * ring + 0.5, w - 4 * ring - 1, h - 4 * ring - 1), width=1.0)
         r = max(3.5, min(9.0, side * 0.13))
-        if sid in self.tokens:
-            cx, cy = x + w - inset * 2 - r - 2, y + h - inset * 2 - r - 2
+        labelled = any(lab.drawn and lab.where == f"square {sid}" for lab in self.drawn_labels)
+        if labelled:  # a small dot top right, off the number's digits
+            r = max(3.0, min(5.0, side * 0.09))
+        if sid in self.tokens or labelled:  # beside the piece or the number, top right
+            cx, cy = x + w - 2 * ring - r - 2, y + h - 2 * ring - r - 2
         else:
             cx, cy = x + w / 2, y + h / 2
         self.mark_dots[sid] = (cx, cy, r)
