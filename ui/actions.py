@@ -152,6 +152,16 @@ def squares_of(action: Action, squares: Iterable[str], pieces: Mapping[str, str]
     return out
 
 
+def path_of(action: Action, squares: Iterable[str], pieces: Mapping[str, str] | None = None) -> list[str]:
+    """The squares a move passes, first to last: its squares with the way it goes (``via``)
+    before the last (Chop! Chop!'s "onto 2,6 from the table top at 2,5")."""
+    known = set(squares)
+    named = squares_of(action, known, pieces)
+    vias = [getattr(action, f) for f in sorted(IGNORED_FIELDS) if isinstance(getattr(action, f, None), str)]
+    vias = [v for v in vias if v in known and (not named or v not in (named[0], named[-1]))]
+    return named[:-1] + vias + named[-1:] if named else []
+
+
 def piece_squares(board_view: Mapping[str, str]) -> dict[str, str]:
     """piece token -> square, from ``state.board_view()`` (square -> token)."""
     return {token: square for square, token in board_view.items()}
@@ -204,6 +214,27 @@ def describe_action(action: Action) -> str:
             continue
         parts.append(f"{f.name} {v}" if f.name in IGNORED_FIELDS or isinstance(v, int) else str(v))
     return f"{words} {' '.join(parts)}".strip()
+
+
+def touch_marks(
+    legal: Sequence[Action], squares: Iterable[str], pieces: Mapping[str, str] | None = None, many: int = 8
+) -> tuple[list[str], list[str]]:
+    """(squares to light, squares where any will do) before anything is selected: every square a
+    move can start from (the pieces that can move, the squares a pawn can step to), none left
+    out. A kind of action offered on more than ``many`` squares (an Arrow tile's jump, a cube
+    placed on any empty square) goes in the second list: those squares are tinted, and the
+    prompt says any free square will do."""
+    sq = list(squares)
+    by_type: dict[str, set[str]] = {}
+    for a in legal:
+        named = squares_of(a, sq, pieces)
+        if named:
+            by_type.setdefault(type(a).__name__, set()).add(named[0])
+    lit: set[str] = set()
+    free: set[str] = set()
+    for found in by_type.values():
+        (free if len(found) > many else lit).update(found)
+    return sorted(lit), sorted(free - lit)
 
 
 def touch_hints(

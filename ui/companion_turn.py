@@ -207,7 +207,7 @@ class CompanionTurn:
             self._show(self.panel, alone=False)
             view = screen.ids.get("board")
             if view is not None and not screen.selected:
-                view.highlights = list(self.hint.described.squares)
+                view.hinted = list(self.hint.described.squares)  # the squares to touch stay marked
 
     def _led(self, seat: str) -> None:
         panel = getattr(self.screen.app, "panel", None)

@@ -30,6 +30,20 @@ BOARD_LINE = hex_colour("#8c7a5b")
 BOARD_TEXT = hex_colour("#5b4a2e")
 HIGHLIGHT = hex_colour("#4cc38a", 0.75)
 SELECTED = hex_colour("#ffb547", 0.85)
+MARK_DARK = hex_colour("#0b2545")
+"""A square to touch: the outer ring and the dot (>= 3:1 against every light square fill)."""
+MARK_LIGHT = hex_colour("#ffffff")
+"""... and the inner ring and the dot's rim (>= 3:1 against the dark fills: holes, slabs)."""
+FREE_TINT = hex_colour("#7fd1ff", 0.55)
+"""Any of these squares will do (an Arrow tile's jump, a Qubism cube): the tint under the marks."""
+INK_DARK = hex_colour("#14171f")
+"""Text on a light fill (a green, blue or amber button)."""
+
+TEXT_FLOOR = 4.5
+"""WCAG 2 contrast floor for text; large text (>= 24 px, or >= 18.7 px bold) needs LARGE_FLOOR."""
+LARGE_FLOOR = 3.0
+MARK_FLOOR = 3.0
+"""Highlights against the board (WCAG's floor for graphics)."""
 
 MIN_TOUCH = 48
 """Smallest touch target, pixels."""
@@ -82,14 +96,57 @@ def luminance(c: Colour) -> float:
     return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
 
 
+def _linear(v: float) -> float:
+    return v / 12.92 if v <= 0.04045 else float(((v + 0.055) / 1.055) ** 2.4)
+
+
+def relative_luminance(c: Colour | tuple[float, ...]) -> float:
+    """WCAG 2's relative luminance of an sRGB colour (0 black .. 1 white)."""
+    return 0.2126 * _linear(c[0]) + 0.7152 * _linear(c[1]) + 0.0722 * _linear(c[2])
+
+
+def contrast(a: Colour | tuple[float, ...], b: Colour | tuple[float, ...]) -> float:
+    """WCAG 2's contrast ratio of two opaque colours (1 .. 21)."""
+    la, lb = relative_luminance(a), relative_luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def blend(top: Colour | tuple[float, ...], under: Colour | tuple[float, ...]) -> Colour:
+    """``top`` (with its alpha) painted over the opaque ``under``."""
+    a = top[3] if len(top) > 3 else 1.0
+    r, g, b = (top[i] * a + under[i] * (1 - a) for i in range(3))
+    return (r, g, b, 1.0)
+
+
+def is_large(font_size: float, bold: bool) -> bool:
+    """WCAG's large text: 18 pt (24 px) or 14 pt bold (18.7 px)."""
+    return font_size >= 24 or (bold and font_size >= 18.66)
+
+
+def readable(fg: Colour | tuple[float, ...], fill: Colour | tuple[float, ...], floor: float = TEXT_FLOOR) -> Colour:
+    """``fg`` where it reaches ``floor`` against ``fill``, else the dark or white ink that reads best."""
+    fg4: Colour = (fg[0], fg[1], fg[2], fg[3] if len(fg) > 3 else 1.0)
+    if contrast(fg4, fill) >= floor:
+        return fg4
+    return ink_on((fill[0], fill[1], fill[2], 1.0))
+
+
 def text_colour(player: str, index: int = 0) -> Colour:
-    """A player's colour made readable on the dark background (black becomes light grey)."""
+    """A player's colour made readable on the dark panels (black becomes light grey; a dark red
+    or blue is lightened until it reaches 4.5:1 on the lightest panel)."""
     c = piece_colour(player, index)
     if luminance(c) < 0.35:
         return hex_colour("#d7dbe4")
-    return c
+    mixed = c
+    for step in range(1, 11):
+        if contrast(mixed, PANEL_HI) >= TEXT_FLOOR:
+            break
+        t = step / 10
+        mixed = (c[0] + (1 - c[0]) * t, c[1] + (1 - c[1]) * t, c[2] + (1 - c[2]) * t, 1.0)
+    return mixed
 
 
 def ink_on(c: Colour) -> Colour:
-    """Dark or white ink for text drawn on a fill of colour ``c``."""
-    return (0.1, 0.1, 0.12, 1.0) if luminance(c) > 0.6 else (1.0, 1.0, 1.0, 1.0)
+    """Dark or white ink for text drawn on a fill of colour ``c``: whichever contrasts more."""
+    white = (1.0, 1.0, 1.0, 1.0)
+    return white if contrast(white, c) >= contrast(INK_DARK, c) else INK_DARK

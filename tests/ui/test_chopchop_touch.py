@@ -87,6 +87,12 @@ def test_slabs_through_the_tile_picker(make_app: Any) -> None:
                 tap(views[0].buttons[0])
                 window = app.root.get_root_window()
                 assert wait_for(lambda: not any(isinstance(w, ChoiceView) for w in window.children))
+            elif screen.path_choices:  # two ways to the square: touch the first way's number
+                from tests.ui.helpers import tap_at
+
+                view = screen.ids.board
+                _i, x, y, _r = view.path_badges[0]
+                tap_at(*view.to_window(x, y))
         assert len(app.session.turns) == before + 1, (
             f"no action applied for {state.to_move()} {kind}: {action if kind is None else ''} "
             f"{screen.pieces()} sel={screen.selected!r} toasts={app.toaster.history[-2:]}"

@@ -44,11 +44,14 @@ def _touch_action(app: Any, screen: Any, action: Any) -> None:
     pump()
     views = _choice_views(app)
     if views:
-        wanted = actions.describe_action(action)
-        button = next(b for b in views[0].buttons if b.text == wanted)
+        button = next(b for b in views[0].buttons if b.action == action)
         tap(button)
         window = app.root.get_root_window()
         assert wait_for(lambda: not any(type(w).__name__ == "ChoiceView" for w in window.children))
+    elif screen.path_choices:  # two ways to the square: touch this one's number on the board
+        view = screen.ids.board
+        _i, x, y, _r = view.path_badges[screen.path_choices.index(action)]
+        tap_at(*view.to_window(x, y))
     assert len(app.session.turns) == before + 1, (action, app.toaster.history[-2:])
 
 
@@ -181,7 +184,7 @@ def test_hint_button_shows_what_the_companion_would_play(make_app: Any) -> None:
     assert wait_for(lambda: turn.hint is not None, timeout=20)
     assert turn.panel.text.startswith("Suggested: Ann ")
     assert turn.panel.text in texts(screen)
-    assert screen.ids.board.highlights == turn.hint.described.squares
+    assert screen.ids.board.hinted == turn.hint.described.squares  # amber rings; the legal squares stay marked
     assert app.session.turns == []  # a hint changes nothing
     screenshot(app.root, "game_hint_800x480")
     _touch_action(app, screen, turn.hint.action)  # Ann takes the advice

@@ -53,6 +53,8 @@ class GameScreen(Screen):
         self.session: Session | None = None
         self.narration: list[str] = []
         self.selected = ""
+        self.path_choices: list[Action] = []
+        """Moves to one square by different ways, drawn as numbered arrows until one is touched."""
         self._narrate_fn: Any = None
         self.crosscheck_shown: list[Any] = []
         """The camera/rules disagreements the prompt on screen is about (empty: none shown)."""
@@ -132,6 +134,7 @@ class GameScreen(Screen):
     def set_session(self, session: Session) -> None:
         self.session = session
         self.selected = ""
+        self.path_choices = []
         try:
             module = importlib.import_module(games.GAMES[session.record.game][0])
             self._narrate_fn = getattr(module, "narrate", None)
@@ -147,6 +150,7 @@ class GameScreen(Screen):
         """Hook for subclasses: a new session was opened."""
 
     def on_session_event(self, event: SessionEvent) -> None:
+        self.path_choices = []
         if event.kind in ("applied", "undone"):
             self.clear_camera()  # the throw was entered / the move that was checked is gone
         if event.kind == "applied" and event.turn is not None:
@@ -245,7 +249,15 @@ class GameScreen(Screen):
                 legal = state.legal_actions()
                 pieces = self.pieces()
                 squares = self.board.squares if self.board is not None else {}
-                if legal and all(len(actions.squares_of(a, squares, pieces)) == 1 for a in legal):
+                lit, free = (actions.touch_marks(legal, squares, pieces=pieces) if not self.selected
+                             else (self.highlight_squares(state), []))
+                if self.path_choices:
+                    self.prompt = _("Two ways lead there: touch the number on the way to go.")
+                elif free and lit:
+                    self.prompt = _("Touch a lit or a blue square.")
+                elif free:
+                    self.prompt = _("Touch any free square.")
+                elif legal and all(len(actions.squares_of(a, squares, pieces)) == 1 for a in legal):
                     self.prompt = _("Touch a lit square.")
                 else:
                     self.prompt = _("Touch a piece, then a lit square.")
@@ -274,6 +286,9 @@ class GameScreen(Screen):
         bv = getattr(state, "board_view", None)
         view.tokens = dict(bv()) if callable(bv) else {}
         view.highlights = self.highlight_squares(state)
+        view.tinted = self.free_squares(state)
+        view.hinted = []
+        view.paths = [actions.path_of(a, self.board.squares, self.pieces()) for a in self.path_choices]
         view.selected = self.selected
         if view.zoomed and self.selected:
             view.zoom_to([self.selected, *view.highlights])  # the piece and all its targets in view
@@ -293,7 +308,13 @@ class GameScreen(Screen):
                     if actions.squares_of(a, sq, pieces)
                 }
             )
-        return actions.touch_hints(legal, sq, pieces=pieces)
+        return actions.touch_marks(legal, sq, pieces=pieces)[0]
+
+    def free_squares(self, state: State) -> list[str]:
+        """Squares where any one will do (tinted): an Arrow tile's jump, a cube's place."""
+        if self.board is None or self.selected or state.to_move() in (None, CHANCE):
+            return []
+        return actions.touch_marks(state.legal_actions(), self.board.squares, pieces=self.pieces())[1]
 
     def pieces(self) -> dict[str, str]:
         state = self.state
@@ -460,10 +481,21 @@ class GameScreen(Screen):
             return []
         return actions.moves_from(state.legal_actions(), self.board.squares, self.pieces()).get(square, [])
 
+    def on_path(self, index: int) -> None:
+        """A path's number was touched: make that move."""
+        if 0 <= index < len(self.path_choices):
+            action = self.path_choices[index]
+            self.path_choices = []
+            self.selected = ""
+            self.app.apply(action)
+
     def on_square(self, square: str) -> None:
         state = self.state
         if state is None or self.board is None:
             return
+        if self.path_choices:  # a touch beside the numbered ways: choose again
+            self.path_choices = []
+            self.refresh()
         if state.to_move() in (None, CHANCE):
             if state.is_over():
                 return
@@ -500,6 +532,12 @@ class GameScreen(Screen):
             self.selected = ""
             self.app.apply(candidates[0])
             return
+        if self.board is not None:
+            paths = [actions.path_of(a, self.board.squares, self.pieces()) for a in candidates]
+            if all(len(p) >= 2 for p in paths) and len({tuple(p) for p in paths}) == len(paths) <= 4:
+                self.path_choices = list(candidates)  # the ways are drawn on the board, to touch
+                self.refresh()
+                return
         ChoiceView(self, candidates).open()
 
     def show_moves(self) -> None:
@@ -528,7 +566,9 @@ class ChoiceView(ModalView):
         box.bind(minimum_height=box.setter("height"))
         self.buttons = []
         for a in candidates[:40]:
-            b = BigButton(text=actions.describe_action(a), size_hint_y=None, height=52)
+            b = wrap_text(BigButton(text=choice_sentence(screen, a), size_hint_y=None, height=52), "left")
+            b.bind(texture_size=lambda w, ts: setattr(w, "height", max(52, ts[1] + 16)))
+            b.action = a
             b.bind(on_release=lambda _b, act=a: self.pick(act))
             box.add_widget(b)
             self.buttons.append(b)
@@ -543,6 +583,21 @@ class ChoiceView(ModalView):
         self.dismiss()
         self.screen.selected = ""
         self.screen.app.apply(action)
+
+
+def choice_sentence(screen: GameScreen, action: Action) -> str:
+    """A whole sentence for a move in a list ("Dad moves the cat from ... to ..."): the
+    proposals' sentence generator, else the action's own short wording."""
+    state = screen.state
+    if state is not None:
+        try:
+            from companion import proposals
+
+            names = screen.session.seats if screen.session is not None else None
+            return _sentence(proposals.describe(state, action, names).sentence)
+        except Exception:  # noqa: BLE001  (a game without sentences yet: its own wording)
+            pass
+    return _sentence(actions.describe_action(action))
 
 
 def _sentence(text: str) -> str:

@@ -164,7 +164,7 @@ class HomeScreen(Screen):
         for role in game.players:
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
             dot = KeyLabel(text=game.player_label(role), font_size=theme.FONT, size_hint_x=None, width=110,
-                           color=theme.piece_colour(role))
+                           color=theme.text_colour(role))
             inp = TextInput(text=remembered.get(role, ""),
                             hint_text=_("{player}'s name").format(player=game.player_label(role)))
             row.add_widget(dot)

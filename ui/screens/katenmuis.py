@@ -108,6 +108,10 @@ class KatEnMuisPanel(BoxLayout):
 
 
 class KatEnMuisScreen(GameScreen):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("narration_height", 56)  # the track's squares get the room for "15/" over "52"
+        super().__init__(**kwargs)
+
     def build_panel(self, panel: Any) -> None:
         self.ids.board.min_touch = 0  # nothing to touch on the track: never zoom
         self.ledger = KatEnMuisPanel()
@@ -150,7 +154,7 @@ class KatEnMuisScreen(GameScreen):
             view.highlights = []
             self.ledger.legend = ""
             return
-        self.ledger.legend = _("Green: where {player} can land").format(player=self.player_name(player))
+        self.ledger.legend = _("Dots: where {player} can land").format(player=self.player_name(player))
         game: Any = state.game
         start = getattr(state, "square")[player]
         stops = set()

@@ -2,12 +2,21 @@
 
 ``BoardView.board`` is a :class:`companion.boards.Board`; ``tokens`` is the state's
 ``board_view()`` (square id -> token); ``highlights`` the squares to light up (legal
-destinations); ``selected`` the square picked first. Touching a square fires
-``on_square(square_id)``.
+destinations); ``tinted`` squares where any one will do (tinted, and marked like a highlight);
+``selected`` the square picked first; ``paths`` the ways a piece can go when two lead to one
+square (drawn as numbered arrows). Touching a square fires ``on_square(square_id)``, touching a
+path's number ``on_path(index)``.
+
+Readable at arm's length (issue 28): square labels are drawn at 16 px or more, or not at all
+(never cut short); chess-style coordinates (``companion.boards.coords``) stand left of and below
+the board at 16 px; marks for the squares to touch (a dark and a white ring and a dot, >= 3:1
+against any square's fill) are drawn above the pieces. What was drawn is kept in
+``drawn_labels`` for the design test (tests/ui/test_design.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
@@ -16,6 +25,7 @@ from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectP
 from kivy.uix.stencilview import StencilView
 
 from companion.boards import Board
+from companion.boards.coords import axes
 from ui import theme
 
 KIND_FILL = {
@@ -29,9 +39,33 @@ KIND_FILL = {
 
 TOKEN_LETTER = {"cat": "C", "mouse": "M", "pawn": "P", "slab": "", "cheese": "", "hole": ""}
 
+LABEL_MIN = 16
+"""Smallest text drawn on or around a board, pixels (issue 28: readable at arm's length)."""
+COORD_LEFT = 28
+COORD_BOTTOM = 24
+"""Room kept left of and below the board for its coordinates, pixels."""
+BADGE_RADIUS = 24
+"""A path's number: a 48 px touch target."""
 
-def _texture(text: str, size: float, colour: tuple[float, float, float, float], bold: bool = False) -> Any:
-    lab = CoreLabel(text=text, font_size=size, color=colour, bold=bold)
+
+@dataclass(frozen=True)
+class DrawnLabel:
+    """One label the board drew, or left out because it would not fit whole."""
+
+    where: str
+    """"square 15", "column A", "row 3", "mark 2,3", "path 1"."""
+    intended: str
+    drawn: str
+    """The text drawn: the intended one, or "" (none rather than a wrong one)."""
+    font_size: float
+    ink: Any
+    fill: Any
+    """The colour under it, or None for the board's own background (the coordinates)."""
+
+
+def _texture(text: str, size: float, colour: tuple[float, float, float, float], bold: bool = False,
+             lines: float = 1.0) -> Any:
+    lab = CoreLabel(text=text, font_size=size, color=colour, bold=bold, line_height=lines)
     lab.refresh()
     return lab.texture
 
@@ -45,6 +79,14 @@ class BoardView(StencilView):
     """square id -> rgba fill (e.g. revealed / empty squares in Chop! Chop!)."""
     marks = DictProperty({})
     """square id -> short text drawn in the square's corner (e.g. a revealed tile)."""
+    tinted = ListProperty([])
+    """Squares where any one will do (an Arrow tile's jump, a cube's place): tinted and marked."""
+    paths = ListProperty([])
+    """Ways to one square (lists of square ids, from first to last): numbered arrows to touch."""
+    hinted = ListProperty([])
+    """A hint's squares: a thick amber ring, beside the marks of every square to touch."""
+    coordinates = BooleanProperty(True)
+    """Draw chess-style coordinates around the board (columns A.. below, rows 1.. on the left)."""
 
     zoom_rect: Any = ObjectProperty(None, allownone=True)
     """(min x, min y, max x, max y) in mm to show instead of the whole board, or None."""
@@ -52,7 +94,7 @@ class BoardView(StencilView):
     min_touch = 48
     """Squares smaller than this on screen: the first touch zooms in around the finger."""
 
-    __events__ = ("on_square",)
+    __events__ = ("on_square", "on_path")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -60,11 +102,53 @@ class BoardView(StencilView):
         self._off = (0.0, 0.0)
         self._min = (0.0, 0.0)
         self._tex_cache: dict[tuple[str, int, bool], Any] = {}
+        self._frame: tuple[Any, Any, dict[int, float], dict[int, float]] | None = None
+        self.drawn_labels: list[DrawnLabel] = []
+        """Every label of the last drawing (squares and coordinates), for the design test."""
+        self.path_badges: list[tuple[int, float, float, float]] = []
+        """(path index, x, y, radius) of each path's number as last drawn."""
+        self.mark_dots: dict[str, tuple[float, float, float]] = {}
+        """square id -> (x, y, radius) of the dot marking it, as last drawn."""
         self.bind(
             pos=self.redraw, size=self.redraw, board=self.redraw, tokens=self.redraw,
             highlights=self.redraw, selected=self.redraw, tints=self.redraw, marks=self.redraw,
-            zoom_rect=self.redraw,
+            zoom_rect=self.redraw, tinted=self.redraw, paths=self.redraw, coordinates=self.redraw,
+            hinted=self.redraw,
         )
+
+    @property
+    def marked(self) -> set[str]:
+        """Every square marked to be touched now (lit or tinted)."""
+        return set(self.highlights) | set(self.tinted)
+
+    def axes_frame(self) -> tuple[Any, dict[int, float], dict[int, float]] | None:
+        """(the board's coordinate axes, column -> x mm, row -> y mm of the cells' centres), or
+        None for a board without coordinates."""
+        b = self.board
+        if b is None:
+            return None
+        if self._frame is None or self._frame[0] is not b:
+            frame = axes(b)
+            xs: dict[int, list[float]] = {}
+            ys: dict[int, list[float]] = {}
+            for sq in b.squares.values():
+                if sq.cell is not None:
+                    cx, cy = sq.centre
+                    xs.setdefault(sq.cell[1], []).append(cx)
+                    ys.setdefault(sq.cell[0], []).append(cy)
+            self._frame = (
+                b, frame,
+                {c: sum(v) / len(v) for c, v in xs.items()},
+                {r: sum(v) / len(v) for r, v in ys.items()},
+            )
+        if self._frame[1] is None:
+            return None
+        return (self._frame[1], self._frame[2], self._frame[3])
+
+    def _margins(self) -> tuple[float, float]:
+        if not self.coordinates or self.axes_frame() is None:
+            return (0.0, 0.0)
+        return (float(COORD_LEFT), float(COORD_BOTTOM))
 
     # -- geometry ----------------------------------------------------------------------------
 
@@ -133,9 +217,11 @@ class BoardView(StencilView):
     def _fit(self) -> None:
         minx, miny, maxx, maxy = self.zoom_rect if self.zoom_rect is not None else self.bounds()
         bw, bh = max(maxx - minx, 1e-6), max(maxy - miny, 1e-6)
-        self._scale = min(self.width / bw, self.height / bh) * 0.98
-        ox = self.x + (self.width - bw * self._scale) / 2
-        oy = self.y + (self.height - bh * self._scale) / 2
+        ml, mb = self._margins()  # the coordinates' room, left and below
+        w, h = max(self.width - ml, 1.0), max(self.height - mb, 1.0)
+        self._scale = min(w / bw, h / bh) * 0.98
+        ox = self.x + ml + (w - bw * self._scale) / 2
+        oy = self.y + mb + (h - bh * self._scale) / 2
         self._off = (ox, oy + bh * self._scale)  # top-left in window px
         self._min = (minx, miny)
 
@@ -198,54 +284,191 @@ class BoardView(StencilView):
 
     # -- drawing -----------------------------------------------------------------------------
 
-    def _tex(self, text: str, size: int, colour: Any = theme.BOARD_TEXT, bold: bool = False) -> Any:
-        key = (text + repr(colour), size, bold)
+    def _tex(self, text: str, size: int, colour: Any = theme.BOARD_TEXT, bold: bool = False,
+             lines: float = 1.0) -> Any:
+        key = (text + repr(colour) + repr(lines), size, bold)
         if key not in self._tex_cache:
-            self._tex_cache[key] = _texture(text, size, colour, bold)
+            self._tex_cache[key] = _texture(text, size, colour, bold, lines)
         return self._tex_cache[key]
 
     def redraw(self, *_: Any) -> None:
         self.canvas.clear()
+        self.drawn_labels = []
+        self.path_badges = []
+        self.mark_dots = {}
         if self.board is None or not self.board.squares or self.width < 10:
             return
         self._fit()
         b: Board = self.board
-        hl = set(self.highlights)
+        free = set(self.tinted)
+        fills: dict[str, Any] = {}
+        self.square_fills = fills
+        """square id -> the opaque colour of its fill as last drawn (for the design test)."""
         with self.canvas:
             for sid, sq in b.squares.items():
                 pts = [self.to_px(*p) for p in sq.polygon]
                 fill = self.tints.get(sid) or KIND_FILL.get(sq.kind, theme.BOARD)
+                fills[sid] = theme.blend(fill, theme.BG)
                 Color(*fill)
                 _fill_polygon(pts)
-                if sid in hl:
-                    Color(*theme.HIGHLIGHT)
-                    _fill_polygon(pts)
                 Color(*theme.BOARD_LINE)
                 Line(points=[c for p in pts + pts[:1] for c in p], width=1.1)
             for sid, sq in b.squares.items():
                 x, y, w, h = self.square_rect(sid)
                 if sq.label:
-                    size = int(max(10, min(18, h * 0.32)))
-                    tex = self._tex(sq.label, size)
-                    if tex.size[0] > w - 4:
-                        tex = self._tex(sq.label[:1].upper(), size)
-                    if tex.size[0] <= w - 2:
-                        Color(1, 1, 1, 1)
-                        Rectangle(texture=tex, pos=(x + 3, y + h - tex.size[1] - 1), size=tex.size)
+                    self._draw_square_label(sid, sq.label, (x, y, w, h), fills[sid])
                 mark = self.marks.get(sid)
                 if mark:
-                    size = int(max(11, min(16, h * 0.28)))
-                    tex = self._tex(mark, size, theme.hex_colour("#3b2f2f"), bold=True)
-                    Color(1, 1, 1, 1)
-                    Rectangle(texture=tex, pos=(x + w - tex.size[0] - 2, y + 1), size=tex.size)
+                    size = int(max(LABEL_MIN, min(20, h * 0.3)))
+                    ink = theme.readable(theme.hex_colour("#3b2f2f"), fills[sid])
+                    tex = self._tex(mark, size, ink, bold=True)
+                    shown = tex.size[0] <= w - 2 and tex.size[1] <= h - 2
+                    self.drawn_labels.append(DrawnLabel(f"mark {sid}", mark, mark if shown else "", size, ink,
+                                                         fills[sid]))
+                    if shown:
+                        Color(1, 1, 1, 1)
+                        Rectangle(texture=tex, pos=(x + w - tex.size[0] - 2, y + 1), size=tex.size)
             overlaps = self._overlaps()
             for i, (sid, token) in enumerate(sorted(self.tokens.items())):
                 if sid in b.squares:
                     self._draw_token(sid, str(token), i, overlaps.get(sid, 0))
+            for sid in sorted(free):  # any of these will do: tinted over whatever lies there
+                if sid in b.squares:
+                    token = str(self.tokens.get(sid, "")).split(":")[0]
+                    if token in ("slab", "hole"):  # a slab covers the square: the marks stand on it
+                        fills[sid] = theme.piece_colour(token)
+                    Color(*theme.FREE_TINT)
+                    _fill_polygon([self.to_px(*p) for p in b.squares[sid].polygon])
+                    fills[sid] = theme.blend(theme.FREE_TINT, fills[sid])
             if self.selected and self.selected in b.squares:
                 x, y, w, h = self.square_rect(self.selected)
                 Color(*theme.SELECTED)
                 Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=3)
+            for sid in self.hinted:
+                if sid in b.squares:
+                    x, y, w, h = self.square_rect(sid)
+                    Color(*theme.ACCENT)
+                    Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=max(2.5, min(5.0, min(w, h) * 0.1)))
+            # the squares to touch, above the pieces: every one of them, however many
+            for sid in sorted(self.marked):
+                if sid in b.squares:
+                    self._draw_mark(sid, sid in free and sid not in self.highlights)
+            for index, path in enumerate(self.paths):
+                self._draw_path(index, [sid for sid in path if sid in b.squares])
+            self._draw_coordinates()
+
+    def _draw_square_label(self, sid: str, label: str, rect: tuple[float, float, float, float], fill: Any) -> None:
+        """The square's printed label at 16 px or more in its top-left corner, whole, or none."""
+        x, y, w, h = rect
+        ink = theme.readable(theme.BOARD_TEXT, fill)
+        size = int(max(LABEL_MIN, min(20, h * 0.3)))
+        tex = self._tex(label, size, ink)
+        shown = tex.size[0] <= w - 4 and tex.size[1] <= h - 2
+        cut = max(label.find("/") + 1, label.find(" ") + 1)
+        if not shown and 0 < cut < len(label):  # "15/52": "15/" over "52", every character kept
+            size = LABEL_MIN
+            tex = self._tex(label[:cut].rstrip() + "\n" + label[cut:].lstrip(), size, ink, lines=0.82)
+            shown = tex.size[0] <= w - 4 and tex.size[1] <= h - 2
+        self.drawn_labels.append(DrawnLabel(f"square {sid}", label, label if shown else "", size, ink, fill))
+        if shown:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=tex, pos=(x + 3, y + h - tex.size[1] - 1), size=tex.size)
+
+    def _draw_mark(self, sid: str, free: bool) -> None:
+        """A square to touch: a dark ring with a white one inside, and a dot (in the corner when a
+        piece stands there). Where any free square will do the ring is thinner (many are lit)."""
+        x, y, w, h = self.square_rect(sid)
+        side = min(w, h)
+        ring = max(1.5, min(3.0, side * 0.07)) if not free else max(1.2, min(2.0, side * 0.05))
+        inset = ring / 2 + 0.5  # the rings hug the square's edge, clear of its label
+        Color(*theme.MARK_DARK)
+        Line(rectangle=(x + inset, y + inset, w - 2 * inset, h - 2 * inset), width=ring)
+        Color(*theme.MARK_LIGHT)
+        Line(rectangle=(x + 2 * ring + 0.5, y + 2 * ring + 0.5, w - 4 * ring - 1, h - 4 * ring - 1), width=1.0)
+        r = max(3.5, min(9.0, side * 0.13))
+        labelled = any(lab.drawn and lab.where == f"square {sid}" for lab in self.drawn_labels)
+        if labelled:  # a small dot top right, off the number's digits
+            r = max(3.0, min(5.0, side * 0.09))
+        if sid in self.tokens or labelled:  # beside the piece or the number, top right
+            cx, cy = x + w - 2 * ring - r - 2, y + h - 2 * ring - r - 2
+        else:
+            cx, cy = x + w / 2, y + h / 2
+        self.mark_dots[sid] = (cx, cy, r)
+        Color(*theme.MARK_LIGHT)
+        Ellipse(pos=(cx - r - 1.5, cy - r - 1.5), size=(2 * r + 3, 2 * r + 3))
+        Color(*theme.MARK_DARK)
+        Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+
+    def _draw_path(self, index: int, path: list[str]) -> None:
+        """One way to a square: an arrow through the squares' centres, and its number (a 48 px
+        badge on the square it passes last, to be touched)."""
+        if len(path) < 2:
+            return
+        pts = [self.square_centre(sid) for sid in path]
+        flat = [c for p in pts for c in p]
+        Color(*theme.MARK_LIGHT)
+        Line(points=flat, width=6)
+        Color(*theme.MARK_DARK)
+        Line(points=flat, width=3.5)
+        (x0, y0), (x1, y1) = pts[-2], pts[-1]
+        length = max(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, 1e-6)
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        head = min(18.0, length * 0.45)
+        bx, by = x1 - ux * head, y1 - uy * head
+        Triangle(points=[x1, y1, bx - uy * head * 0.6, by + ux * head * 0.6, bx + uy * head * 0.6, by - ux * head * 0.6])
+        cx, cy = pts[-2] if len(pts) > 2 else ((x0 + x1) / 2, (y0 + y1) / 2)
+        r = float(BADGE_RADIUS) * 0.75  # drawn smaller than the 48 px circle it answers to
+        Color(*theme.MARK_LIGHT)
+        Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+        Color(*theme.MARK_DARK)
+        Ellipse(pos=(cx - r + 2.5, cy - r + 2.5), size=(2 * r - 5, 2 * r - 5))
+        number = str(index + 1)
+        tex = self._tex(number, 24, theme.MARK_LIGHT, bold=True)
+        Color(1, 1, 1, 1)
+        Rectangle(texture=tex, pos=(cx - tex.size[0] / 2, cy - tex.size[1] / 2), size=tex.size)
+        self.drawn_labels.append(DrawnLabel(f"path {index + 1}", number, number, 24, theme.MARK_LIGHT,
+                                             theme.MARK_DARK))
+        self.path_badges.append((index, cx, cy, float(BADGE_RADIUS)))
+
+    def _draw_coordinates(self) -> None:
+        """Columns A, B, C.. below the board and rows 1, 2, 3.. on its left, at 16 px, on the
+        screen's background (over the board's edge when zoomed in)."""
+        frame = self.axes_frame()
+        if frame is None or not self.coordinates:
+            return
+        ax, col_x, row_y = frame
+        ml, mb = self._margins()
+        minx, miny, maxx, maxy = self.bounds()
+        left_px, bottom_px = self.to_px(minx, maxy)
+        left = max(self.x, left_px - ml)
+        bottom = max(self.y, bottom_px - mb)
+        if self.zoom_rect is not None:  # the board runs under the labels' strips
+            Color(*theme.BG)
+            Rectangle(pos=(left, self.y), size=(ml, self.height))
+            Rectangle(pos=(self.x, bottom), size=(self.width, mb))
+        ink = theme.TEXT
+        for col, x_mm in col_x.items():
+            text = ax.column_label(col)
+            if text is None:
+                continue
+            cx, _cy = self.to_px(x_mm, miny)
+            if not self.x + ml <= cx <= self.right:
+                continue
+            tex = self._tex(text, LABEL_MIN, ink, bold=True)
+            Color(1, 1, 1, 1)
+            Rectangle(texture=tex, pos=(cx - tex.size[0] / 2, bottom + (mb - tex.size[1]) / 2), size=tex.size)
+            self.drawn_labels.append(DrawnLabel(f"column {text}", text, text, LABEL_MIN, ink, None))
+        for row, y_mm in row_y.items():
+            text = ax.row_label(row)
+            if text is None:
+                continue
+            _cx, cy = self.to_px(minx, y_mm)
+            if not bottom + mb <= cy <= self.top:
+                continue
+            tex = self._tex(text, LABEL_MIN, ink, bold=True)
+            Color(1, 1, 1, 1)
+            Rectangle(texture=tex, pos=(left + ml - tex.size[0] - 5, cy - tex.size[1] / 2), size=tex.size)
+            self.drawn_labels.append(DrawnLabel(f"row {text}", text, text, LABEL_MIN, ink, None))
 
     def _draw_token(self, sid: str, token: str, index: int, layer: int = 0) -> None:
         x, y, w, h = self.square_rect(sid)
@@ -296,9 +519,20 @@ class BoardView(StencilView):
 
     # -- touch -------------------------------------------------------------------------------
 
+    def path_at(self, x: float, y: float) -> int | None:
+        """The path whose number is under (x, y), or None."""
+        for index, cx, cy, r in self.path_badges:
+            if (cx - x) ** 2 + (cy - y) ** 2 <= r * r:
+                return index
+        return None
+
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
             return False
+        index = self.path_at(*touch.pos)
+        if index is not None:
+            self.dispatch("on_path", index)
+            return True
         if self.needs_zoom():
             self.zoom_at(*touch.pos)  # squares too small for a finger: look closer first
             return True
@@ -312,6 +546,9 @@ class BoardView(StencilView):
         return False
 
     def on_square(self, square_id: str) -> None:
+        pass
+
+    def on_path(self, index: int) -> None:
         pass
 
 

@@ -121,6 +121,8 @@ class _Styled:
             a = a * 0.4
         self._col.rgba = (r, g, b, a)
         self._rect.pos, self._rect.size = w.pos, w.size
+        # the label's ink: fg where it reads on this fill (4.5:1), else dark or white ink
+        w.color = theme.readable(self.fg, self.bg)  # type: ignore[attr-defined]
 
 
 class BigButton(_Styled, Button):
@@ -131,8 +133,8 @@ class BigButton(_Styled, Button):
         kwargs.setdefault("bold", True)
         super().__init__(**kwargs)
         self._style()
-        self.color = self.fg
-        self.bind(fg=lambda *_: setattr(self, "color", self.fg), disabled=self._restyle)
+        self.bind(fg=self._restyle, disabled=self._restyle)
+        self._restyle()
         if self.size_hint_y is None and self.height < theme.MIN_TOUCH:
             self.height = theme.MIN_TOUCH
 

@@ -48,6 +48,7 @@ class Toast(Label):
         del self.history[:-HISTORY]  # an evening of toasts must not pile up
         self.message = self.text = text
         self._c.rgba = colour
+        self.color = theme.ink_on(colour)  # dark ink on a light fill: >= 4.5:1 (issue 28)
         self.opacity = 1
         if self._event is not None:
             self._event.cancel()

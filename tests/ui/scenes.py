@@ -1,0 +1,341 @@
+"""Every screen and state the screen tests render, as a list of builders (tests/ui/test_design.py
+walks them in en, nl and fr). A builder takes a fresh app and leaves it on the scene; it returns
+the widget to check (a popup), or None for the current screen. Adding a screen is one line in
+``SCENES``.
+
+The states mirror tests/ui/test_screens.py, test_screens_i18n.py, test_companion_touch.py and
+test_howto.py, plus the board states of issue 28: an Arrow tile's jump (any free square), two
+ways to one square, Qubism's first move (cubes on any empty square), a piece selected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tests.ui.helpers import pump, tap, wait_for
+
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    build: Callable[[Any], Any]
+
+
+def play(app: Any, key: str, moves: int = 6, last: bool = False) -> None:
+    """Start ``key`` and play ``moves`` steps: throws by the picker, tiles and moves the first
+    (or ``last``) legal one."""
+    from companion.games.base import CHANCE
+    from ui import actions
+
+    app.start_game(key, {}, {})
+    screen = app.game_screen
+    for _i in range(moves):
+        state = app.session.state
+        if state.is_over():
+            break
+        if actions.chance_kind(state) == "dice":
+            screen.picker.roll()
+        elif state.to_move() == CHANCE:
+            screen.enter_tile(actions.tile_outcomes(state)[0][0])
+        else:
+            legal = state.legal_actions()
+            app.apply(legal[-1] if last else legal[0])
+
+
+def _popup(app: Any, kind: str) -> Any:
+    return next(w for w in app.root.get_root_window().children if type(w).__name__ == kind)
+
+
+def _home(key: str) -> Callable[[Any], Any]:
+    def build(app: Any) -> Any:
+        app.go("home")
+        app.screen("home").select_game(key)
+        return None
+
+    return build
+
+
+def _home_resume(app: Any) -> Any:
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    app.go("home")
+    app.screen("home").select_game("katenmuis")
+    return None
+
+
+def _rolloff(app: Any) -> Any:
+    home = app.screen("home")
+    app.go("home")
+    home.select_game("katenmuis")
+    tap(home.role_buttons["rolloff"])
+    home.start()
+    view = _popup(app, "RollOffView")
+    view.throw((3, 4))
+    return view
+
+
+def _game(key: str, moves: int = 6) -> Callable[[Any], Any]:
+    def build(app: Any) -> Any:
+        play(app, key, moves)
+        return None
+
+    return build
+
+
+def _chopchop_until(app: Any, want: Callable[[Any], bool], steps: int = 200) -> None:
+    """Play Chop! Chop! (last legal move each time, tiles in the order offered) until
+    ``want(state)``."""
+    from companion.games.base import CHANCE
+    from ui import actions
+
+    app.start_game("chopchop", {"cat": "Anna", "mice1": "Ben"}, {})
+    screen = app.game_screen
+    for i in range(steps):
+        state = app.session.state
+        if want(state) or state.is_over():
+            return
+        if actions.chance_kind(state) == "dice":
+            screen.picker.roll()
+        elif state.to_move() == CHANCE:
+            outcomes = actions.tile_outcomes(state)
+            arrow = [o for o in outcomes if o[0] == "arrow"]
+            screen.enter_tile((arrow or outcomes)[0][0] if i % 3 == 0 else outcomes[0][0])
+        else:
+            app.apply(state.legal_actions()[-1])
+    raise AssertionError("Chop! Chop! never reached the wanted state")
+
+
+def _chopchop_tile_picker(app: Any) -> Any:
+    from ui import actions
+
+    _chopchop_until(app, lambda s: actions.chance_kind(s) == "tile")
+    app.game_screen.propose_tile("crockery")
+    return None
+
+
+def _chopchop_arrow(app: Any) -> Any:
+    """The Arrow tile: the piece may go to any free square (43 of them)."""
+    _chopchop_until(app, lambda s: any(type(a).__name__ == "Teleport" for a in s.legal_actions())
+                    if not s.is_chance() else False)
+    return None
+
+
+def _two_ways(state: Any) -> dict[tuple[str, str], list[Any]]:
+    ways: dict[tuple[str, str], list[Any]] = {}
+    for a in state.legal_actions():
+        if type(a).__name__ == "Move" and getattr(a, "via", ""):
+            ways.setdefault((a.piece, a.to), []).append(a)
+    return {k: v for k, v in ways.items() if len(v) > 1}
+
+
+def _chopchop_paths(app: Any) -> Any:
+    """Two ways lead to one square: the piece selected, the target touched, the ways drawn."""
+    _chopchop_until(app, lambda s: not s.is_chance() and bool(_two_ways(s)))
+    screen = app.game_screen
+    (piece, to), _moves = next(iter(_two_ways(app.session.state).items()))
+    frm = screen.pieces()[piece]
+    screen.on_square(frm)
+    screen.on_square(to)
+    assert screen.path_choices, "the two ways are not offered"
+    return None
+
+
+def _selected(key: str) -> Callable[[Any], Any]:
+    """A piece with several moves selected: its targets marked."""
+
+    def build(app: Any) -> Any:
+        from ui import actions
+
+        play(app, key, 1)
+        screen = app.game_screen
+        if app.session.state.is_chance():
+            screen.picker.roll()
+        state = app.session.state
+        starts = actions.moves_from(state.legal_actions(), screen.board.squares, screen.pieces())
+        square = max(starts, key=lambda s: len(starts[s]))
+        screen.on_square(square)
+        return None
+
+    return build
+
+
+def _qubism_arrow_picker(app: Any) -> Any:
+    app.start_game("qubism", {}, {})
+    state = app.session.state
+    app.apply(next(a for a in state.legal_actions() if type(a).__name__ == "PlaceCube" and a.arrow == "E"))
+    app.apply(next(a for a in app.session.state.legal_actions() if type(a).__name__ == "PawnMove"))
+    app.apply(next(a for a in app.session.state.legal_actions() if type(a).__name__ == "SlideCube"))
+    return None
+
+
+def _choice_view(app: Any) -> Any:
+    app.start_game("kilkenny", {}, {})
+    app.game_screen.picker.roll()
+    app.game_screen.show_moves()
+    return _popup(app, "ChoiceView")
+
+
+def _camera_panels(what: str) -> Callable[[Any], Any]:
+    def build(app: Any) -> Any:
+        from companion.crosscheck import crosscheck
+        from companion.i18n import _
+
+        app.start_game("kilkenny", {}, {})
+        screen = app.game_screen
+        screen.picker.roll()
+        if what == "crosscheck":
+            expected = app.session.state.board_view()
+            square, token = next(iter(expected.items()))
+            empty = next(sq for sq in screen.board.squares if sq not in expected)
+            screen.show_crosscheck(crosscheck(expected, {square: (None, 0.9), empty: (token, 0.9)}))
+        elif what == "unsure":
+            screen.show_camera_note(_("Camera not sure: enter the throw by touch."))
+        else:
+            screen.offer_camera_throw([3, 6])
+        return None
+
+    return build
+
+
+def _katenmuis_over(app: Any) -> Any:
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    while not app.session.is_over():
+        app.game_screen.picker.roll()
+    return None
+
+
+def _camera(app: Any) -> Any:
+    import cv2
+
+    from ui.screens.camera import DEMO_FEED
+    from vision.dice import DieReading
+
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    app.prefs.set("ui.camera", "none")
+    app.go("camera")
+    cam = app.screen("camera")
+    frame = cv2.imread(str(DEMO_FEED / "000.jpg"))
+    cam.ids.placeholder.opacity = 0
+    cam.on_frame(frame, [DieReading(3, (10, 10, 40, 40), 0.97, "red"), DieReading(5, (60, 10, 90, 40), 0.97, "red")],
+                 None, [])
+    cam.on_tile("C3", "crockery", 0.93, None)
+    return None
+
+
+def _camera_off(app: Any) -> Any:
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    app.prefs.set("ui.camera", "none")
+    app.go("camera")
+    return None
+
+
+def _settings(app: Any) -> Any:
+    app.go("settings")
+    return None
+
+
+def _history(replay: bool) -> Callable[[Any], Any]:
+    def build(app: Any) -> Any:
+        _katenmuis_over(app)
+        app.go("history")
+        if replay:
+            app.screen("history").show_game(app.session.game_id)
+        return None
+
+    return build
+
+
+def _companion_seat(app: Any) -> Any:
+    app.go("home")
+    home = app.screen("home")
+    home.select_game("chopchop")
+    choice = home.seat_choices["cat"]
+    choice.who.text = "Companion"
+    tap(choice.toggles["strong"])
+    return None
+
+
+def _companion_turn(app: Any) -> Any:
+    app.start_game("chopchop", {}, {}, {"cat": "normal"})
+    turn = app.game_screen._companion_turn
+    for _i in range(6):
+        if turn.proposal is not None:
+            break
+        if app.session.state.is_chance() and turn.panel.ids.roll_for_me.parent is not None:
+            tap(turn.panel.ids.roll_for_me)
+        wait_for(lambda: turn.proposal is not None, timeout=10)
+    return None
+
+
+def _hint(app: Any) -> Any:
+    app.start_game("qubism", {"white": "Ann"}, {}, {"black": "normal"})
+    screen = app.game_screen
+    tap(screen.ids.hint_button)
+    wait_for(lambda: screen._companion_turn.hint is not None, timeout=20)
+    return None
+
+
+def _guide(key: str) -> Callable[[Any], Any]:
+    def build(app: Any) -> Any:
+        from ui import guide
+
+        guide.set_guide(app, True)
+        play(app, key, 2)
+        return None
+
+    return build
+
+
+def _howto(key: str) -> Callable[[Any], Any]:
+    def build(app: Any) -> Any:
+        app.go("home")
+        app.screen("home").select_game(key)
+        tap(app.screen("home").ids.howto_button)
+        pump(2)
+        return None
+
+    return build
+
+
+def _kilkenny_zoomed(app: Any) -> Any:
+    from tests.ui.helpers import tap_at
+
+    app.start_game("kilkenny", {}, {})
+    screen = app.game_screen
+    view = screen.ids.board
+    screen.enter_throw((6,))
+    pump(2)
+    move = app.session.state.legal_actions()[-1]
+    tap_at(*view.to_window(*view.square_centre(move.frm)))
+    return None
+
+
+GAMES = ("katenmuis", "chopchop", "kilkenny", "qubism")
+
+SCENES: list[Scene] = [
+    *[Scene(f"home_{key}", _home(key)) for key in GAMES],
+    Scene("home_resume", _home_resume),
+    Scene("home_rolloff", _rolloff),
+    Scene("home_companion_seat", _companion_seat),
+    *[Scene(f"game_{key}", _game(key)) for key in GAMES],
+    Scene("game_qubism_start", _game("qubism", 0)),
+    *[Scene(f"game_{key}_selected", _selected(key)) for key in ("chopchop", "kilkenny", "qubism")],
+    Scene("game_chopchop_tile_picker", _chopchop_tile_picker),
+    Scene("game_chopchop_arrow", _chopchop_arrow),
+    Scene("game_chopchop_paths", _chopchop_paths),
+    Scene("game_qubism_arrow_picker", _qubism_arrow_picker),
+    Scene("game_kilkenny_zoomed", _kilkenny_zoomed),
+    Scene("game_choice_view", _choice_view),
+    *[Scene(f"game_camera_{what}", _camera_panels(what)) for what in ("crosscheck", "unsure", "offer")],
+    Scene("game_katenmuis_over", _katenmuis_over),
+    Scene("game_companion_turn", _companion_turn),
+    Scene("game_hint", _hint),
+    *[Scene(f"game_guide_{key}", _guide(key)) for key in GAMES],
+    *[Scene(f"howto_{key}", _howto(key)) for key in GAMES],
+    Scene("camera_off", _camera_off),
+    Scene("camera", _camera),
+    Scene("settings", _settings),
+    Scene("history", _history(False)),
+    Scene("history_replay", _history(True)),
+]
