@@ -35,6 +35,7 @@ from companion.storefile import (
     APPLICATION_ID,
     USER_VERSION,
     Identity,
+    StoreError as StoreError,
     WriterLock,
     explain,
     identify,
@@ -42,6 +43,7 @@ from companion.storefile import (
     refusal,
     ro_uri,
     rw_uri,
+    write_backup,
 )
 
 SCHEMA_VERSION = 1
@@ -102,10 +104,6 @@ CREATE TABLE IF NOT EXISTS companions (
 # The ``companions`` table (the seats the companion plays, with its strength) came after the
 # first release; CREATE TABLE IF NOT EXISTS adds it to an older database when it is opened, and
 # a game without rows there is played by people only, so the schema version stays 1.
-
-
-class StoreError(RuntimeError):
-    """The database cannot be used; the message says why and what to do."""
 
 
 class DamagedGame(StoreError):
@@ -546,24 +544,8 @@ class Store:
     # -- backup ----------------------------------------------------------------------------
 
     def backup(self, target: Path) -> None:
-        """A consistent copy of the whole database at ``target`` (SQLite's backup API; the
-        caller decides whether ``target`` may be replaced): written to a temporary file in
-        the same folder, synced, then renamed over ``target``, so a failure leaves no half
-        copy."""
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        try:
-            dst = sqlite3.connect(str(tmp), isolation_level=None)
-            try:
-                self._conn.backup(dst)
-                dst.execute("PRAGMA journal_mode = DELETE")
-            finally:
-                dst.close()
-            with tmp.open("rb") as fh:
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except (sqlite3.Error, OSError) as exc:
-            tmp.unlink(missing_ok=True)
-            raise StoreError(explain(exc, target)) from None
+        """A consistent copy of the whole database at ``target`` (:func:`write_backup`)."""
+        write_backup(self._conn, target)
 
     # -- history ---------------------------------------------------------------------------
 

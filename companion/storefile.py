@@ -48,6 +48,10 @@ OUR_TABLES = frozenset({"meta", "players", "games", "seats", "events", "results"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+class StoreError(RuntimeError):
+    """The database cannot be used; the message says why and what to do."""
+
+
 @dataclass(frozen=True)
 class Identity:
     """What :func:`identify` found."""
@@ -105,7 +109,9 @@ def identify(path: Path, schema_version: int, timeout: float = 5.0) -> Identity:
         if name.startswith("SQLITE_BUSY") or "locked" in str(exc):
             return Identity("busy", str(exc))
         if name.startswith("SQLITE_READONLY"):  # a hot journal: only a writer may roll it back
-            return Identity("legacy" if app_id == 0 else "ours", "hot journal")
+            if app_id == APPLICATION_ID:  # ours, left mid-commit: SQLite's recovery is ours to run
+                return Identity("ours", "hot journal")
+            return Identity("foreign", "left mid-write by its program")
         return Identity("damaged", str(exc))
     finally:
         conn.close()
@@ -234,3 +240,23 @@ def locked_sentence(db: Path, holder: str) -> str:
         "The database {path} is open in another window or program: {holder}. Only one may "
         "play at a time: close it first (reading the history works beside it)."
     ).format(path=db, holder=holder)
+
+
+def write_backup(conn: sqlite3.Connection, target: Path) -> None:
+    """A consistent copy of ``conn``'s database at ``target`` (SQLite's backup API; the caller
+    decides whether ``target`` may be replaced): written to a temporary file in the same
+    folder, synced, then renamed over ``target``, so a failure leaves no half copy."""
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        dst = sqlite3.connect(str(tmp), isolation_level=None)
+        try:
+            conn.backup(dst)
+            dst.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            dst.close()
+        with tmp.open("rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except (sqlite3.Error, OSError) as exc:
+        tmp.unlink(missing_ok=True)
+        raise StoreError(explain(exc, target)) from None

@@ -110,6 +110,7 @@ def test_start_language_follows_lang_then_the_setting_then_the_flag(
     app = lang_app(None, db=tmp_path / "b.db")
     assert i18n.language() == "nl"
     assert "Nieuw spel" in texts(app.screen("home"))
+    app.store.close()  # that app has stopped: one writer per database
     app = lang_app("en", db=tmp_path / "b.db")
     assert "Start new game" in texts(app.screen("home"))
     with Store.open(tmp_path / "c.db") as store:

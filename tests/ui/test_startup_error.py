@@ -26,3 +26,31 @@ def test_the_error_screen_shows_the_sentence_and_closes(window: Any) -> None:
         assert closed == [True]
     finally:
         window.remove_widget(view)
+
+
+def test_damaged_games_are_skipped_by_home_history_and_resume(make_app: Any, tmp_path: Any) -> None:
+    import sqlite3
+
+    from companion.session import Session
+    from companion.store import Store
+
+    db = tmp_path / "family.db"
+    with Store.open(db) as store:
+        Session.start(store, "katenmuis", {"cat": "Ann", "mouse": "Bo"}).apply({"type": "Throw", "dice": [1, 2]})
+        Session.start(store, "katenmuis", {"cat": "Cy", "mouse": "Di"})  # game 2: damaged below
+        Session.start(store, "katenmuis", {"cat": "Ed", "mouse": "Fa"})  # game 3: a finished one, damaged
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET settings = '{not json' WHERE id = 2")
+    conn.execute("UPDATE games SET finished = 'yesterday', outcome = '{}' WHERE id = 3")
+    conn.commit()
+    conn.close()
+    app = make_app(db=db)
+    app.go("home")
+    app.screen("home").refresh()
+    app.go("history")
+    app.screen("history").refresh()
+    session = app.resume_game("katenmuis")
+    assert session is not None and session.game_id == 1  # the newest readable one
+    pump(2)
+    assert any("Game #2" in t and "skipped" in t for t in app.toaster.history)
+    app.screen("history").show_game(2)  # a toast, not a crash
