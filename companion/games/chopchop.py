@@ -62,6 +62,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.boards import Board, BoardError, load_board
+from companion.boards import coords
 from companion.games.base import Game
 from companion.i18n import _
 from companion.games.chopchop_actions import (
@@ -99,12 +100,14 @@ from companion.games.chopchop_actions import (
     english_piece,
     piece_label,
     reason_text,
+    square_words,
     tile_label,
 )
 from companion.games.chopchop_paths import Paths
 from companion.games.chopchop_state import ChopChopState
 
 __all__ = [
+    "square_words",
     "TILE_TYPES",
     "DEFAULT_TILES",
     "TILE_NAMES",
@@ -244,6 +247,9 @@ class ChopChop(Game):
     def players(self) -> tuple[str, ...]:
         return (CAT, *(f"mice{i}" for i in range(1, self.mice_players + 1)))
 
+    def square_words(self, square: str) -> str:
+        return coords.square_words(self.geometry.board, square)
+
     @property
     def pieces(self) -> tuple[str, ...]:
         return (CAT, *self.mice)
@@ -274,19 +280,19 @@ class ChopChop(Game):
         if self.out_of_cheese == "cat":
             dead_end = _("When the last face-down slab is gone and the mice hold fewer cheese than they need, "
                          "they can no longer win (only slabs give cheese or forks): the game ends, the cat wins. "
-                         "(Setting; RULES.md leaves this dead end open.)")
+                         "(A setting: the printed rules do not say.)")
         else:
             dead_end = _("When the last face-down slab is gone and the mice hold fewer cheese than they need, "
                          "they can no longer win (only slabs give cheese or forks): the game ends, a draw. "
-                         "(Setting; RULES.md leaves this dead end open.)")
+                         "(A setting: the printed rules do not say.)")
         return [
-            _("Tile slabs (setting): {tiles}.").format(tiles=comp),
-            _("Mice need {n} cheese, all holes opened and a mouse in a hole (C8).").format(n=self.cheese_to_win),
+            _("Tile slabs (a setting): {tiles}.").format(tiles=comp),
+            _("Mice need {n} cheese, all holes opened and a mouse in a hole.").format(n=self.cheese_to_win),
             dead_end,
-            _("Within a move no step goes straight back; a move never ends where it started (C2)."),
+            _("Within a move no step goes straight back; a move never ends where it started."),
             _("A +1/+2 or arrow with no legal follow-up leaves the piece where it is."),
             _("With one mouse left, in a hole, the cat may not land in front of that hole by any "
-              "move, follow-up or arrow (C6)."),
+              "move, follow-up or arrow."),
             _("Knife: the side misses its next turn; in the mice's double turn the same player "
               "rolls twice and must move the same mouse."),
             _("The mice players rotate after each mice turn followed by a cat turn."),

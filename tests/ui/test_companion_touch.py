@@ -44,7 +44,7 @@ def _touch_action(app: Any, screen: Any, action: Any) -> None:
     pump()
     views = _choice_views(app)
     if views:
-        wanted = actions.describe_action(action)
+        wanted = views[0].sentence(action)  # a whole sentence ("Mouse 1 goes from … by way of …")
         button = next(b for b in views[0].buttons if b.text == wanted)
         tap(button)
         window = app.root.get_root_window()

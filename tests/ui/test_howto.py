@@ -123,7 +123,7 @@ def test_guide_mode_shows_the_next_step_and_stop_guiding_hides_it(make_app: Any)
     pump(2)
     assert screen.guide_text == next_step(app.session.game, app.session.state, app.session.seats,
                                           app.session.turns[-1].effects)
-    assert screen.guide_text.startswith("Anna (Cat), put your counter on your square 7.")
+    assert screen.guide_text.startswith("Anna (Cat), put your counter on your number 7 (square B1).")
     assert small_touch_targets(screen) == []
     screenshot(app.root, "game_guide_katenmuis_800x480")
     tap(screen.ids.stop_guiding)

@@ -46,7 +46,8 @@ class BoardGameScreen(GameScreen):
     def on_effects(self, effects: list[Effect]) -> None:
         self._count(effects)
         names = self.session.seats if self.session else {}
-        caught = [e.describe(names) for e in effects if type(e).__name__ in ("Captured", "Won", "Parked")]
+        words = self.session.game.square_words if self.session else None
+        caught = [e.describe(names, words) for e in effects if type(e).__name__ in ("Captured", "Won", "Parked")]
         self.side.last = "; ".join(caught)
 
     def tile_prompt(self, state: State) -> str:
