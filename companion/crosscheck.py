@@ -10,7 +10,8 @@ when the expected contents there matter (something should stand there, or the ca
 something does), so the player is asked, never overruled.
 
 Nothing here changes a game state: a :class:`Mismatch` is a question for the player ("Mouse
-should be on 17; I see it on 16"), who moves the piece back or corrects the game by touch.
+should be on 17/50 (square C2); I see it on 16/51 (square C3)", squares named by
+:func:`phrase` as the game's ``square_words`` says them), who moves the piece back or corrects the game by touch.
 
 Tokens are compared as the camera can tell them apart: ``"mouse:2"`` counts as ``"mouse"``
 (mice look alike), and a cube's arrow is compared only when the camera read one
