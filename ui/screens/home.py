@@ -24,7 +24,7 @@ from ui.widgets.dice import DicePicker
 # choices for string settings, by setting name (a game module may add SETTING_CHOICES)
 KNOWN_CHOICES: dict[str, list[str]] = {"shortcut_from": ["reached", "strictly_past"]}
 PRETTY = {
-    "shortcut_from": N_("Shortcuts count"),
+    "shortcut_from": N_("Shortcuts"),
     "bank": N_("Bank (chips)"),
     "stake": N_("Stake (chips)"),
     "reached": N_("from the square itself"),
@@ -40,7 +40,7 @@ PRETTY = {
     "fork": N_("fork"),
     "knife": N_("knife"),
     "cheese_to_win": N_("Cheese to win"),
-    "out_of_cheese": N_("Mice can no longer win"),
+    "out_of_cheese": N_("Mice out of luck"),
     "cat": N_("Cat"),
     "mice": N_("Mice"),
     "players": N_("Players"),
@@ -50,7 +50,7 @@ PRETTY = {
     "blue": N_("blue"),
     "green": N_("green"),
     "yellow": N_("yellow"),
-    "cube_model": N_("A slid cube's new arrow"),
+    "cube_model": N_("After a slide"),
     "observed": N_("observed"),
     "cubes": N_("Cubes"),
 }

@@ -102,7 +102,9 @@ class SettingsScreen(Screen):
                 row.add_widget(w)
             pins.add_widget(row)
             self.pin_labels[name] = lab
-        pins.add_widget(TextLabel(text=_("turn lights: {pins}").format(pins="; ".join(pin_words(p) for p in gpio["leds"])),
+        leds = gpio["leds"]
+        pins.add_widget(TextLabel(text=_("turn lights: GPIO {gpios} (header pins {pins})").format(
+                                      gpios=", ".join(map(str, leds)), pins=", ".join(str(HEADER_PIN.get(p, "?")) for p in leds)),
                                   color=theme.MUTED, font_size=theme.FONT_SMALL, size_hint_y=None, height=30))
         ok, why = module_available("hardware.panel")
         if not ok:
