@@ -246,7 +246,6 @@ def render_board(board: Board, px_per_mm: float, markers: bool = True,
     for sq in board.squares.values():
         cv2.polylines(img, [_pts(sq.polygon, s, shift)], True, LINE, line, cv2.LINE_AA, shift=4)
     if labels:
-        labelled = {sq.cell for sq in board.squares.values() if sq.label and sq.cell is not None}
         for sid, sq in board.squares.items():
             xs = [p[0] for p in sq.polygon]
             ys = [p[1] for p in sq.polygon]
@@ -261,11 +260,6 @@ def render_board(board: Board, px_per_mm: float, markers: bool = True,
                     for i, line in enumerate(lines):
                         y = min(ys) + height * (1.0 + 1.3 * i)
                         _text(img, line, (cx * s, y * s), height * s, colour)
-            elif size >= 20 and sq.cell not in labelled:  # under a labelled square (the table): its label shows
-                name = coordinate(board, sid)
-                if name is not None:
-                    _text(img, name, ((min(xs) + size * 0.2) * s, (min(ys) + size * 0.12) * s),
-                          size * 0.11 * s, colour)
         for text, (x, y), height in coordinate_labels(board):
             _text(img, text, (x * s, y * s), height * s, INK)
     if markers:
