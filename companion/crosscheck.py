@@ -10,7 +10,8 @@ when the expected contents there matter (something should stand there, or the ca
 something does), so the player is asked, never overruled.
 
 Nothing here changes a game state: a :class:`Mismatch` is a question for the player ("Mouse
-should be on 17; I see it on 16"), who moves the piece back or corrects the game by touch.
+should be on 17/50 (square C2); I see it on 16/51 (square C3)", squares named by
+:func:`phrase` as the game's ``square_words`` says them), who moves the piece back or corrects the game by touch.
 
 Tokens are compared as the camera can tell them apart: ``"mouse:2"`` counts as ``"mouse"``
 (mice look alike), and a cube's arrow is compared only when the camera read one
@@ -19,9 +20,13 @@ Tokens are compared as the camera can tell them apart: ``"mouse:2"`` counts as `
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
+
+from companion.games.base import SquareWords
+from companion.i18n import N_, _
 
 Observation = Mapping[str, tuple[str | None, float]]
 
@@ -46,17 +51,46 @@ class Mismatch:
     confidence: float = 0.0
 
 
+_NAMES = {"cat": N_("Cat"), "mouse": N_("Mouse"), "slab": N_("a face-down slab"), "cheese": N_("a face-up cheese"),
+          "hole": N_("an open hole"), "cat+mouse": N_("Cat and Mouse")}
+_ARROWS = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
+
+
 def _label(token: str | None) -> str:
+    """A piece token in words, in the current language ("Cat", "a cube pointing north")."""
     if token is None:
-        return "nothing"
-    base, _, rest = token.partition(":")
+        return _("nothing")
+    base, _sep, rest = token.partition(":")
     if base == "cube":
-        return f"a cube pointing {dict(N='north', E='east', S='south', W='west').get(rest, '?')}"
-    if base in ("pawn", "cat") and rest:
-        return f"{rest.title()}'s {base}" if base == "pawn" else f"a {rest} cat"
-    names = {"cat": "Cat", "mouse": "Mouse", "slab": "a face-down slab", "cheese": "a face-up cheese",
-             "hole": "an open hole", "cat+mouse": "Cat and Mouse"}
-    return names.get(base, token)
+        return _("a cube pointing {direction}").format(direction=_(_ARROWS[rest]) if rest in _ARROWS else "?")
+    if base == "pawn" and rest:
+        return _("{player}'s pawn").format(player=_(rest.title()))
+    if base == "cat" and rest:
+        return _("a {colour} cat").format(colour=_(rest))
+    return _(_NAMES[base]) if base in _NAMES else _("a piece")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def phrase(m: Mismatch, squares: SquareWords | None = None) -> str:
+    """The mismatch as a question for the players, in the current language, squares named as
+    ``squares`` names them (the game's ``square_words``: "Mouse should be on C3; I see it on C2")."""
+    w = squares or (lambda sq: sq)
+    if m.kind == "moved":
+        return _("{piece} should be on {square}; I see it on {other}").format(
+            piece=_capital(_label(m.expected)), square=w(m.square), other=w(m.seen_at or ""))
+    if m.kind == "missing":
+        return _("{piece} should be on {square}; I don't see it").format(
+            piece=_capital(_label(m.expected)), square=w(m.square))
+    if m.kind == "extra":
+        return _("I see {piece} on {square}, where nothing should be").format(piece=_label(m.seen), square=w(m.square))
+    if m.kind == "wrong":
+        return _("{square} should hold {piece}; I see {other} there").format(
+            square=w(m.square), piece=_label(m.expected), other=_label(m.seen))
+    return _("I can't tell what is on {square} (expected {piece}); please check").format(
+        square=w(m.square), piece=_label(m.expected))
 
 
 def _same(expected: str | None, seen: str | None) -> bool:
@@ -74,8 +108,9 @@ def _same(expected: str | None, seen: str | None) -> bool:
 
 
 def crosscheck(expected_view: Mapping[str, str], observation: Observation,
-               min_confidence: float = 0.6) -> list[Mismatch]:
-    """Every disagreement between ``expected_view`` (an engine's board_view) and the camera."""
+               min_confidence: float = 0.6, squares: SquareWords | None = None) -> list[Mismatch]:
+    """Every disagreement between ``expected_view`` (an engine's board_view) and the camera;
+    each message names squares as ``squares`` does (:func:`phrase`)."""
     out: list[Mismatch] = []
     seen_conf = {s: (t, c) for s, (t, c) in observation.items() if c >= min_confidence}
     unsure = {s: (t, c) for s, (t, c) in observation.items() if c < min_confidence}
@@ -90,40 +125,32 @@ def crosscheck(expected_view: Mapping[str, str], observation: Observation,
         elif exp is not None and tok is None:
             missing.append((sq, exp))
         else:
-            out.append(Mismatch("wrong", sq, exp, tok,
-                                f"{sq} should hold {_label(exp)}; I see {_label(tok)} there",
-                                confidence=conf))
+            out.append(Mismatch("wrong", sq, exp, tok, "", confidence=conf))
     # Pair a missing piece with the same piece seen elsewhere: it was moved there.
     for sq, exp in missing:
         match = next((e for e in extra if _same(exp, e[1])), None)
         if match is not None:
             extra.remove(match)
-            name = _label(exp)
-            out.append(Mismatch("moved", sq, exp, match[1],
-                                f"{name[0].upper() + name[1:]} should be on {sq}; I see it on {match[0]}",
-                                seen_at=match[0], confidence=match[2]))
+            out.append(Mismatch("moved", sq, exp, match[1], "", seen_at=match[0], confidence=match[2]))
         else:
             conf = seen_conf[sq][1]
-            out.append(Mismatch("missing", sq, exp, None,
-                                f"{_label(exp)[0].upper() + _label(exp)[1:]} should be on {sq}; "
-                                "I don't see it", confidence=conf))
+            out.append(Mismatch("missing", sq, exp, None, "", confidence=conf))
     for sq, tok, conf in extra:
-        out.append(Mismatch("extra", sq, None, tok,
-                            f"I see {_label(tok)} on {sq}, where nothing should be",
-                            confidence=conf))
+        out.append(Mismatch("extra", sq, None, tok, "", confidence=conf))
     for sq, (tok, conf) in sorted(unsure.items()):
         exp = expected_view.get(sq)
         if exp is None and tok is None:
             continue
-        out.append(Mismatch("unsure", sq, exp, tok,
-                            f"I can't tell what is on {sq} (expected {_label(exp)}); please check",
-                            confidence=conf))
+        out.append(Mismatch("unsure", sq, exp, tok, "", confidence=conf))
     order = {"moved": 0, "wrong": 1, "missing": 2, "extra": 3, "unsure": 4}
     out.sort(key=lambda m: (order.get(m.kind, 9), m.square))
-    return out
+    return [dataclasses.replace(m, message=phrase(m, squares)) for m in out]
 
 
 def check_state(state: HasBoardView, observation: Observation,
                 min_confidence: float = 0.6) -> list[Mismatch]:
-    """``crosscheck(state.board_view(), observation)`` for any game state."""
-    return crosscheck(state.board_view(), observation, min_confidence)
+    """``crosscheck(state.board_view(), observation)`` for any game state, squares named on
+    its game's board when it has one."""
+    game = getattr(state, "game", None)
+    words = getattr(game, "square_words", None)
+    return crosscheck(state.board_view(), observation, min_confidence, words if callable(words) else None)

@@ -16,6 +16,7 @@ benchmark); with ``realtime=True`` it takes as long as playing would, like a sou
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import threading
 import time
@@ -23,7 +24,9 @@ import wave
 from pathlib import Path
 from typing import Protocol
 
-from companion.i18n import _
+from companion.i18n import N_, _
+
+log = logging.getLogger(__name__)
 
 SAMPLE_WIDTH = 2  # bytes: 16-bit signed little-endian mono
 
@@ -52,10 +55,15 @@ class AudioOutput(Protocol):
 
 # -- aplay -------------------------------------------------------------------------------------
 
+NO_DEVICE = N_("No sound device found: plug in a speaker or choose another output.")
+"""What a player reads when the sound card cannot be opened (aplay's own words stay in the log)."""
+
+
 def _reason(stderr: bytes, code: int | None) -> str:
+    """aplay's failure as one plain sentence; its raw message is logged, never shown."""
     lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-    text = lines[-1] if lines else _("aplay stopped with code {code}").format(code=code)
-    return _("No audio output: {reason}").format(reason=text)
+    log.info("aplay stopped with code %s: %s", code, lines[-1] if lines else "")
+    return _(NO_DEVICE)
 
 
 class _AplaySink:

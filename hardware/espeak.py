@@ -44,7 +44,7 @@ VARIANTS: dict[str, str] = {
     "f3": N_("Female"),
     "m3": N_("Male, lower"),
     "f5": N_("Female, softer"),
-    "klatt": N_("Klatt"),
+    "klatt": N_("Robot-like"),
 }
 """Voice variants offered in Settings (eSpeak NG's ``voice+variant``); the labels are shown
 through ``_()``."""

@@ -20,7 +20,7 @@ frame and the UI thread only ever gets small results through the bridge):
   ``check_still_s`` after the players moved (or ``check_grace_s`` passed without movement),
   the board is read (``vision.pieces.BoardReader`` with the learned piece model) and compared
   with the engine's ``board_view()`` by ``companion.crosscheck``. A confident disagreement
-  becomes one prompt on the game screen ("Mouse should be on 17; I see it on 16"), never a
+  becomes one prompt on the game screen ("Mouse should be on 17/50 (square C2); I see it on 16/51 (square C3)"), never a
   state change. Squares read below the confidence threshold are not trusted (no prompt). No
   learned piece model or no board in view: no check at all. One check per move.
 
@@ -39,6 +39,7 @@ The worker never touches the session or widgets; ``stop()`` ends it and closes t
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -47,6 +48,8 @@ from typing import Any, NamedTuple
 
 from companion.i18n import N_, _, ngettext
 from ui import dicearea
+
+log = logging.getLogger(__name__)
 
 DIE_COLOUR_WORDS = (N_("blue"), N_("grey"), N_("red"), N_("green"), N_("yellow"), N_("white"), N_("black"))
 """The games' die colours, marked for translation (a warning names them: ``_(colour)``)."""
@@ -400,8 +403,9 @@ class CameraWatcher:
                 if self._stop.is_set():
                     break
         except Exception as exc:  # a lost camera reports its state; anything else is shown
-            if not self._stop.is_set():
-                post(STATE_KIND, "failed", f"{type(exc).__name__}: {exc}")
+            if not self._stop.is_set():  # the players read a plain reason; the details go to the log
+                log.warning("camera watch stopped: %s: %s", type(exc).__name__, exc)
+                post(STATE_KIND, "failed", _("it stopped sending pictures"))
 
     def _maybe_check(self, frame: Any, now: float, last_motion: float, read_board: Any, threshold: float,
                      post: Any) -> None:

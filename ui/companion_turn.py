@@ -20,6 +20,7 @@ would play: lit squares, the sentence and the winning chances where the player c
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from collections.abc import Callable
@@ -32,6 +33,8 @@ from companion.companion_turn import CompanionSeats, Hint, Proposal, StalePropos
 from companion.games.base import IllegalAction, State
 from companion.i18n import _
 from companion.store import StoreError
+
+log = logging.getLogger(__name__)
 
 PROPOSAL_KIND = "companion_proposal"
 HINT_KIND = "companion_hint"
@@ -230,8 +233,9 @@ class CompanionTurn:
         def work() -> None:
             try:
                 post(PROPOSAL_KIND, key, seats.propose(position), None)
-            except Exception as exc:  # shown to the people; the game goes on by touch
-                post(PROPOSAL_KIND, key, None, f"{type(exc).__name__}: {exc}")
+            except Exception as exc:  # told to the people in one plain sentence; the game goes on by touch
+                log.warning("the companion could not choose a move: %s: %s", type(exc).__name__, exc)
+                post(PROPOSAL_KIND, key, None, str(exc))
 
         threading.Thread(target=work, name="companion-think", daemon=True).start()
 
@@ -242,8 +246,7 @@ class CompanionTurn:
         if screen.session is None or state_key(screen.session.state) != key:
             return  # the game moved on (an undo, a touch) while it thought
         if proposal is None:
-            screen.app.toast(_("The companion could not choose a move ({error}); make one for it by touch.")
-                             .format(error=error), "bad")
+            screen.app.toast(_("The companion could not choose a move; make one for it by touch."), "bad")
             return
         self.proposal = proposal
         say(screen, proposal.sentence)

@@ -3,6 +3,13 @@
     render_board(board, px_per_mm) -> BGR image of the board at that scale (board mm -> pixels)
     print_board(board, path, paper="A4", markers_only=False) -> writes a 300 dpi PNG or a PDF
 
+Every board is printed with its chess-style coordinates (``companion.boards.coords``): column
+letters along the top and bottom and row numbers down both sides, in the margin between the
+play area and the markers; a coordinate is moved outwards past an off-grid square (a Kilkenny
+mouse, a start corner) and never enters a marker's quiet zone, so existing prints and the
+camera's calibration are unchanged. A square's own label is drawn only where it fits inside
+the square (shrunk, or on two lines); one that cannot fit is left out, never overprinted.
+
 A4 prints at true scale (the board file is laid out for A4 landscape); A3 scales the whole
 board up (by 420/297 for an A4 board): markers and squares scale together, so the camera's
 homography is unchanged. ``markers_only`` prints the four markers with cut lines and their ids
@@ -17,6 +24,7 @@ import cv2
 import numpy as np
 
 from companion.boards import Board, Marker
+from companion.boards.coords import axes, coordinate
 from vision.errors import VisionError
 
 DPI = 300
@@ -64,6 +72,134 @@ def _square_fill(board: Board, sid: str) -> tuple[int, int, int]:
 def _pts(poly: tuple[tuple[float, float], ...], s: float, shift: tuple[float, float]) -> np.ndarray:
     arr = (np.asarray(poly, np.float64) * s + np.asarray(shift)) * 16.0
     return np.round(arr).astype(np.int32).reshape(-1, 1, 2)
+
+
+Rect = tuple[float, float, float, float]
+"""x0, y0, x1, y1 in board millimetres."""
+
+MARKER_PAD_MM = 3.0  # the white quiet zone draw_marker paints around each marker
+PAGE_EDGE_MM = 3.0  # printers leave a few millimetres blank
+MIN_TEXT_MM = 2.2  # the smallest text printed (about 6 pt)
+
+
+def _text_mm(text: str, height_mm: float) -> tuple[float, float]:
+    """Width and height in mm of ``text`` as :func:`_text` draws it ``height_mm`` high."""
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    scale = 100.0 / 22.0
+    thick = max(1, int(round(100.0 / 10)))
+    (w, h), base = cv2.getTextSize(text, font, scale, thick)
+    return w / 100.0 * height_mm, (h + base * 0.5) / 100.0 * height_mm
+
+
+def _bbox(poly: tuple[tuple[float, float], ...]) -> Rect:
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _obstacles(board: Board) -> list[Rect]:
+    """Where nothing else may be printed: every square and every marker with its quiet zone."""
+    out = [_bbox(sq.polygon) for sq in board.squares.values()]
+    for m in board.markers:
+        out.append((m.x_mm - MARKER_PAD_MM, m.y_mm - MARKER_PAD_MM,
+                    m.x_mm + m.size_mm + MARKER_PAD_MM, m.y_mm + m.size_mm + MARKER_PAD_MM))
+    return out
+
+
+def coordinate_labels(board: Board) -> list[tuple[str, tuple[float, float], float]]:
+    """The coordinates printed around ``board``: (text, centre in mm, text height in mm).
+
+    Each column letter goes above and below its column, each row number left and right of its
+    row, as close to the play area as it fits: pushed outwards past any square in the way,
+    shrunk down to :data:`MIN_TEXT_MM`, left out where it would touch a marker's quiet zone or
+    leave the page."""
+    frame = axes(board)
+    if frame is None:
+        return []
+    cols: dict[str, list[Rect]] = {}
+    rows: dict[str, list[Rect]] = {}
+    for sid, sq in board.squares.items():
+        if coordinate(board, sid) is None or sq.cell is None:
+            continue
+        box = _bbox(sq.polygon)
+        cols.setdefault(frame.column_label(sq.cell[1]) or "", []).append(box)
+        rows.setdefault(frame.row_label(sq.cell[0]) or "", []).append(box)
+    boxes = [b for bs in cols.values() for b in bs]
+    if not boxes:
+        return []
+    cell = float(np.median([min(b[2] - b[0], b[3] - b[1]) for b in boxes]))
+    play = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    blocked = _obstacles(board)
+    page = (PAGE_EDGE_MM, PAGE_EDGE_MM, board.width_mm - PAGE_EDGE_MM, board.height_mm - PAGE_EDGE_MM)
+    want = min(max(cell * 0.3, MIN_TEXT_MM), 5.0)
+    out: list[tuple[str, tuple[float, float], float]] = []
+
+    markers = blocked[len(board.squares):]
+
+    def spot(text: str, along: float, edge: float, axis: str, outward: int, height: float,
+             reach: float) -> Rect | None:
+        """The first free place for ``text`` going outwards from ``edge`` up to ``reach`` mm,
+        past squares but never past a marker's quiet zone or off the page."""
+        w, h = _text_mm(text, height)
+        half = (w if axis == "x" else h) / 2
+        gap = 0.8
+        while gap <= reach:
+            d = edge + outward * (gap + half)
+            cx, cy = (d, along) if axis == "x" else (along, d)
+            rect = (cx - w / 2 - 0.3, cy - h / 2 - 0.3, cx + w / 2 + 0.3, cy + h / 2 + 0.3)
+            inside = page[0] <= rect[0] and rect[2] <= page[2] and page[1] <= rect[1] and rect[3] <= page[3]
+            if not inside or any(_overlaps(rect, m) for m in markers):
+                return None
+            if not any(_overlaps(rect, b) for b in blocked):
+                return rect
+            gap += 0.5
+        return None
+
+    def place(text: str, along: float, edge: float, axis: str, outward: int) -> None:
+        # near the edge at a good size; else full size past the squares in the way (a start
+        # corner, a Kilkenny mouse); else smaller, down to the smallest printed size
+        tries = [(h, 8.0) for h in np.arange(want, max(MIN_TEXT_MM, want * 0.6) - 1e-9, -0.4)]
+        tries += [(want, 30.0)]
+        tries += [(h, 8.0) for h in np.arange(want * 0.6, MIN_TEXT_MM - 1e-9, -0.2)]
+        for height, reach in tries:
+            rect = spot(text, along, edge, axis, outward, float(height), reach)
+            if rect is not None:
+                out.append((text, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), float(height)))
+                blocked.append(rect)
+                return
+
+    for letter, bs in cols.items():
+        xc = float(np.mean([(b[0] + b[2]) / 2 for b in bs]))
+        place(letter, xc, play[1], "y", -1)
+        place(letter, xc, play[3], "y", +1)
+    for number, bs in rows.items():
+        yc = float(np.mean([(b[1] + b[3]) / 2 for b in bs]))
+        place(number, yc, play[0], "x", -1)
+        place(number, yc, play[2], "x", +1)
+    return out
+
+
+def _fit_label(text: str, box: Rect, start_mm: float) -> tuple[list[str], float] | None:
+    """The lines and text height (mm) at which ``text`` fits inside ``box`` (the upper part of
+    a square, 90 % of its width), shrinking from ``start_mm``, else on two lines; None when it
+    cannot fit readably."""
+    width = (box[2] - box[0]) * 0.9
+    room = (box[3] - box[1]) * 0.9
+    for lines in ([text], text.split(" ", 1) if " " in text else None):
+        if not lines:
+            continue
+        height = start_mm
+        while height >= MIN_TEXT_MM - 1e-9:
+            widest = max(_text_mm(line, height)[0] for line in lines)
+            tall = len(lines) * height * 1.3
+            if widest <= width and tall <= room:
+                return lines, height
+            height -= 0.2
+    return None
 
 
 def _text(img: np.ndarray, text: str, centre: tuple[float, float], height_px: float,
@@ -118,10 +254,14 @@ def render_board(board: Board, px_per_mm: float, markers: bool = True,
             fill = _square_fill(board, sid)
             colour = (235, 235, 235) if sum(fill) < 400 else INK
             if sq.label:
-                _text(img, sq.label, (cx * s, (min(ys) + size * 0.22) * s), size * 0.22 * s, colour)
-            elif size >= 20:
-                _text(img, sid, ((min(xs) + size * 0.2) * s, (min(ys) + size * 0.12) * s),
-                      size * 0.11 * s, colour)
+                fit = _fit_label(sq.label, _bbox(sq.polygon), size * 0.22)
+                if fit is not None:
+                    lines, height = fit
+                    for i, line in enumerate(lines):
+                        y = min(ys) + height * (1.0 + 1.3 * i)
+                        _text(img, line, (cx * s, y * s), height * s, colour)
+        for text, (x, y), height in coordinate_labels(board):
+            _text(img, text, (x * s, y * s), height * s, INK)
     if markers:
         dictionary = aruco_dictionary(board.aruco)
         for m in board.markers:

@@ -9,14 +9,21 @@ Kilkenny mouse hole outside the 14 × 14 grid, or a Kat en Muis start corner, ha
 
 Chop! Chop!'s table-top squares sit above floor squares and share their cell: both have the
 same coordinate; sentences say "the table top at D3" (:func:`is_table_top`).
+
+:func:`square_words` is what every sentence says for a square (narration, the voice, the camera's
+questions, the guide, proposals, the terminal games); :func:`shipped_words` gives it for a shipped
+board by name, for code that has a game but not its board at hand.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from companion.boards import Board
+from companion.boards import Board, load_board
+from companion.i18n import N_, _
 
 _COORD = re.compile(r"\s*([A-Za-z]{1,2})\s*(\d{1,3})\s*")
 
@@ -131,3 +138,74 @@ def squares_at(board: Board, text: str) -> tuple[str, ...]:
     found = [sid for sid, sq in board.squares.items() if sq.cell == cell]
     found.sort(key=lambda sid: (is_table_top(board, sid), sid))
     return tuple(found)
+
+
+SquareWords = Callable[[str], str]
+"""A square id -> the words a player reads and hears for it ("D4", "the table top at D4")."""
+
+_COLOURS = {"red": N_("red"), "blue": N_("blue"), "green": N_("green"), "yellow": N_("yellow"),
+            "white": N_("white"), "black": N_("black"), "grey": N_("grey"), "orange": N_("orange")}
+
+
+def _beside(board: Board, square_id: str) -> str | None:
+    """The coordinate of the first on-axes neighbour of an off-axes square."""
+    for other in board.neighbours(square_id):
+        name = coordinate(board, other)
+        if name is not None:
+            return name
+    return None
+
+
+def square_words(board: Board, square_id: str) -> str:
+    """The square as a sentence names it, in the current language: ``"D4"``, ``"the table top
+    at D4"``; a square outside the axes in words, by the square beside it (``"the red mouse
+    beside G14"``); an id the board does not know comes back as it is."""
+    name = coordinate(board, square_id)
+    if name is not None:
+        if is_table_top(board, square_id):
+            return _("the table top at {square}").format(square=name)
+        return name
+    sq = board.squares.get(square_id)
+    if sq is None:
+        return square_id
+    near = _beside(board, square_id)
+    if sq.kind == "mouse":
+        colour = sq.label.split(" ")[0] if sq.label else ""
+        if colour in _COLOURS and near is not None:
+            return _("the {colour} mouse beside {square}").format(colour=_(_COLOURS[colour]), square=near)
+        if near is not None:
+            return _("the mouse beside {square}").format(square=near)
+        return _("a mouse square")
+    if sq.kind == "start":
+        return _("the start corner")
+    if near is not None:
+        return _("the square beside {square}").format(square=near)
+    return _("a square off the board")
+
+
+@lru_cache(maxsize=16)
+def _shipped(name: str) -> Board:
+    return load_board(name)
+
+
+def shipped_words(name: str) -> SquareWords:
+    """:func:`square_words` for a shipped board (``"chopchop"``) or a board file path."""
+
+    def words(square_id: str) -> str:
+        return square_words(_shipped(name), square_id)
+
+    return words
+
+
+def board_words(board: Board) -> SquareWords:
+    """:func:`square_words` bound to ``board``."""
+
+    def words(square_id: str) -> str:
+        return square_words(board, square_id)
+
+    return words
+
+
+def squares_words(words: SquareWords, square_ids: list[str] | tuple[str, ...]) -> str:
+    """Several squares in a list: ``"B3, C4, D6"``."""
+    return ", ".join(words(s) for s in square_ids)

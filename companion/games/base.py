@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Final, TypeVar
 
@@ -30,6 +30,8 @@ CHANCE: Final = "chance"
 """``State.to_move()`` returns this when the next action is a die throw or a tile reveal."""
 
 JSON = Any
+SquareWords = Callable[[str], str]
+"""A square id -> the words players read and hear for it ("D4"): see ``companion.boards.coords``."""
 
 
 class IllegalAction(ValueError):
@@ -76,11 +78,13 @@ class Action:
 class Effect:
     """Something that happened when an action was applied.
 
-    ``describe(names)`` gives a short phrase for narration; ``names`` maps player ids to the
-    names to use ("cat" -> "Anna").
+    ``describe(names, squares)`` gives a short phrase for narration; ``names`` maps player ids
+    to the names to use ("cat" -> "Anna"); ``squares`` names a square id as players read it
+    ("2,4" -> "E4", :meth:`Game.square_words`); without it an effect names squares on its game's
+    shipped board. Square ids never reach a sentence.
     """
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return type(self).__name__
 
     def to_json(self) -> dict[str, JSON]:
@@ -205,7 +209,12 @@ class Game(ABC):
 
     def narrate(self, effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
         """Plain-words sentences for what one action did; games may join effects into sentences."""
-        return [e.describe(names) for e in effects]
+        return [e.describe(names, self.square_words) for e in effects]
+
+    def square_words(self, square: str) -> str:
+        """A square id as players read and hear it on this game's board ("D4"); games with a
+        board override this (``companion.boards.coords.square_words``)."""
+        return square
 
     def dice_colours(self) -> tuple[str, ...]:
         """The colours of all the game's dice when they differ (empty: all dice alike)."""

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from companion.boards import Board, BoardError, board_setting, load_board
+from companion.boards import Board, BoardError, board_setting, coords, load_board
 from companion.games.base import Game
 from companion.i18n import _
 from companion.games.chopchop_actions import (
@@ -100,12 +100,14 @@ from companion.games.chopchop_actions import (
     mice_cannot_win,
     piece_label,
     reason_text,
+    square_words,
     tile_label,
 )
 from companion.games.chopchop_paths import Paths
 from companion.games.chopchop_state import ChopChopState
 
 __all__ = [
+    "square_words",
     "TILE_TYPES",
     "DEFAULT_TILES",
     "TILE_NAMES",
@@ -246,6 +248,9 @@ class ChopChop(Game):
     def players(self) -> tuple[str, ...]:
         return (CAT, *(f"mice{i}" for i in range(1, self.mice_players + 1)))
 
+    def square_words(self, square: str) -> str:
+        return coords.square_words(self.geometry.board, square)
+
     @property
     def pieces(self) -> tuple[str, ...]:
         return (CAT, *self.mice)
@@ -280,13 +285,13 @@ class ChopChop(Game):
             dead_end = _("Once the mice can no longer win (too little cheese left, no face-down slab a mouse "
                          "can reach, or a mouse walled in its hole for good), the game ends in a draw.")
         return [
-            _("Tile slabs (setting): {tiles}.").format(tiles=comp),
-            _("Mice need {n} cheese, all holes opened and a mouse in a hole (C8).").format(n=self.cheese_to_win),
+            _("Tile slabs (a setting): {tiles}.").format(tiles=comp),
+            _("Mice need {n} cheese, all holes opened and a mouse in a hole.").format(n=self.cheese_to_win),
             dead_end,
-            _("Within a move no step goes straight back; a move never ends where it started (C2)."),
+            _("Within a move no step goes straight back; a move never ends where it started."),
             _("A +1/+2 or arrow with no legal follow-up leaves the piece where it is."),
             _("With one mouse left, in a hole, the cat may not land in front of that hole by any "
-              "move, follow-up or arrow (C6)."),
+              "move, follow-up or arrow."),
             _("Knife: the side misses its next turn; in the mice's double turn the same player "
               "rolls twice and must move the same mouse."),
             _("The mice players rotate after each mice turn followed by a cat turn."),

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from companion.games.base import Action, Effect
+from companion.boards.coords import shipped_words
+from companion.games.base import Action, Effect, SquareWords
 from companion.i18n import N_, _, ngettext
 
 TILE_TYPES: tuple[str, ...] = ("cheese", "crockery", "plus1", "plus2", "arrow", "fork", "knife")
@@ -172,18 +173,17 @@ class Thrown(Effect):
     player: str
     value: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         if _the_mice(names, self.player):
             return _("The mice throw {n}").format(n=self.value)
         return _("{player} throws {n}").format(player=_name(names, self.player), n=self.value)
 
 
-def square_words(square: str) -> str:
-    """A square id as people read it on the board: ``2,4``; the table top's ``top:1,4`` as
-    "the table top at 1,4" (said and shown; the id stays what is typed and stored)."""
-    if square.startswith("top:"):
-        return _("the table top at {square}").format(square=square[4:])
-    return square
+def square_words(square: str, squares: SquareWords | None = None) -> str:
+    """A square id as people read it on the board, chess-style: ``2,4`` is "E4", the table
+    top's ``top:1,4`` "the table top at E5" (said and shown; the id stays what is typed and
+    stored). ``squares`` is the game's own naming (its board); without it, the shipped board's."""
+    return (squares or shipped_words("chopchop"))(square)
 
 
 @dataclass(frozen=True)
@@ -192,11 +192,11 @@ class Moved(Effect):
     frm: str
     to: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         if not self.frm:
-            return _("{piece} starts on {square}").format(piece=_piece(self.piece), square=square_words(self.to))
+            return _("{piece} starts on {square}").format(piece=_piece(self.piece), square=square_words(self.to, squares))
         return _("{piece} moves from {start} to {stop}").format(
-            piece=_piece(self.piece), start=square_words(self.frm), stop=square_words(self.to))
+            piece=_piece(self.piece), start=square_words(self.frm, squares), stop=square_words(self.to, squares))
 
 
 @dataclass(frozen=True)
@@ -204,9 +204,9 @@ class HoleOpened(Effect):
     square: str
     piece: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{piece} leaves its hole: the hole at {square} is opened").format(
-            piece=_piece(self.piece), square=self.square)
+            piece=_piece(self.piece), square=square_words(self.square, squares))
 
 
 @dataclass(frozen=True)
@@ -215,9 +215,9 @@ class TileRevealed(Effect):
     tile: str
     piece: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{piece} turns the slab at {square}: {tile}").format(
-            piece=_piece(self.piece), square=self.square, tile=tile_label(self.tile))
+            piece=_piece(self.piece), square=square_words(self.square, squares), tile=tile_label(self.tile))
 
 
 @dataclass(frozen=True)
@@ -227,20 +227,20 @@ class CheeseTaken(Effect):
     held: int
     by_fork: bool = False
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         if self.by_fork:
             text = _("{piece} spears the cheese at {square} (mice hold {n})")
         else:
             text = _("{piece} takes the cheese at {square} (mice hold {n})")
-        return text.format(piece=_piece(self.piece), square=self.square, n=self.held)
+        return text.format(piece=_piece(self.piece), square=square_words(self.square, squares), n=self.held)
 
 
 @dataclass(frozen=True)
 class CatOnCheese(Effect):
     square: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return _("The cat sits on the cheese at {square}; it stays face up").format(square=self.square)
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
+        return _("The cat sits on the cheese at {square}; it stays face up").format(square=square_words(self.square, squares))
 
 
 @dataclass(frozen=True)
@@ -248,7 +248,7 @@ class ExtraSteps(Effect):
     piece: str
     steps: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return ngettext("{piece} moves {n} more", "{piece} moves {n} more", self.steps).format(
             piece=_piece(self.piece), n=self.steps)
 
@@ -257,7 +257,7 @@ class ExtraSteps(Effect):
 class FreeMove(Effect):
     piece: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{piece} may go to any square it may occupy").format(piece=_piece(self.piece))
 
 
@@ -265,7 +265,7 @@ class FreeMove(Effect):
 class ForkUseless(Effect):
     piece: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         if self.piece == CAT:
             return _("The fork does nothing for the cat")
         return _("No face-up cheese to spear")
@@ -276,8 +276,8 @@ class Captured(Effect):
     piece: str
     square: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return _("The cat catches {piece} at {square}").format(piece=piece_label(self.piece), square=self.square)
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
+        return _("The cat catches {piece} at {square}").format(piece=piece_label(self.piece), square=square_words(self.square, squares))
 
 
 @dataclass(frozen=True)
@@ -285,7 +285,7 @@ class LosesNextTurn(Effect):
     player: str
     side: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         if self.side == CAT:
             return _("Knife! The cat misses the next turn")
         return _("Knife! The mice miss the next turn")
@@ -296,7 +296,7 @@ class TurnSkipped(Effect):
     player: str
     side: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("The cat misses this turn") if self.side == CAT else _("The mice miss this turn")
 
 
@@ -305,7 +305,7 @@ class ThrowsAgain(Effect):
     player: str
     mouse: str = ""
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         if _the_mice(names, self.player):
             if self.mouse:
                 return _("The mice play again ({piece} again)").format(piece=piece_label(self.mouse))
@@ -321,7 +321,7 @@ class NoMove(Effect):
     player: str
     reason: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player}: {reason}; the turn passes").format(
             player=_name(names, self.player), reason=reason_text(self.reason))
 
@@ -331,7 +331,7 @@ class Won(Effect):
     side: str
     reason: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         why = reason_text(self.reason)
         if mice_cannot_win(self.reason):  # C8: the reason first, then the result
             if self.side == CAT:

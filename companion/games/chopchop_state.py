@@ -348,7 +348,7 @@ class ChopChopState(State):
             if ph != "setup":
                 raise IllegalAction(_("the cat is already on the board"))
             if action.square not in self.geo.table_top:
-                raise IllegalAction(_("the cat starts on a table-top square, not {square}").format(square=action.square))
+                raise IllegalAction(_("the cat starts on a table-top square, not {square}").format(square=self.game.square_words(action.square)))
             self.cat = action.square
             self.phase, self.side = "roll", MICE
             return [Moved(CAT, "", action.square)]
@@ -379,7 +379,7 @@ class ChopChopState(State):
                 raise IllegalAction(self._not_now(_("an arrow move")))
             if action.square not in self.arrow_targets():
                 raise IllegalAction(_("{piece} cannot go to {square} with the arrow").format(
-                    piece=piece_label(self.piece or ""), square=action.square))
+                    piece=piece_label(self.piece or ""), square=self.game.square_words(action.square)))
             assert self.piece is not None
             frm = self.position(self.piece)
             self._put(self.piece, action.square)
@@ -389,7 +389,7 @@ class ChopChopState(State):
             if ph != "fork":
                 raise IllegalAction(self._not_now(_("a fork")))
             if action.square not in self.fork_targets():
-                raise IllegalAction(_("there is no cheese the mice may spear at {square}").format(square=action.square))
+                raise IllegalAction(_("there is no cheese the mice may spear at {square}").format(square=self.game.square_words(action.square)))
             self.face_up_cheese.discard(action.square)
             self.cheese_held += 1
             eff: list[Effect] = [CheeseTaken(self.piece or "", action.square, self.cheese_held, True)]
@@ -436,7 +436,7 @@ class ChopChopState(State):
             if self.bonus_mouse is not None:
                 raise IllegalAction(_("in this second turn {piece} must move again").format(
                     piece=piece_label(self.bonus_mouse)))
-            raise IllegalAction(_("{piece} is not a mouse still in the game").format(piece=piece))
+            raise IllegalAction(_("{piece} is not a mouse still in the game").format(piece=piece_label(piece)))
         start = self.position(piece)
         assert start is not None
         n = self.roll if self.phase == "move" else self.steps
@@ -445,18 +445,20 @@ class ChopChopState(State):
             steps = n or 0
             raise IllegalAction(ngettext("{piece} cannot reach {square} in exactly {n} step",
                                          "{piece} cannot reach {square} in exactly {n} steps", steps).format(
-                piece=_capital(piece_label(piece)), square=action.to, n=steps))
+                piece=_capital(piece_label(piece)), square=self.game.square_words(action.to), n=steps))
         vias = sorted({p[-2] if len(p) > 1 else start for p in paths})
         if action.via:
             if action.via not in vias:
                 raise IllegalAction(_("{piece} cannot step onto {square} from {via}").format(
-                    piece=_capital(piece_label(piece)), square=action.to, via=action.via))
+                    piece=_capital(piece_label(piece)), square=self.game.square_words(action.to),
+                    via=self.game.square_words(action.via)))
             via = action.via
         elif len(vias) == 1 or action.to not in self.face_down:
             via = vias[0]
         else:
             raise IllegalAction(_("say which square {piece} steps onto {square} from: {squares}").format(
-                piece=piece_label(piece), square=action.to, squares=", ".join(vias)))
+                piece=piece_label(piece), square=self.game.square_words(action.to),
+                squares=", ".join(self.game.square_words(v) for v in vias)))
         effects: list[Effect] = []
         if self.phase == "move":
             self.pre_roll = start

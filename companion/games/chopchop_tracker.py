@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.games.chopchop import CAT, MICE, TILE_TYPES, ChopChopState, piece_label, tile_label
+from companion.games.base import SquareWords
+from companion.games.chopchop import CAT, MICE, TILE_TYPES, ChopChopState, piece_label, square_words, tile_label
 from companion.i18n import _
 
 __all__ = ["SquareStatus", "TileCount", "Tracker", "tracker"]
@@ -97,8 +98,9 @@ class Tracker:
             "barred_square": self.barred_square,
         }
 
-    def lines(self) -> list[str]:
-        """The tracker as a few lines of plain text (terminal, logs)."""
+    def lines(self, squares: SquareWords | None = None) -> list[str]:
+        """The tracker as a few lines of plain text (terminal, logs); ``squares`` names squares
+        (the game's ``square_words``; without it, the shipped board's)."""
         out = []
         parts = []
         for t, c in self.counts.items():
@@ -112,16 +114,17 @@ class Tracker:
             out.append(_("WARNING: {problem}").format(problem=self.contradiction))
         line = _("Mice hold {n}/{total} cheese.").format(n=self.cheese_held, total=self.cheese_to_win)
         if self.face_up_cheese:
-            squares = ", ".join(self.face_up_cheese)
+            cheese_at = ", ".join(square_words(s, squares) for s in self.face_up_cheese)
             if self.cat_on_cheese:
-                line += " " + _("Face-up cheese: {squares} (the cat sits on one).").format(squares=squares)
+                line += " " + _("Face-up cheese: {squares} (the cat sits on one).").format(squares=cheese_at)
             else:
-                line += " " + _("Face-up cheese: {squares}.").format(squares=squares)
+                line += " " + _("Face-up cheese: {squares}.").format(squares=cheese_at)
         out.append(line)
         none = _("none")
         out.append(_("Holes opened: {opened} (closed: {closed}). Mice caught: {caught}.").format(
-            opened=", ".join(self.holes_opened) or none, closed=", ".join(self.holes_closed) or none,
-            caught=", ".join(self.mice_caught) or none))
+            opened=", ".join(square_words(s, squares) for s in self.holes_opened) or none,
+            closed=", ".join(square_words(s, squares) for s in self.holes_closed) or none,
+            caught=", ".join(piece_label(m) for m in self.mice_caught) or none))
         notes = []
         for side in self.misses_next_turn:
             notes.append(_("the cat misses their next turn") if side == CAT else _("the mice miss their next turn"))
@@ -134,7 +137,8 @@ class Tracker:
                 notes.append(_("the cat plays a second turn in a row") if self.double_turn == CAT
                              else _("the mice play a second turn in a row"))
         if self.barred_square:
-            notes.append(_("the cat may not land on {square} (last mouse in its hole)").format(square=self.barred_square))
+            notes.append(_("the cat may not land on {square} (last mouse in its hole)").format(
+                square=square_words(self.barred_square, squares)))
         if notes:
             out.append(_("Note: {notes}.").format(notes="; ".join(notes)))
         return out

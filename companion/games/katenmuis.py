@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.boards.coords import shipped_words
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, SquareWords, State
 from companion.i18n import N_, _, ngettext
 
 __all__ = [
@@ -96,6 +97,22 @@ def red_square_id(player: str, square: int) -> str:
     return str(square if player == CAT else HOME + 1 - square)
 
 
+def track_words(player: str, square: int, squares: SquareWords | None = None) -> str:
+    """``square`` of ``player``'s numbering as a sentence says it: the number printed on the
+    board for that player, with its chess-style coordinate ("15 (square C3)"); 0 is "the start".
+
+    Kat en Muis is a race of numbers (11, 22, … pay; 5, 15, … lose a turn) printed on every
+    square, so the number comes first; the coordinate finds the square on the screen and on the
+    printed board, whose edges carry the letters and row numbers."""
+    if square <= 0:
+        return _("the start")
+    red = red_square_id(player, square)
+    where = (squares or shipped_words("katenmuis"))(red)
+    if where == red:
+        return str(square)
+    return _("{number} (square {square})").format(number=square, square=where)
+
+
 def _chips(n: int) -> str:
     return ngettext("{n} chip", "{n} chips", n).format(n=n)
 
@@ -131,7 +148,7 @@ class Thrown(Effect):
     player: str
     dice: tuple[int, int]
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         a, b = self.dice
         who = player_name(names, self.player)
         if a == b:
@@ -149,9 +166,10 @@ class Moved(Effect):
     to: int
     along: tuple[int, ...]
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} moves from {start} to {stop}").format(
-            player=player_name(names, self.player), start=self.frm, stop=self.to)
+            player=player_name(names, self.player), start=track_words(self.player, self.frm, squares),
+            stop=track_words(self.player, self.to, squares))
 
 
 @dataclass(frozen=True)
@@ -162,9 +180,9 @@ class Shortcut(Effect):
     double: int
     to: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("double {n} takes {player} straight to {square}").format(
-            n=self.double, player=player_name(names, self.player), square=self.to)
+            n=self.double, player=player_name(names, self.player), square=track_words(self.player, self.to, squares))
 
 
 @dataclass(frozen=True)
@@ -174,8 +192,8 @@ class TurnedBack(Effect):
     player: str
     to: int = BOUNCE_TO
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return _turned_back(names, self.player, self.to)
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
+        return _turned_back(names, self.player, self.to, squares)
 
 
 @dataclass(frozen=True)
@@ -186,9 +204,10 @@ class Jumped(Effect):
     over: str
     square: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} jumps over {other} on {square}").format(
-            player=player_name(names, self.player), other=player_name(names, self.over), square=self.square)
+            player=player_name(names, self.player), other=player_name(names, self.over),
+            square=track_words(self.player, self.square, squares))
 
 
 @dataclass(frozen=True)
@@ -200,7 +219,7 @@ class Paid(Effect):
     """``"jump"`` (K7), ``"double six"`` (K4), ``"square"`` (K8 11..55, paid to the mover),
     ``"square number"`` (K8 4, 9, ..., 64)."""
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{payer} pays {payee} {chips}").format(
             payer=player_name(names, self.payer), payee=player_name(names, self.payee), chips=_chips(self.amount))
 
@@ -212,7 +231,7 @@ class DoubleSixForfeit(Effect):
     player: str
     square: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} throws double six before passing 55 and does not move").format(
             player=player_name(names, self.player))
 
@@ -221,7 +240,7 @@ class DoubleSixForfeit(Effect):
 class LosesNextTurn(Effect):
     player: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         who = player_name(names, self.player)
         if self.player == CAT:
             return _("{player} loses her next turn").format(player=who)
@@ -232,7 +251,7 @@ class LosesNextTurn(Effect):
 class ThrowsAgain(Effect):
     player: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} throws again").format(player=player_name(names, self.player))
 
 
@@ -242,7 +261,7 @@ class TurnSkipped(Effect):
 
     player: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} misses this turn").format(player=player_name(names, self.player))
 
 
@@ -252,14 +271,14 @@ class Won(Effect):
     pots: int
     """Chips taken from both pots."""
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} wins and takes both pots ({chips})").format(
             player=player_name(names, self.player), chips=_chips(self.pots))
 
 
-def _turned_back(names: Mapping[str, str] | None, player: str, to: int) -> str:
+def _turned_back(names: Mapping[str, str] | None, player: str, to: int, squares: SquareWords | None = None) -> str:
     return _("{player} overshoots 66 and turns back to {square}").format(
-        player=player_name(names, player), square=to)
+        player=player_name(names, player), square=track_words(player, to, squares))
 
 
 # -- the move itself (shared with companion.odds) -----------------------------------------------
@@ -541,19 +560,30 @@ class KatEnMuis(Game):
     def narrate(self, effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
         return narrate(effects, names)
 
+    def square_words(self, square: str) -> str:
+        """A board square (its id is the red number) as printed on it, red/black, with its
+        coordinate: "17/50 (C2)"; the start corners in words."""
+        where = shipped_words("katenmuis")(square)
+        if square.isdigit() and where != square:
+            red = int(square)
+            return _("{number} (square {square})").format(number=f"{red}/{HOME + 1 - red}", square=where)
+        return where
+
     def interpretations(self) -> list[str]:
         reach = (
-            _("a double k goes straight to 11k from square 11(k-1) up (double 1 from the start)")
+            _("double 1 takes a counter straight to 11 from the start up to 10, double 2 to 22 from 11 "
+              "up to 21, double 3 to 33 from 22 up to 32, and so on up to double 5")
             if self.shortcut_from == "reached"
-            else _("a double k goes straight to 11k only from strictly past 11(k-1) (double 1 still from the start)")
+            else _("double 1 takes a counter straight to 11 from the start up to 10, double 2 to 22 only "
+                   "from 12 up to 21, double 3 to 33 from 23 up to 32, and so on up to double 5")
         )
         return [
-            _("Shortcuts (K5): {rule}.").format(rule=reach),
-            _("Passing over the other counter costs 1 chip, at most once per move; landing on it is free (K7)."),
-            _("A throw beyond 66 turns back to 48; squares passed on the way there and back count for K7 (K6)."),
+            _("Shortcuts: {rule}.").format(rule=reach),
+            _("Passing over the other counter costs 1 chip, at most once per move; landing on it is free."),
+            _("A throw beyond 66 turns back to 48; passing the other counter on the way there and back costs 1 chip too."),
             _("Each player puts {stake} chips in their pot and keeps a bank of {bank}; "
-              "banks may go below zero (owes) (K2).").format(stake=self.stake, bank=self.bank - self.stake),
-            _("A lost turn is skipped at once, so the other player throws twice in a row (K9)."),
+              "a bank may go below zero (the player owes chips).").format(stake=self.stake, bank=self.bank - self.stake),
+            _("A lost turn is skipped at once, so the other player throws twice in a row."),
         ]
 
     def new_state(self) -> KatEnMuisState:
@@ -591,10 +621,11 @@ class KatEnMuis(Game):
 # -- narration ----------------------------------------------------------------------------------
 
 
-def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
+def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None,
+            squares: SquareWords | None = None) -> list[str]:
     """Sentences for the effects of one or more throws, in the current language, e.g.
     ``"Cat lands on 25: pays Mouse 1 chip and loses her next turn."``
     (see :mod:`companion.games.katenmuis_narration`)."""
     from companion.games.katenmuis_narration import narrate as told
 
-    return told(effects, names)
+    return told(effects, names, squares)

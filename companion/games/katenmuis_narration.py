@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from companion.games.base import Effect
+from companion.games.base import Effect, SquareWords
 from companion.games.katenmuis import (
     CAT,
     DoubleSixForfeit,
@@ -22,6 +22,7 @@ from companion.games.katenmuis import (
     _chips,
     _turned_back,
     player_name,
+    track_words,
 )
 from companion.i18n import _
 
@@ -38,9 +39,11 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -> list[str]:
+def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None,
+            squares: SquareWords | None = None) -> list[str]:
     """Sentences for the effects of one or more throws, in the current language, e.g.
-    ``"Cat lands on 25: pays Mouse 1 chip and loses her next turn."``"""
+    ``"Cat lands on 25 (E2): pays Mouse 1 chip and loses her next turn."``; ``squares`` names
+    the board's squares (:func:`~companion.games.katenmuis.track_words`)."""
     out: list[str] = []
     landing: str | None = None
     mover = CAT
@@ -62,17 +65,20 @@ def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -
         if isinstance(e, Thrown):
             flush()
             mover = e.player
-            out.append(_("{sentence}.").format(sentence=_capital(e.describe(names))))
+            out.append(_("{sentence}.").format(sentence=_capital(e.describe(names, squares))))
         elif isinstance(e, DoubleSixForfeit):
-            landing = _("{player} stays on {square} (double six before passing 55)").format(
-                player=who(e.player), square=e.square)
+            if e.square <= 0:
+                landing = _("Double six before passing 55: {player} stays at the start").format(player=who(e.player))
+            else:
+                landing = _("Double six before passing 55: {player} stays on {square}").format(
+                    player=who(e.player), square=track_words(e.player, e.square, squares))
         elif isinstance(e, Moved):
-            landing = _("{player} lands on {square}").format(player=who(e.player), square=e.to)
+            landing = _("{player} lands on {square}").format(player=who(e.player), square=track_words(e.player, e.to, squares))
         elif isinstance(e, Shortcut):
             landing = _("Double {n} takes {player} straight to {square}").format(
-                n=e.double, player=who(e.player), square=e.to)
+                n=e.double, player=who(e.player), square=track_words(e.player, e.to, squares))
         elif isinstance(e, TurnedBack):
-            landing = _turned_back(names, e.player, e.to)
+            landing = _turned_back(names, e.player, e.to, squares)
         elif isinstance(e, Jumped):
             pass  # told with its fee
         elif isinstance(e, Paid) and e.reason == "jump":
@@ -99,6 +105,6 @@ def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None) -
             out.append(_("{player} misses a turn.").format(player=who(e.player)))
         else:
             flush()
-            out.append(_("{sentence}.").format(sentence=e.describe(names)))
+            out.append(_("{sentence}.").format(sentence=e.describe(names, squares)))
     flush()
     return out

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.boards import Board, BoardError, board_setting, load_board
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.boards import Board, BoardError, board_setting, coords, load_board
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, SquareWords, State
 from companion.i18n import N_, _, ngettext
 
 __all__ = [
@@ -109,12 +109,17 @@ class Move(Action):
 # -- effects ---------------------------------------------------------------------------------
 
 
+def _words(squares: SquareWords | None, square: str) -> str:
+    """A square as a sentence names it (the game's board, else the shipped one): "G7"."""
+    return (squares or coords.shipped_words("kilkenny"))(square)
+
+
 @dataclass(frozen=True)
 class Thrown(Effect):
     player: str
     value: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} throws {n}").format(player=player_name(names, self.player), n=self.value)
 
 
@@ -124,9 +129,9 @@ class Moved(Effect):
     frm: str
     to: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} moves a cat from {start} to {stop}").format(
-            player=player_name(names, self.player), start=self.frm, stop=self.to)
+            player=player_name(names, self.player), start=_words(squares, self.frm), stop=_words(squares, self.to))
 
 
 @dataclass(frozen=True)
@@ -135,9 +140,10 @@ class Captured(Effect):
     victim: str
     square: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} captures {other}'s cat on {square}").format(
-            player=player_name(names, self.player), other=player_name(names, self.victim), square=self.square)
+            player=player_name(names, self.player), other=player_name(names, self.victim),
+            square=_words(squares, self.square))
 
 
 @dataclass(frozen=True)
@@ -145,9 +151,9 @@ class Parked(Effect):
     player: str
     square: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return _("{player}'s cat reaches the mouse on {square} and stays there").format(
-            player=player_name(names, self.player), square=self.square)
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
+        return _("{player}'s cat reaches {square} and stays there").format(
+            player=player_name(names, self.player), square=_words(squares, self.square))
 
 
 @dataclass(frozen=True)
@@ -155,7 +161,7 @@ class NoMove(Effect):
     player: str
     value: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} has no legal move for a {n} and loses the turn").format(
             player=player_name(names, self.player), n=self.value)
 
@@ -166,7 +172,7 @@ class Won(Effect):
     how: str
     """``"mice"`` (cats on both mice) or ``"last mobile"`` (the extension)."""
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         if self.how == "mice":
             return _("{player} wins with cats on both mice").format(player=player_name(names, self.player))
         return _("{player} wins: the only colour with a cat that can still move").format(
@@ -363,37 +369,38 @@ class KilkennyState(State):
         colour, d = self.turn, self.throw
         geo = self.game.geometry
         frm, to = action.frm, action.to
+        w = self.game.square_words
         for sq in (frm, to):
             if sq not in geo.cells:
                 raise IllegalAction(_("there is no square {square} on this board").format(square=sq))
         if self.cats.get(frm) != colour:
-            raise IllegalAction(_("there is no {colour} cat on {square}").format(colour=colour_word(colour), square=frm))
+            raise IllegalAction(_("there is no {colour} cat on {square}").format(colour=colour_word(colour), square=w(frm)))
         if frm in geo.mice:
-            raise IllegalAction(_("the cat on {square} sits on its mouse and never moves again").format(square=frm))
+            raise IllegalAction(_("the cat on {square} sits on its mouse and never moves again").format(square=w(frm)))
         (r0, c0), (r1, c1) = geo.cells[frm], geo.cells[to]
         dr, dc = r1 - r0, c1 - c0
         dist = max(abs(dr), abs(dc))
         if dist == 0 or (dr != 0 and dc != 0 and abs(dr) != abs(dc)):
-            raise IllegalAction(_("{start} to {stop} is not a straight line (8 directions)").format(start=frm, stop=to))
+            raise IllegalAction(_("{start} to {stop} is not a straight line (8 directions)").format(start=w(frm), stop=w(to)))
         if dist != d:
             raise IllegalAction(ngettext("you threw {n}; {start} to {stop} is {dist} square",
                                          "you threw {n}; {start} to {stop} is {dist} squares", dist).format(
-                n=d, start=frm, stop=to, dist=dist))
+                n=d, start=w(frm), stop=w(to), dist=dist))
         step = (dr // dist, dc // dist)
         for k in range(1, dist):
             cell = (r0 + k * step[0], c0 + k * step[1])
             mid = geo.at.get(cell)
             if mid is None or mid in geo.mice:
-                raise IllegalAction(_("the line from {start} to {stop} leaves the board").format(start=frm, stop=to))
+                raise IllegalAction(_("the line from {start} to {stop} leaves the board").format(start=w(frm), stop=w(to)))
             if mid in self.cats:
                 raise IllegalAction(_("the path is blocked: a {colour} cat is on {square}").format(
-                    colour=colour_word(self.cats[mid]), square=mid))
+                    colour=colour_word(self.cats[mid]), square=w(mid)))
         if to in geo.mice and to not in self.game.mice_of[colour]:
             raise IllegalAction(_("{square} is not a {colour} mouse: a cat may only enter its own mice").format(
-                square=to, colour=colour_word(colour)))
+                square=w(to), colour=colour_word(colour)))
         occupant = self.cats.get(to)
         if occupant == colour:
-            raise IllegalAction(_("one of your own cats is already on {square}").format(square=to))
+            raise IllegalAction(_("one of your own cats is already on {square}").format(square=w(to)))
         effects: list[Effect] = [Moved(colour, frm, to)]
         if occupant is not None:
             effects.append(Captured(colour, occupant, to))
@@ -500,6 +507,9 @@ class KilkennyCats(Game):
 
     def player_label(self, player: str) -> str:
         return colour_label(player)
+
+    def square_words(self, square: str) -> str:
+        return coords.square_words(self.geometry.board, square)
 
     def settings(self) -> dict[str, Any]:
         return {

@@ -47,8 +47,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.boards import Board, BoardError, board_setting, load_board
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.boards import Board, BoardError, board_setting, coords, load_board
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, SquareWords, State
 from companion.i18n import N_, _
 
 __all__ = [
@@ -71,6 +71,18 @@ ARROWS: dict[str, tuple[int, int]] = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 CUBE_MODELS = ("observed", "forward", "back")
 UNKNOWN = "?"
+ARROW_WORDS: dict[str, str] = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
+"""An arrow as a sentence says it (the printed board's top is north), translated when shown."""
+
+
+def arrow_words(arrow: str) -> str:
+    """"north" for ``"N"`` (in the current language); anything else as it is."""
+    return _(ARROW_WORDS[arrow]) if arrow in ARROW_WORDS else arrow
+
+
+def _words(squares: SquareWords | None, square: str) -> str:
+    """A square as a sentence names it (the game's board, else the shipped one): "C3"."""
+    return (squares or coords.shipped_words("qubism"))(square)
 
 
 # -- actions -----------------------------------------------------------------------------------
@@ -123,14 +135,15 @@ class Moved(Effect):
     how: str = "step"
     """``"step"``, ``"jump"`` or ``"side-step"``."""
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         if self.how == "jump":
             text = _("{player} jumps from {start} to {stop}")
         elif self.how == "side-step":
             text = _("{player} side-steps from {start} to {stop}")
         else:
             text = _("{player} moves from {start} to {stop}")
-        return text.format(player=player_name(names, self.player), start=self.frm, stop=self.to)
+        return text.format(player=player_name(names, self.player), start=_words(squares, self.frm),
+                           stop=_words(squares, self.to))
 
 
 @dataclass(frozen=True)
@@ -140,9 +153,10 @@ class CubePlaced(Effect):
     arrow: str
     pool: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return _("{player} places a cube on {square}, arrow {arrow} ({n} left in the pool)").format(
-            player=player_name(names, self.player), square=self.square, arrow=self.arrow, n=self.pool)
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
+        return _("{player} places a cube on {square}, its arrow pointing {arrow} ({n} left in the pool)").format(
+            player=player_name(names, self.player), square=_words(squares, self.square), arrow=arrow_words(self.arrow),
+            n=self.pool)
 
 
 @dataclass(frozen=True)
@@ -151,9 +165,9 @@ class CubeSlid(Effect):
     frm: str
     to: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return _("{player} slides the cube from {start} to {stop}").format(
-            player=player_name(names, self.player), start=self.frm, stop=self.to)
+            player=player_name(names, self.player), start=_words(squares, self.frm), stop=_words(squares, self.to))
 
 
 @dataclass(frozen=True)
@@ -161,8 +175,9 @@ class CubeTipped(Effect):
     square: str
     arrow: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return _("the cube on {square} now points {arrow}").format(square=self.square, arrow=self.arrow)
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
+        return _("the cube on {square} now points {arrow}").format(
+            square=_words(squares, self.square), arrow=arrow_words(self.arrow))
 
 
 @dataclass(frozen=True)
@@ -170,8 +185,9 @@ class Won(Effect):
     player: str
     square: str
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
-        return _("{player} reaches {square} and wins").format(player=player_name(names, self.player), square=self.square)
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
+        return _("{player} reaches {square} and wins").format(
+            player=player_name(names, self.player), square=_words(squares, self.square))
 
 
 # -- geometry ----------------------------------------------------------------------------------
@@ -277,7 +293,7 @@ class QubismState(State):
         return out
 
     def _cut_off_message(self, what: str, players: list[str]) -> str:
-        parts = [_("{player} off from row {row}").format(player=self._label(p), row=self.game.goal_row[p])
+        parts = [_("{player} off from row {row}").format(player=self._label(p), row=self.game.goal_row_words(p))
                  for p in players]
         walled = parts[0] if len(parts) == 1 else _("{items} and {last}").format(
             items=", ".join(parts[:-1]), last=parts[-1])
@@ -309,6 +325,7 @@ class QubismState(State):
         return square is not None and square not in self.cubes and square not in self.pawns.values()
 
     def _placement_error(self, square: str, arrow: str, on_paths: Container[str] | None = None) -> str | None:
+        w = self.game.square_words
         if square not in self.game.geometry.cells:
             return _("there is no square {square} on this board").format(square=square)
         if arrow not in ARROWS:
@@ -316,42 +333,43 @@ class QubismState(State):
         if self.pool <= 0:
             return _("all 9 cubes are on the board; move one instead")
         if square in self.cubes:
-            return _("there is already a cube on {square}").format(square=square)
+            return _("there is already a cube on {square}").format(square=w(square))
         if square in self.pawns.values():
-            return _("a pawn stands on {square}").format(square=square)
+            return _("a pawn stands on {square}").format(square=w(square))
         target = self._step(square, arrow)
         if target is None:
             return _("the arrow of a cube on {square} pointing {arrow} would point off the board").format(
-                square=square, arrow=arrow)
+                square=w(square), arrow=arrow_words(arrow))
         if not self._empty(target):
-            return _("the arrow must point at an empty square, and {square} is not empty").format(square=target)
+            return _("the arrow must point at an empty square, and {square} is not empty").format(square=w(target))
         walled = [] if on_paths is not None and square not in on_paths else self.cut_off(set(self.cubes) | {square})
         if walled:
-            return self._cut_off_message(_("a cube on {square}").format(square=square), walled)
+            return self._cut_off_message(_("a cube on {square}").format(square=w(square)), walled)
         return None
 
     def _slide_error(self, square: str, distance: int, on_paths: Container[str] | None = None) -> str | None:
+        w = self.game.square_words
         if square not in self.game.geometry.cells:
             return _("there is no square {square} on this board").format(square=square)
         arrow = self.cubes.get(square)
         if arrow is None:
-            return _("there is no cube on {square}").format(square=square)
+            return _("there is no cube on {square}").format(square=w(square))
         if not isinstance(distance, int) or distance < 1:
             return _("a cube slides one or more squares")
         for k in range(1, distance + 1):
             sq = self._step(square, arrow, k)
             if sq is None:
                 return _("the cube on {square} would slide off the board (its arrow points {arrow})").format(
-                    square=square, arrow=arrow)
+                    square=w(square), arrow=arrow_words(arrow))
             if not self._empty(sq):
                 return _("the cube on {square} cannot slide over {other}: it is not empty").format(
-                    square=square, other=sq)
+                    square=w(square), other=w(sq))
         dest = self._step(square, arrow, distance)
         assert dest is not None
         walled = ([] if on_paths is not None and dest not in on_paths
                   else self.cut_off((set(self.cubes) - {square}) | {dest}))
         if walled:
-            return self._cut_off_message(_("sliding that cube to {square}").format(square=dest), walled)
+            return self._cut_off_message(_("sliding that cube to {square}").format(square=w(dest)), walled)
         return None
 
     # -- queries -----------------------------------------------------------------------------
@@ -415,7 +433,8 @@ class QubismState(State):
             raise IllegalAction(_("the game is over"))
         if self.tipping is not None:
             if not isinstance(action, Tip):
-                raise IllegalAction(_("first say which arrow the cube on {square} shows now").format(square=self.tipping))
+                raise IllegalAction(_("first say which arrow the cube on {square} shows now").format(
+                    square=self.game.square_words(self.tipping)))
             return self._apply_tip(action)
         player = self.turn
         if isinstance(action, PawnMove):
@@ -464,24 +483,25 @@ class QubismState(State):
 
     def _pawn_error(self, to: str) -> str:
         geo = self.game.geometry
+        w = self.game.square_words
         if to not in geo.cells:
             return _("there is no square {square} on this board").format(square=to)
         frm = self.pawns[self.turn]
         (r0, c0), (r1, c1) = geo.cells[frm], geo.cells[to]
         if to in self.cubes:
-            return _("a cube stands on {square}").format(square=to)
+            return _("a cube stands on {square}").format(square=w(to))
         if to == self.pawns[self._other(self.turn)]:
             return _("{player}'s pawn is on {square}; jump over it instead").format(
-                player=self._label(self._other(self.turn)), square=to)
+                player=self._label(self._other(self.turn)), square=w(to))
         if abs(r1 - r0) + abs(c1 - c0) == 1:
-            return _("the pawn cannot move from {start} to {stop}").format(start=frm, stop=to)
+            return _("the pawn cannot move from {start} to {stop}").format(start=w(frm), stop=w(to))
         return _("the pawn moves one square orthogonally (or jumps the other pawn); "
-                 "{stop} is not reachable from {start}").format(start=frm, stop=to)
+                 "{stop} is not reachable from {start}").format(start=w(frm), stop=w(to))
 
     def _apply_tip(self, action: Tip) -> list[Effect]:
         if action.square != self.tipping:
             raise IllegalAction(_("the cube that just moved is on {square}, not {other}").format(
-                square=self.tipping, other=action.square))
+                square=self.game.square_words(self.tipping or ""), other=self.game.square_words(action.square)))
         if action.arrow not in ARROWS:
             raise IllegalAction(_("the arrow must be N, E, S or W, not {arrow}").format(arrow=repr(action.arrow)))
         self.cubes[action.square] = action.arrow
@@ -547,17 +567,30 @@ class Qubism(Game):
     def player_label(self, player: str) -> str:
         return player_name(None, player)
 
+    def square_words(self, square: str) -> str:
+        return coords.square_words(self.geometry.board, square)
+
+    def goal_row_words(self, player: str) -> str:
+        """The goal row's number as printed beside the board (row 0 of the ids is the top)."""
+        frame = coords.axes(self.geometry.board)
+        label = frame.row_label(self.goal_row[player]) if frame is not None else None
+        return label or str(self.goal_row[player])
+
     def settings(self) -> dict[str, Any]:
         return {"cube_model": self.cube_model, "cubes": self.n_cubes, "board": self.board_name}
 
     def interpretations(self) -> list[str]:
         model = {
             "observed": _("After a slide the cube's new top arrow is read by the camera or entered by touch."),
-            "forward": _("After a slide the cube's new top arrow points the way it slid (cube model 'forward')."),
-            "back": _("After a slide the cube's new top arrow points back the way it came (cube model 'back')."),
+            "forward": _("After a slide the cube's new top arrow points the way it slid."),
+            "back": _("After a slide the cube's new top arrow points back the way it came."),
         }[self.cube_model]
         return [
-            _("White moves first from 4,2 towards row 0; Black from 0,2 towards row 4."),
+            _("White moves first from {white} towards row {white_goal}; Black from {black} towards row {black_goal}.").format(
+                white=self.square_words(self.start_of.get("white", "4,2")), white_goal=self.goal_row_words("white"),
+                black=self.square_words(self.start_of.get("black", "0,2")), black_goal=self.goal_row_words("black"))
+            if set(self.players) == {"white", "black"} else
+            _("Each pawn starts in the middle of its own edge and races to the opposite edge."),
             _("A jump blocked by a cube or the edge gives a side-step left or right of the other pawn."),
             model,
             _("A cube may not be placed or slid so that either pawn has no path to its goal row."),

@@ -25,6 +25,7 @@ from companion.games.base import Game
 from companion.i18n import N_, _
 
 __all__ = [
+    "coordinates_page",
     "Page",
     "Section",
     "SECTION_KEYS",
@@ -98,6 +99,29 @@ def board_of(game: Game) -> Board:
     return load_board(str(name))
 
 
+def coordinates_page(game: Game) -> Page | None:
+    """How squares are named in every sentence: the letters and numbers printed around the
+    board, as in chess, with the bottom left and top right squares lit as examples."""
+    from companion.boards.coords import axes, squares_at
+
+    board = board_of(game)
+    frame = axes(board)
+    if frame is None:
+        return None
+    corner = "A1"
+    far = frame.column_labels()[-1] + frame.row_labels()[0]
+    lit = tuple(sq for name in (corner, far) for sq in squares_at(board, name)[:1])
+    if game.key == "katenmuis":
+        text = _("The letters along the top and bottom of the board and the numbers up its sides name "
+                 "every square, as in chess: {corner} is the bottom left square, {far} the top right one. "
+                 "The companion says both, your number and where it is: \"15 (square C4)\".")
+    else:
+        text = _("The letters along the top and bottom of the board and the numbers up its sides name "
+                 "every square, as in chess: {corner} is the bottom left square, {far} the top right one. "
+                 "The companion names squares that way.")
+    return Page(text.format(corner=corner, far=far), lit)
+
+
 def howto(game: Game) -> list[Section]:
     """The five sections for ``game`` with its current settings, in the language in use."""
     try:
@@ -109,6 +133,10 @@ def howto(game: Game) -> list[Section]:
     keys = tuple(s.key for s in sections)
     if keys != SECTION_KEYS:  # a programming error in a data module, never a player's
         raise AssertionError(f"{game.key}: sections {keys}, expected {SECTION_KEYS}")
+    names = coordinates_page(game)
+    if names is not None:  # the setup ends with how squares are named
+        setup = sections[0]
+        sections[0] = Section(setup.key, setup.title, (*setup.pages, names), setup.notes)
     return sections
 
 

@@ -21,7 +21,7 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--lang", metavar="L", help=_("language: {codes}").format(codes=", ".join(LANGUAGES)))
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
-        help=_("a rules setting, e.g. shortcut_from=strictly_past (may be repeated)"),
+        help=_("a rules setting as NAME=VALUE, e.g. bank=40 (may be repeated)"),
     )
     args = parser.parse_args(list(argv))
     if args.lang:

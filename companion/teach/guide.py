@@ -68,8 +68,10 @@ def _katenmuis(game: Game, state: State, names: Mapping[str, str] | None, last: 
         mover = movers[-1]
         square = int(s.square.get(mover, 0))
         if square > 0:
-            put = _("{player}, put your counter on your square {square}.").format(
-                player=who(game, names, mover), square=square)
+            from companion.games.katenmuis import track_words
+
+            put = _("{player}, put your counter on your number {square}.").format(
+                player=who(game, names, mover), square=track_words(mover, square))
             return _("{first} Then: {then}").format(first=put, then=throw)
     return throw
 

@@ -176,6 +176,7 @@ def common_command(
         if undone is None:
             console.say(_("Nothing to undo."))
             return "nothing"
-        console.say(_("Undone: {what}").format(what=describe(undone.action)))
+        told = session.narrate(undone.effects)
+        console.say(_("Undone: {what}").format(what=told[0] if told else describe(undone.action)))
         return "undone"
     return None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion import games
+from companion.boards.coords import axes, coordinate, squares_at
 from companion.games.base import CHANCE, Action, Effect, IllegalAction
 from companion.games.chopchop import (
     CAT,
@@ -61,19 +62,23 @@ LEGEND = N_(
 HELP = N_(
     "Commands at any prompt: u = undo, t = tracker, b = board, h = help, q = quit (the game is saved).\n"
     "Throws: type the number shown, or r to throw here. Tiles: cheese, crockery (x), +1, +2, arrow,\n"
-    "fork, knife, or r to draw one from what is left. Moves: the piece and the square, e.g. '1 0,2'\n"
-    "(mouse 1 to row 0, column 2) or 'cat 1,4'; the piece may be left out when only one can go there;\n"
+    "fork, knife, or r to draw one from what is left. Moves: the piece and the square, e.g. '1 C6'\n"
+    "(mouse 1 to C6) or 'cat E5'; the piece may be left out when only one can go there;\n"
     "r picks a random legal move (for a solo test)."
 )
 """The commands (English; shown as ``_(HELP)``)."""
 
 
 def render_board(state: ChopChopState) -> list[str]:
-    """The board as text: one line per row, with column and row numbers."""
+    """The board as text: one line per row, with the column letters above and below and the
+    row numbers on both sides (chess-style, row 1 at the bottom, as printed)."""
     geo = state.geo
     board = geo.board
     rows, cols = board.grid or (0, 0)
-    lines = ["     " + "".join(f"{c:^4}" for c in range(cols))]
+    frame = axes(board)
+    letters = frame.column_labels() if frame is not None else tuple(str(c) for c in range(cols))
+    header = "     " + "".join(f"{c:^4}" for c in letters)
+    lines = [header]
     for r in range(rows):
         cells = []
         for c in range(cols):
@@ -98,18 +103,21 @@ def render_board(state: ChopChopState) -> list[str]:
             else:
                 inner = "  "
             cells.append(f"({inner})" if sq in geo.holes else f"[{inner}]")
-        lines.append(f"  {r}  " + "".join(cells))
+        number = (frame.row_label(r) if frame is not None else None) or str(r)
+        lines.append(f" {number:>2}  " + "".join(cells) + f"  {number}")
+    lines.append(header)
     return lines
 
 
 def destinations_text(state: ChopChopState) -> list[str]:
     lines = []
+    w = state.game.square_words
     for piece in state.game.pieces:
         dests = state.legal_destinations(piece)
         if dests:
-            where = " ".join(d + ("*" if d in state.face_down else "") for d in sorted(dests))
+            where = ", ".join(w(d) + ("*" if d in state.face_down else "") for d in sorted(dests))
             lines.append("  " + _("{piece} (at {square}): {squares}").format(
-                piece=piece_label(piece), square=state.position(piece), squares=where))
+                piece=piece_label(piece), square=w(state.position(piece) or ""), squares=where))
     if any("*" in line for line in lines):
         lines.append("  " + _("(* = a face-down slab: it will be turned)"))
     return lines
@@ -136,7 +144,7 @@ class ChopChopTerminal:
         self.con.say(_(LEGEND))
 
     def show_tracker(self) -> None:
-        for line in tracker(self.state).lines():
+        for line in tracker(self.state).lines(self.state.game.square_words):
             self.con.say(line)
 
     def apply(self, action: Action, source: str = "keyboard") -> bool:
@@ -169,7 +177,11 @@ class ChopChopTerminal:
             return "quit"
         if word in ("u", "undo"):
             turn = undo_decision(self.session, source="keyboard")
-            self.con.say(_("Nothing to undo.") if turn is None else _("Undone: {what}.").format(what=turn.action))
+            if turn is None:
+                self.con.say(_("Nothing to undo."))
+            else:
+                told = self.session.narrate(turn.effects)
+                self.con.say(_("Undone: {what}.").format(what=told[0] if told else _("the last move")))
             return "done"
         if word in ("t", "tracker"):
             self.show_tracker()
@@ -186,9 +198,18 @@ class ChopChopTerminal:
         return None
 
     def square(self, text: str) -> str:
-        """A typed square: '2,4' (or '2 4'); a table-top square when only the table top fits."""
+        """A typed square: a coordinate as printed around the board ('e4', the floor square
+        there; callers take the table top when only it fits), or an id '2,4' (or '2 4')."""
+        found = squares_at(self.state.geo.board, text)
+        if found:
+            return found[0]
         t = text.strip().replace(" ", ",").replace(";", ",")
         return t
+
+    def words(self, squares: Sequence[str]) -> str:
+        """Squares as the board's edges name them: "D4, E4, F4"."""
+        board = self.state.geo.board
+        return ", ".join(coordinate(board, sq) or self.state.game.square_words(sq) for sq in squares)
 
     def step(self) -> str | None:
         """One prompt; returns 'quit' to stop."""
@@ -197,7 +218,7 @@ class ChopChopTerminal:
         who = self.name(s.current_player())
         if s.phase == "setup":
             ans = self.con.ask(_("{name}: put the cat on a table-top square ({squares}): ").format(
-                name=who, squares=", ".join(sorted(s.geo.table_top))))
+                name=who, squares=self.words(sorted(s.geo.table_top))))
             res = self.command(ans)
             if res:
                 return res
@@ -229,7 +250,7 @@ class ChopChopTerminal:
         if mover == CHANCE and s.phase == "reveal":
             where = s.position(s.piece or "")
             ans = self.con.ask(_("What tile is under the slab at {square}? (cheese/x/+1/+2/arrow/fork/knife, r): ").format(
-                square=where))
+                square=s.game.square_words(where or "")))
             res = self.command(ans)
             if res:
                 return res
@@ -250,7 +271,7 @@ class ChopChopTerminal:
                 self.con.say(_("{piece} moves {n} more:").format(piece=label[:1].upper() + label[1:], n=s.steps))
                 for line in destinations_text(s):
                     self.con.say(line)
-            ans = self.con.ask(_("{name}: which piece where? (e.g. '1 0,2', 'cat 1,4'): ").format(name=who))
+            ans = self.con.ask(_("{name}: which piece where? (e.g. '1 C6', 'cat E5'): ").format(name=who))
             res = self.command(ans)
             if res:
                 return res
@@ -261,7 +282,7 @@ class ChopChopTerminal:
         if s.phase == "arrow":
             targets = s.arrow_targets()
             self.con.say(_("Arrow: {piece} may go to {n} squares: {squares}").format(
-                piece=piece_label(s.piece or ""), n=len(targets), squares=" ".join(targets)))
+                piece=piece_label(s.piece or ""), n=len(targets), squares=", ".join(s.game.square_words(t) for t in targets)))
             ans = self.con.ask(_("{name}: to which square? ").format(name=who))
             res = self.command(ans)
             if res:
@@ -273,7 +294,7 @@ class ChopChopTerminal:
             return None
         if s.phase == "fork":
             ans = self.con.ask(_("{name}: spear which cheese? ({squares}): ").format(
-                name=who, squares=" ".join(s.fork_targets())))
+                name=who, squares=", ".join(s.game.square_words(t) for t in s.fork_targets())))
             res = self.command(ans)
             if res:
                 return res
@@ -294,41 +315,46 @@ class ChopChopTerminal:
         sq = self.square(rest.strip())
         moves = [a for a in s.legal_actions() if isinstance(a, Move)]
         if not sq:
-            self.con.say(_("Say where to, e.g. '1 0,2' (mouse 1 to row 0, column 2)."))
+            self.con.say(_("Say where to, e.g. '1 C6' (mouse 1 to C6)."))
             return None
         if not any(m.to == sq for m in moves) and any(m.to == f"top:{sq}" for m in moves):
             sq = f"top:{sq}"
         fits = [m for m in moves if m.to == sq and (piece is None or m.piece == piece)]
         if not fits:
             if piece is None:
-                self.con.say(_("No piece can end on {square} with this roll (legal moves below).").format(square=sq))
+                self.con.say(_("No piece can end on {square} with this roll (legal moves below).").format(
+                    square=s.game.square_words(sq)))
             else:
                 label = piece_label(piece)
                 self.con.say(_("{piece} cannot end on {square} with this roll (legal moves below).").format(
-                    piece=label[:1].upper() + label[1:], square=sq))
+                    piece=label[:1].upper() + label[1:], square=s.game.square_words(sq)))
             for line in destinations_text(s):
                 self.con.say(line)
             return None
         pieces = sorted({m.piece for m in fits})
         if len(pieces) > 1:
             self.con.say(_("Several pieces can go to {square}: {pieces}; say which, e.g. '2 {square}'.").format(
-                square=sq, pieces=", ".join(piece_label(p) for p in pieces)))
+                square=coordinate(s.geo.board, sq) or sq, pieces=", ".join(piece_label(p) for p in pieces)))
             return None
         if len(fits) == 1:
             return fits[0]
         vias = [m.via for m in fits]
+        w = s.game.square_words
         ans = self.con.ask(_("Step onto {square} from which square? ({squares}): ").format(
-            square=sq, squares=_(" or ").join(vias)))
+            square=w(sq), squares=_(" or ").join(w(v) for v in vias)))
         via = self.square(ans)
+        if via not in vias and f"top:{via}" in vias:
+            via = f"top:{via}"
         if via not in vias:
-            self.con.say(_("{square} is not one of {squares}.").format(square=repr(via), squares=", ".join(vias)))
+            self.con.say(_("{square} is not one of {squares}.").format(
+                square=repr(ans.strip()), squares=", ".join(w(v) for v in vias)))
             return None
         return Move(fits[0].piece, sq, via)
 
     def run(self) -> int:
         self.con.say(_("Chop! Chop! — game #{id}. {seats}").format(
             id=self.session.game_id,
-            seats=", ".join(f"{role}: {name}" for role, name in self.session.seats.items())))
+            seats=", ".join(f"{self.session.game.player_label(role)}: {name}" for role, name in self.session.seats.items())))
         self.con.say(_(HELP))
         last_turn_key: tuple[str, str | None] | None = None
         while not self.state.is_over():

@@ -27,6 +27,7 @@ from companion.games.katenmuis import (
     RollOff,
     Throw,
     narrate,
+    track_words,
 )
 from companion.i18n import N_, _, language
 from companion.session import Session
@@ -71,12 +72,24 @@ def parse_throws(text: str) -> list[tuple[int, int]]:
     return out
 
 
+SHORTCUT_WORDS = ("reached", "past")
+"""``--shortcut`` as typed -> the setting (``shortcut_from``): plain words on the command line."""
+
+
+def _shortcut_word(text: str) -> str:
+    """``past`` for the setting's own name too (``strictly_past``, as older commands typed it)."""
+    word = text.strip().lower().replace("-", "_")
+    return "past" if word in ("past", "strictly_past") else word
+
+
 def _add_settings(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--shortcut",
-        choices=SHORTCUT_SETTINGS,
+        choices=SHORTCUT_WORDS,
+        type=_shortcut_word,
         default=None,
-        help=_("K5: a double k goes to 11k from 11(k-1) on ('reached', default) or only from past it"),
+        help=_("when a double 2 to 5 is a shortcut: from 11, 22, 33 or 44 itself ('reached', the default) "
+               "or only from past it ('past')"),
     )
     parser.add_argument("--bank", type=int, default=None, metavar="N", help=_("each player's chips (default 30)"))
     parser.add_argument("--stake", type=int, default=None, metavar="N", help=_("each player's stake in the pot (default 5)"))
@@ -85,7 +98,7 @@ def _add_settings(parser: argparse.ArgumentParser) -> None:
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if args.shortcut is not None:
-        out["shortcut_from"] = args.shortcut
+        out["shortcut_from"] = SHORTCUT_SETTINGS[SHORTCUT_WORDS.index(args.shortcut)]
     if args.bank is not None:
         out["bank"] = args.bank
     if args.stake is not None:
@@ -105,9 +118,7 @@ def _where(state: KatEnMuisState, player: str) -> str:
     sq = state.square[player]
     if sq == 0:
         return _("at the start")
-    if player == "cat":
-        return _("on {square}").format(square=sq)
-    return _("on {square} (red {red})").format(square=sq, red=HOME + 1 - sq)
+    return _("on {square}").format(square=track_words(player, sq))
 
 
 def _chips(n: int) -> str:
@@ -159,7 +170,7 @@ def _roll_off(console: Console, first: str, second: str, rng: random.Random) -> 
     """K1: each throws; higher total is Cat. Returns (cat name, mouse name) or None on quit."""
     roll = RollOff()
     players = (first, second)
-    console.say(_("Roll-off (K1): {first} and {second} each throw both dice; the higher total is Cat.").format(
+    console.say(_("Throwing for the roles: {first} and {second} each throw both dice; the higher total is Cat.").format(
         first=first, second=second))
     while roll.cat is None:
         who = players[roll.next_thrower or 0]
@@ -189,7 +200,7 @@ def play(argv: Sequence[str], console: Console | None = None) -> int:
     parser.add_argument(
         "--roll-off",
         action="store_true",
-        help=_("K1: decide the roles by a throw (--cat and --mouse are then just the first and second player)"),
+        help=_("decide the roles by a throw (--cat and --mouse are then just the first and second player)"),
     )
     _add_settings(parser)
     add_companion_arguments(parser)

@@ -1,7 +1,8 @@
 """``companion play kilkenny``: Kilkenny Cats in the terminal, on the same session as the app.
 
 Each turn: type the throw of the player's own die (1-6) or ``r`` for a random one, then the
-move as two squares, ``9,5 7,5`` (from, to). ``t 9,5`` lists where that cat may go, ``?`` lists
+move as two squares as printed around the board, ``f5 f7`` (from, to; the ids ``9,5 7,5`` work
+too, and a mouse square outside the board is typed by its id, ``-1,6``). ``t f5`` lists where that cat may go, ``?`` lists
 every legal move, ``u`` undoes, ``q`` quits (the game is saved after every action and resumed
 next time).
 """
@@ -14,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import TextIO
 
+from companion.boards.coords import axes, squares_at
 from companion.games.base import IllegalAction
 from companion.games.kilkenny import SIDE_WORDS, KilkennyCats, KilkennyState, Move, Moved, NoMove, Throw, colour_word
 from companion.i18n import N_, _, ngettext
@@ -31,15 +33,16 @@ from companion.terminal import (
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 from companion.textsafe import ascii_int
 
-SQUARE = r"(-?\d+)\s*,\s*(-?\d+)"
-MOVE_RE = re.compile(rf"^{SQUARE}\s*(?:-|to|\s)\s*{SQUARE}$")
-TARGETS_RE = re.compile(rf"^t\s+{SQUARE}$")
+SQUARE = r"(?:[a-z]{1,2}\d{1,2}|-?\d+\s*,\s*-?\d+)"
+"""A typed square: a coordinate as printed around the board (``f5``) or an id (``9,5``)."""
+MOVE_RE = re.compile(rf"^({SQUARE})\s*(?:-|to|\s)\s*({SQUARE})$")
+TARGETS_RE = re.compile(rf"^t\s+({SQUARE})$")
 
 HELP = N_("""commands:
   1..6        the throw of your own die (what it shows)
   r           throw a random die for me
-  9,5 7,5     move the cat on row 9, column 5 to row 7, column 5
-  t 9,5       where may the cat on 9,5 go?
+  f5 f7       move the cat on F5 to F7 (letters along the top, numbers up the side)
+  t f5        where may the cat on F5 go?
   ?           list every legal move
   b           show the board again
   u           undo the last action
@@ -57,14 +60,24 @@ def letters(game: KilkennyCats) -> dict[str, str]:
 
 
 def render(state: KilkennyState) -> str:
-    """The board as text: row and column numbers, cats as capital letters, mice as small ones."""
+    """The board as text: column letters above and below, row numbers on both sides (as
+    printed), cats as capital letters, mice as small ones."""
     game = state.game
     geo = game.geometry
     marks = letters(game)
     mouse_owner = {sq: colour for colour, mice in game.mice_of.items() for sq in mice}
     rows = sorted({r for r, _c in geo.cells.values()})
     cols = sorted({c for _r, c in geo.cells.values()})
-    lines = ["    " + "".join(f"{c:>3}" for c in cols)]
+    frame = axes(geo.board)
+
+    def col_label(c: int) -> str:
+        return (frame.column_label(c) if frame is not None else str(c)) or ""
+
+    def row_label(r: int) -> str:
+        return (frame.row_label(r) if frame is not None else str(r)) or ""
+
+    header = "    " + "".join(f"{col_label(c):>3}" for c in cols)
+    lines = [header]
     for r in rows:
         cells = []
         for c in cols:
@@ -78,7 +91,8 @@ def render(state: KilkennyState) -> str:
                 cells.append(f"{marks[owner].lower() if owner else 'o':>3}")
             else:
                 cells.append("  .")
-        lines.append(f"{r:>4}" + "".join(cells))
+        lines.append(f"{row_label(r):>4}" + "".join(cells) + f"  {row_label(r)}")
+    lines.append(header)
     legend = ", ".join(f"{marks[c]} = {game.player_label(c)} ({_(SIDE_WORDS.get(game.side_of[c], game.side_of[c]))})"
                        for c in game.players)
     lines.append("    " + _("{legend}; small letters: that colour's empty mice, o: mice nobody may enter").format(
@@ -96,7 +110,12 @@ def _status(session: Session, state: KilkennyState) -> str:
     return "; ".join(counts)
 
 
-def _square(r: str, c: str) -> str:
+def _square(state: KilkennyState, text: str) -> str:
+    """A typed square as its id: a coordinate (``f5``) or an id (``9,5``, ``-1,6``)."""
+    found = squares_at(state.game.geometry.board, text)
+    if found:
+        return found[0]
+    r, c = text.split(",", 1)
     return f"{int(r)},{int(c)}"
 
 
@@ -124,7 +143,8 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             line = console.ask(_("u = undo the last action, q = quit: ")).lower()
             if line == "u":
                 undone = undo_decision(session)
-                console.say(_("Undone: {what}").format(what=undone.action if undone else _("nothing")))
+                told = session.narrate(undone.effects) if undone else []
+                console.say(_("Undone: {what}").format(what=told[0] if told else _("nothing")))
                 show_board = True
                 continue
             return 0
@@ -134,7 +154,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             line = console.ask(_("{name}, throw the {colour} die: 1-6, or r for random: ").format(
                 name=who, colour=colour_word(colour))).lower()
         else:
-            line = console.ask(_("{name} threw {n}. Move a cat (from to, e.g. 9,5 7,5): ").format(
+            line = console.ask(_("{name} threw {n}. Move a cat (from to, e.g. F5 F7): ").format(
                 name=who, n=state.throw)).lower()
         if not line:
             continue
@@ -149,22 +169,26 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             if state.is_chance():
                 console.say(_("Throw the die first."))
             else:
-                moves = [f"{a.frm} {a.to}" for a in state.legal_actions() if isinstance(a, Move)]
+                w = state.game.square_words
+                moves = [_("{start} to {stop}").format(start=w(a.frm), stop=w(a.to))
+                         for a in state.legal_actions() if isinstance(a, Move)]
                 console.say(ngettext("{n} legal move: {moves}", "{n} legal moves: {moves}", len(moves)).format(
                     n=len(moves), moves="; ".join(moves)))
             continue
         m = TARGETS_RE.match(line)
         if m:
-            sq = _square(*m.groups())
+            sq = _square(state, m.group(1))
+            w = state.game.square_words
             if state.is_chance():
                 console.say(_("Throw the die first."))
             elif state.cats.get(sq) != colour:
-                console.say(_("There is no {colour} cat on {square}.").format(colour=colour_word(colour), square=sq))
+                console.say(_("There is no {colour} cat on {square}.").format(colour=colour_word(colour), square=w(sq)))
             else:
                 targets = state.legal_targets(sq)
-                console.say(_("The cat on {square} may go to: {squares}").format(square=sq, squares=", ".join(targets))
+                console.say(_("The cat on {square} may go to: {squares}").format(
+                    square=w(sq), squares=", ".join(w(t) for t in targets))
                             if targets else
-                            _("The cat on {square} cannot move with a {n}.").format(square=sq, n=state.throw))
+                            _("The cat on {square} cannot move with a {n}.").format(square=w(sq), n=state.throw))
             continue
         try:
             if state.is_chance():
@@ -179,10 +203,9 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             else:
                 m = MOVE_RE.match(line)
                 if not m:
-                    console.say(_("Type a move as two squares, e.g. 9,5 7,5 (t 9,5 shows targets; h for help)."))
+                    console.say(_("Type a move as two squares, e.g. F5 F7 (t F5 shows targets; h for help)."))
                     continue
-                a, b, c, d = m.groups()
-                action, source = Move(_square(a, b), _square(c, d)), "typed"
+                action, source = Move(_square(state, m.group(1)), _square(state, m.group(2))), "typed"
             effects = session.apply(action, source=source)
         except IllegalAction as exc:
             console.say(_("Not allowed: {reason}").format(reason=exc))
@@ -196,7 +219,7 @@ def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: Text
     help_language(argv)
     parser = argparse.ArgumentParser(
         prog="companion play kilkenny",
-        description=_("Play Kilkenny Cats in the terminal (rules L1-L5). The game is saved after "
+        description=_("Play Kilkenny Cats in the terminal. The game is saved after "
                       "every action; running this again resumes the unfinished game."),
     )
     add_common_play_arguments(parser)

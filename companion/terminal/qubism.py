@@ -1,8 +1,9 @@
 """``companion play qubism``: Qubism in the terminal, on the same session as the app.
 
-Actions: ``pawn 3,2`` (or just ``3,2``) moves your pawn there (a step, a jump or a side-step);
-``place 2,2 N`` places a cube with its top arrow pointing N/E/S/W; ``slide 2,2 3`` slides the
-cube on 2,2 three squares along its arrow. After a slide (with the default observed cube
+Squares are typed as printed around the board (``c2``; the ids ``3,2`` work too).
+Actions: ``pawn c2`` (or just ``c2``) moves your pawn there (a step, a jump or a side-step);
+``place c3 N`` places a cube with its top arrow pointing N/E/S/W; ``slide c3 3`` slides the
+cube on C3 three squares along its arrow. After a slide (with the default observed cube
 model) type the arrow now on top of that cube, ``N``/``E``/``S``/``W``, or ``r`` for a random
 one. ``?`` lists the legal actions, ``u`` undoes, ``q`` quits (the game is saved and resumed).
 """
@@ -15,6 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import TextIO
 
+from companion.boards.coords import axes, coordinate, squares_at
 from companion.games.base import Action, IllegalAction
 from companion.games.qubism import (
     ARROWS,
@@ -40,7 +42,8 @@ from companion.terminal import (
 )
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
 
-SQ = r"(\d+)\s*,\s*(\d+)"
+SQ = r"([a-z]\d|\d+\s*,\s*\d+)"
+"""A typed square: a coordinate as printed around the board (``c2``) or an id (``3,2``)."""
 PAWN_RE = re.compile(rf"^(?:pawn\s+|p\s+)?{SQ}$")
 PLACE_RE = re.compile(rf"^(?:place|c)\s+{SQ}\s+([nesw])$")
 SLIDE_RE = re.compile(rf"^(?:slide|s)\s+{SQ}\s+(\d+)$")
@@ -48,9 +51,9 @@ TIP_RE = re.compile(r"^(?:tip\s+)?([nesw])$")
 ARROW_GLYPH = {"N": "^", "E": ">", "S": "v", "W": "<", "?": "?"}
 
 HELP = N_("""commands:
-  pawn 3,2      move your pawn to row 3, column 2 (step, jump or side-step); '3,2' alone works too
-  place 2,2 N   place a cube from the pool on 2,2 with its top arrow pointing N, E, S or W
-  slide 2,2 3   slide the cube on 2,2 three squares along its arrow (then it tips over)
+  pawn c2       move your pawn to C2 (step, jump or side-step); 'c2' alone works too
+  place c3 N    place a cube from the pool on C3 with its top arrow pointing N, E, S or W
+  slide c3 3    slide the cube on C3 three squares along its arrow (then it tips over)
   N/E/S/W       after a slide: the arrow now on top of that cube; r = random
   ?             list every legal action
   b             show the board again
@@ -65,7 +68,9 @@ def render(state: QubismState) -> str:
     rows = sorted({r for r, _c in geo.cells.values()})
     cols = sorted({c for _r, c in geo.cells.values()})
     where = {sq: p[0].upper() for p, sq in state.pawns.items()}
-    lines = ["   " + "".join(f"{c:>3}" for c in cols)]
+    frame = axes(geo.board)
+    header = "   " + "".join(f"{(frame.column_label(c) if frame else str(c)) or '':>3}" for c in cols)
+    lines = [header]
     for r in rows:
         cells = []
         for c in cols:
@@ -78,10 +83,12 @@ def render(state: QubismState) -> str:
                 cells.append(f"{ARROW_GLYPH[state.cubes[sq]]:>3}")
             else:
                 cells.append("  .")
-        lines.append(f"{r:>3}" + "".join(cells))
+        number = (frame.row_label(r) if frame else str(r)) or ""
+        lines.append(f"{number:>3}" + "".join(cells) + f"  {number}")
+    lines.append(header)
     game = state.game
     goals = ", ".join(_("{mark} = {player} (to row {row})").format(
-        mark=p[0].upper(), player=game.player_label(p), row=game.goal_row[p]) for p in game.players)
+        mark=p[0].upper(), player=game.player_label(p), row=game.goal_row_words(p)) for p in game.players)
     lines.append("   " + ngettext("{goals}; cubes show their top arrow; {n} cube in the pool",
                                   "{goals}; cubes show their top arrow; {n} cubes in the pool", state.pool).format(
         goals=goals, n=state.pool))
@@ -95,31 +102,49 @@ def parse(line: str, state: QubismState) -> Action | str:
         if m:
             assert state.tipping is not None
             return Tip(state.tipping, m.group(1).upper())
-        return _("Type the arrow now on top of the cube on {square}: N, E, S or W (or r).").format(square=state.tipping)
+        return _("Type the arrow now on top of the cube on {square}: N, E, S or W (or r).").format(
+            square=state.game.square_words(state.tipping or ""))
     m = PAWN_RE.match(line)
     if m:
-        return PawnMove(f"{int(m.group(1))},{int(m.group(2))}")
+        return PawnMove(_square(state, m.group(1)))
     m = PLACE_RE.match(line)
     if m:
-        return PlaceCube(f"{int(m.group(1))},{int(m.group(2))}", m.group(3).upper())
+        return PlaceCube(_square(state, m.group(1)), m.group(2).upper())
     m = SLIDE_RE.match(line)
     if m:
-        return SlideCube(f"{int(m.group(1))},{int(m.group(2))}", int(m.group(3)))
+        return SlideCube(_square(state, m.group(1)), int(m.group(2)))
     if line.startswith(("place", "c ")):
-        return _("Type a placement as: place ROW,COL ARROW, e.g. place 2,2 N.")
+        return _("Type a placement as: place SQUARE ARROW, e.g. place C3 N.")
     if line.startswith(("slide", "s ")):
-        return _("Type a slide as: slide ROW,COL SQUARES, e.g. slide 2,2 3.")
-    return _("Type pawn 3,2, place 2,2 N or slide 2,2 3 (h for help).")
+        return _("Type a slide as: slide SQUARE HOW-FAR, e.g. slide C3 2.")
+    return _("Type pawn C2, place C3 N or slide C3 2 (h for help).")
 
 
-def describe(action: Action) -> str:
+def _square(state: QubismState, text: str) -> str:
+    """A typed square as its id: a coordinate (``c2``) or an id (``3,2``)."""
+    found = squares_at(state.game.geometry.board, text)
+    if found:
+        return found[0]
+    r, c = text.split(",", 1)
+    return f"{int(r)},{int(c)}"
+
+
+def describe(action: Action, state: QubismState | None = None) -> str:
+    """An action as the command that types it, squares as printed around the board: "place C3 N"."""
+    board = state.game.geometry.board if state is not None else None
+
+    def name(square: str) -> str:
+        return (coordinate(board, square) if board is not None else None) or square
+
     if isinstance(action, PawnMove):
-        return f"pawn {action.to}"
+        return f"pawn {name(action.to)}"
     if isinstance(action, PlaceCube):
-        return f"place {action.square} {action.arrow}"
+        return f"place {name(action.square)} {action.arrow}"
     if isinstance(action, SlideCube):
-        return f"slide {action.square} {action.distance}"
-    return str(action)
+        return f"slide {name(action.square)} {action.distance}"
+    if isinstance(action, Tip):
+        return action.arrow
+    return type(action).__name__
 
 
 def run(session: Session, console: Console, rng: random.Random) -> int:
@@ -139,7 +164,8 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             console.say(_("Game over: {name} wins.").format(name=session.name(winner)))
             if console.ask(_("u = undo the last action, q = quit: ")).lower() == "u":
                 undone = undo_decision(session)
-                console.say(_("Undone: {what}").format(what=describe(undone.action) if undone else _("nothing")))
+                told = session.narrate(undone.effects) if undone else []
+                console.say(_("Undone: {what}").format(what=told[0] if told else _("nothing")))
                 show_board = True
                 continue
             return 0
@@ -147,7 +173,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
         who = f"{session.name(player)} ({session.game.player_label(player or '').lower()})"
         if state.is_chance():
             line = console.ask(_("{name}: which arrow is on top of the cube on {square} now (N/E/S/W, r)? ").format(
-                name=who, square=state.tipping))
+                name=who, square=state.game.square_words(state.tipping or "")))
         else:
             line = console.ask(_("{name}: pawn, place or slide? ").format(name=who))
         line = line.strip().lower()
@@ -166,7 +192,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             else:
                 acts = state.legal_actions()
                 console.say(ngettext("{n} legal action: {actions}", "{n} legal actions: {actions}", len(acts)).format(
-                    n=len(acts), actions="; ".join(describe(a) for a in acts)))
+                    n=len(acts), actions="; ".join(describe(a, state) for a in acts)))
             continue
         if state.is_chance() and line == "r":
             assert state.tipping is not None
@@ -190,7 +216,7 @@ def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: Text
     help_language(argv)
     parser = argparse.ArgumentParser(
         prog="companion play qubism",
-        description=_("Play Qubism in the terminal (rules Q1-Q7). The game is saved after every "
+        description=_("Play Qubism in the terminal. The game is saved after every "
                       "action; running this again resumes the unfinished game."),
     )
     add_common_play_arguments(parser)

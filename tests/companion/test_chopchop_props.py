@@ -178,7 +178,7 @@ def test_session_store_resume_and_undo_across_a_reveal(tmp_path: Path) -> None:
     session.apply(Move("mouse:1", "0,2"))
     assert session.state.to_move() == CHANCE
     effects = session.apply(Reveal("cheese"), source="camera")
-    assert "Mouse 1 takes the cheese at 0,2 (mice hold 1)" in session.narrate(effects)
+    assert "Mouse 1 takes the cheese at C6 (mice hold 1)" in session.narrate(effects)
     try:
         session.apply(Reveal("cheese"))
         raise AssertionError("a second reveal was accepted")

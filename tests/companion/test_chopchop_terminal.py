@@ -44,9 +44,9 @@ def test_bad_input_is_explained_and_asked_again(tmp_path: Path) -> None:
     assert "Not allowed: the cat starts on a table-top square, not 9,9." in text
     assert "Type the number on the die" in text
     assert "Not allowed: the mouse die has no 7" in text
-    assert "Mouse 1 cannot end on 5,5 with this roll" in text
+    assert "Mouse 1 cannot end on F1 with this roll" in text
     assert "Unknown tile 'spoon'" in text
-    assert "mouse 1 turns the slab at 0,2: broken crockery".capitalize() in text
+    assert "Mouse 1 turns the slab at C6: broken crockery" in text
     assert "Traceback" not in text
     s = stored(db)
     assert s.mice["mouse:1"] == "0,2" and s.cat == "top:2,4" and s.side == "cat"
@@ -55,8 +55,8 @@ def test_bad_input_is_explained_and_asked_again(tmp_path: Path) -> None:
 def test_undo_across_a_reveal_and_resume(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     text = run(db, ["2,4", "1", "1 0,2", "cheese", "u", "q"], "--new")
-    assert "Mouse 1 takes the cheese at 0,2 (mice hold 1)" in text
-    assert "Undone: Reveal(tile='cheese')." in text
+    assert "Mouse 1 takes the cheese at C6 (mice hold 1)" in text
+    assert "Undone: Mouse 1 turns the slab at C6: cheese." in text
     s = stored(db)
     assert s.phase == "reveal" and tracker(s).cheese_held == 0 and "0,2" in s.face_down
     text = run(db, ["knife", "t", "q"])
@@ -68,8 +68,8 @@ def test_asks_which_way_in_when_it_matters(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     # roll 2: mouse 1 from 0,3 to the slab at 1,2 via 0,2 or via 1,3
     text = run(db, ["2,4", "2", "1 1,2", "9,9", "1 1,2", "1,3", "+1", "q"], "--new")
-    assert "Step onto 1,2 from which square? (0,2 or 1,3)" in text
-    assert "'9,9' is not one of 0,2, 1,3." in text
+    assert "Step onto C5 from which square? (C6 or D5)" in text
+    assert "'9,9' is not one of C6, D5." in text
     s = stored(db)
     assert s.phase == "bonus" and s.just_left == "1,3"
     assert "1,3" not in s.legal_destinations("mouse:1")
@@ -81,8 +81,19 @@ def test_board_text_shows_pieces_slabs_table_and_holes() -> None:
     s = ChopChop().new_state()
     s.apply(PlaceCat("top:3,4"))
     rows = render_board(s)
-    assert rows[1].split()[1:] == ["[##][##][##](m1)[##][##][##][##]"]
-    assert "{K }" in rows[4] and "(m4)" in rows[4]
+    assert rows[0].split() == list("ABCDEFGH") == rows[-1].split()  # columns above and below
+    assert rows[1].split() == ["6", "[##][##][##](m1)[##][##][##][##]", "6"]  # rows on both sides
+    assert "{K }" in rows[4] and "(m4)" in rows[4] and rows[6].split()[0] == "1"
+
+
+def test_squares_are_typed_as_printed_around_the_board(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    # the cat on the table top at E4, then mouse 1 (on D6) one step to C6, which holds a slab
+    text = run(db, ["e4", "1", "1 c6", "x", "q"], "--new")
+    assert "The cat starts on the table top at E4" in text and "Mouse 1 moves from D6 to C6" in text
+    assert "Traceback" not in text
+    s = stored(db)
+    assert s.cat == "top:2,4" and s.mice["mouse:1"] == "0,2"
 
 
 def test_cli_dispatch_help() -> None:

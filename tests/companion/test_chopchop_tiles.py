@@ -139,7 +139,7 @@ def test_C5_arrow_mouse_anywhere_it_may_stand_except_hole_mouse_cheese() -> None
     assert "4,6" not in targets and "5,7" not in targets and "1,2" not in targets
     assert GAME.geometry.board.squares.keys() - targets == {
         "1,2", "4,6", "5,7", "0,3", "2,7", "5,4", "3,0", *GAME.geometry.table_top}
-    with pytest.raises(IllegalAction, match="cannot go to 0,3"):
+    with pytest.raises(IllegalAction, match="cannot go to D6"):
         s.apply(Teleport("0,3"))
     s.apply(Teleport("5,0"))  # a face-down slab: lands again
     assert s.mice[M1] == "5,0" and s.phase == "reveal"

@@ -126,11 +126,11 @@ def test_sentences_per_game() -> None:
     from companion.games.chopchop import ChopChopState, Move, PlaceCat
 
     q = games.make("qubism").new_state()
-    assert describe(q, PlaceCube("2,2", "N")).sentence == "White places a cube on 2,2 pointing north"
+    assert describe(q, PlaceCube("2,2", "N")).sentence == "White places a cube on C3 pointing north"
     assert describe(q, PawnMove("3,2"), {"white": "Ann"}).squares == ["4,2", "3,2"]
     c = games.make("chopchop").new_state()
     assert isinstance(c, ChopChopState)
-    assert describe(c, PlaceCat("top:2,4")).sentence == "Cat puts the cat on the table top at 2,4"
+    assert describe(c, PlaceCat("top:2,4")).sentence == "Cat puts the cat on the table top at E4"
     c.apply(PlaceCat("top:2,4"))
     rng = random.Random(0)
     while c.to_move() == CHANCE:
@@ -139,6 +139,11 @@ def test_sentences_per_game() -> None:
     said = describe(c, moves[0])
     assert said.sentence.startswith("Mouse ") and " goes from " in said.sentence
     assert said.frm == c.position(moves[0].piece) and said.to == moves[0].to
+    # two paths onto one slab: each choice says which way it goes, in words (the "Which one?" list)
+    two = next(a for a in moves if a.via and a.via != c.position(a.piece))
+    said = describe(c, two)
+    assert " by way of " in said.sentence and "," not in said.sentence and ":" not in said.sentence
+    assert said.sentence.endswith("and turns the slab")
 
 
 def test_hint_for_a_person_and_no_hint_on_a_throw(tmp_path: Path) -> None:
@@ -165,6 +170,6 @@ def test_hint_lines_give_the_winning_chances_the_player_knows() -> None:
     hint = Hint("white", best, describe(state, best, {"white": "Ann"}), (Option(best, 0.625), Option(other, None)))
     assert hint.win_chance == 0.625
     assert hint.lines(state, {"white": "Ann"}) == [
-        "Suggested: Ann moves the pawn from 4,2 to 3,2",
-        "Ann moves the pawn from 4,2 to 3,2: 62% to win",  # an option without a chance is left out
+        "Suggested: Ann moves the pawn from C1 to C2",
+        "Ann moves the pawn from C1 to C2: 62% to win",  # an option without a chance is left out
     ]

@@ -34,7 +34,8 @@ def test_wrong_move_gives_a_prompt_naming_both_squares() -> None:
     assert [m.kind for m in prompts] == ["moved"]
     m = prompts[0]
     assert (m.square, m.seen_at, m.expected) == ("7", "6", "cat")
-    assert m.message == "Cat should be on 7; I see it on 6"
+    # the square as printed on it (red/black) and where it is, chess-style
+    assert m.message == "Cat should be on 7/60 (square B1); I see it on 6/61 (square A1)"
     # Nothing was changed behind the players' back.
     assert state.board_view() == expected
 

@@ -188,7 +188,7 @@ def test_K4_mouse_double_six_forfeit() -> None:
     effects = state.apply(Throw((6, 6)))
     assert paid(effects) == [("mouse", "cat", 2, "double six")]
     assert state.current_player() == "cat"
-    assert narrate(effects)[-1] == "Mouse stays on 30 (double six before passing 55): pays Cat 2 chips."
+    assert narrate(effects)[-1] == "Double six before passing 55: Mouse stays on 30 (square G6): pays Cat 2 chips."
 
 
 # -- K5 shortcuts -------------------------------------------------------------------------------
@@ -381,9 +381,9 @@ def test_K8_square_25_pays_and_loses_turn_in_order() -> None:
     assert kinds(effects) == ["Thrown", "Moved", "Paid", "LosesNextTurn"]
     assert paid(effects) == [("cat", "mouse", 1, "square number")]
     assert LosesNextTurn("cat") in effects
-    assert narrate(effects)[-1] == "Cat lands on 25: pays Mouse 1 chip and loses her next turn."
+    assert narrate(effects)[-1] == "Cat lands on 25 (square E6): pays Mouse 1 chip and loses her next turn."
     assert narrate(effects, {"cat": "Anna", "mouse": "Bram"})[-1] == (
-        "Anna lands on 25: pays Bram 1 chip and loses her next turn."
+        "Anna lands on 25 (square E6): pays Bram 1 chip and loses her next turn."
     )
 
 
@@ -394,7 +394,7 @@ def test_K8_win_takes_both_pots_and_nothing_else() -> None:
     assert Won("cat", 10) in effects
     assert state.pot == {"cat": 0, "mouse": 0}
     assert state.bank == {"cat": 25 - 1 + 10, "mouse": 26}
-    assert narrate(effects)[-1] == "Cat lands on 66: wins and takes both pots (10 chips)."
+    assert narrate(effects)[-1] == "Cat lands on 66 (square K1): wins and takes both pots (10 chips)."
 
 
 def test_K8_mouse_wins_at_black_66() -> None:
@@ -412,7 +412,7 @@ def test_K8_mouse_wins_at_black_66() -> None:
 def test_K8_narration_mouse_pays_her() -> None:
     state = pos(cat=8)
     effects = state.apply(Throw((1, 2)))  # 11
-    assert narrate(effects)[-1] == "Cat lands on 11: Mouse pays her 2 chips."
+    assert narrate(effects)[-1] == "Cat lands on 11 (square B5): Mouse pays her 2 chips."
 
 
 # -- K9 lost turns ------------------------------------------------------------------------------
@@ -472,7 +472,7 @@ def test_K10_move_and_jump_fee_before_landing_effects() -> None:
     assert narrate(effects) == [
         "Cat throws 2 and 3.",
         "Cat jumps over Mouse: pays him 1 chip.",
-        "Cat lands on 25: pays Mouse 1 chip and loses her next turn.",
+        "Cat lands on 25 (square E6): pays Mouse 1 chip and loses her next turn.",
     ]
 
 
@@ -593,5 +593,7 @@ def test_effects_describe_in_plain_words() -> None:
     assert ThrowsAgain("cat").describe(names) == "Anna throws again"
     assert TurnSkipped("mouse").describe() == "Mouse misses this turn"
     assert DoubleSixForfeit("cat", 3).describe() == "Cat throws double six before passing 55 and does not move"
-    assert Moved("cat", 3, 8, (4, 5, 6, 7, 8)).describe() == "Cat moves from 3 to 8"
+    assert Moved("cat", 3, 8, (4, 5, 6, 7, 8)).describe() == "Cat moves from 3 (square A4) to 8 (square B2)"
+    # each counter counts its own numbers: Mouse's 8 is red 59, the same square as printed "59/8"
+    assert Moved("mouse", 0, 8, (1, 2, 3, 4, 5, 6, 7, 8)).describe() == "Mouse moves from the start to 8 (square J5)"
     assert KatEnMuis().interpretations()

@@ -54,7 +54,7 @@ def test_session_export_has_narration_and_finish_records_chips(tmp_path: Path) -
     assert data["turns"][0]["player"] == "cat"
     assert data["turns"][0]["narration"] == [
         "Anna throws double 1.",
-        "Double 1 takes Anna straight to 11: Bram pays her 2 chips.",
+        "Double 1 takes Anna straight to 11 (square B5): Bram pays her 2 chips.",
     ]
     assert session.state.bank == {"cat": 25, "mouse": 25}
     store.close()

@@ -120,9 +120,9 @@ def test_L1_a_blocked_line() -> None:
     s = make_state({"7,7": "red", "6,7": "red", "7,8": "blue", "0,0": "blue"}, throw=2)
     assert "5,7" not in s.legal_targets("7,7")
     assert "7,9" not in s.legal_targets("7,7")
-    with pytest.raises(IllegalAction, match="blocked: a blue cat is on 7,8"):
+    with pytest.raises(IllegalAction, match="blocked: a blue cat is on I7"):
         s.apply(Move("7,7", "7,9"))
-    with pytest.raises(IllegalAction, match="blocked: a red cat is on 6,7"):
+    with pytest.raises(IllegalAction, match="blocked: a red cat is on H8"):
         s.apply(Move("7,7", "5,7"))
     # a line that would leave the board is no move at all
     edge = make_state({"0,1": "red", "13,13": "blue"}, throw=3)
@@ -138,7 +138,7 @@ def test_L2_a_capture_on_the_last_square_of_a_line() -> None:
     effects = s.apply(Move("7,7", "4,4"))
     assert effects == [Moved("red", "7,7", "4,4"), Captured("red", "blue", "4,4")]
     assert s.cats == {"4,4": "red", "13,13": "blue"}
-    assert Captured("red", "blue", "4,4").describe({"red": "Ann", "blue": "Bo"}) == "Ann captures Bo's cat on 4,4"
+    assert Captured("red", "blue", "4,4").describe({"red": "Ann", "blue": "Bo"}) == "Ann captures Bo's cat on E10"
 
 
 def test_L2_one_piece_per_square_never_on_your_own_cat() -> None:

@@ -106,7 +106,7 @@ def test_session_resume_undo_and_clear_errors(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "k.db")
     again = Session.resume(store, "kilkenny")
     assert again is not None and again.state == session.state
-    assert again.narrate(again.turns[-1].effects) == ["Ann moves a cat from 9,5 to 7,5"]
+    assert again.narrate(again.turns[-1].effects) == ["Ann moves a cat from F5 to F7"]
     assert again.undo() is not None
     assert isinstance(again.state, KilkennyState)
     assert again.state.throw == 2 and again.state.cats["9,5"] == "red"

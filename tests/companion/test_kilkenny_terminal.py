@@ -24,15 +24,16 @@ def run(db: Path, lines: list[str], *args: str) -> str:
 
 def test_typed_game_with_bad_input_undo_and_resume(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
-    text = run(db, ["7", "x", "3", "9,5 7,5", "95 75", "t 9,5", "9,5 6,5", "2", "u", "q"], "--names", "Ann,Bo")
+    # squares typed as printed around the board ("f5"), or by their ids ("9,5") as before
+    text = run(db, ["7", "x", "3", "9,5 7,5", "95 75", "t f5", "F5 f8", "2", "u", "q"], "--names", "Ann,Bo")
     assert "Ann (red), throw the red die" in text
     assert "Type the red die's number (1-6) or r" in text  # "x"
     assert "a die shows 1 to 6, not 7" in text
-    assert "Not allowed: you threw 3; 9,5 to 7,5 is 2 squares" in text
+    assert "Not allowed: you threw 3; F5 to F7 is 2 squares" in text
     assert "Type a move as two squares" in text  # "95 75"
-    assert "The cat on 9,5 may go to: 6,5, 6,8, 12,2, 9,2, 6,2" in text
-    assert "Ann moves a cat from 9,5 to 6,5" in text
-    assert "Bo throws 2" in text and "Undone: Throw(colour='blue', value=2)" in text
+    assert "The cat on F5 may go to: F8, I8, C2, C5, C8" in text
+    assert "Ann moves a cat from F5 to F8" in text
+    assert "Bo throws 2" in text and "Undone: Bo throws 2" in text
     assert "Traceback" not in text
     # resumed: the move stands, the undone throw does not
     text2 = run(db, ["q"])
@@ -56,10 +57,10 @@ def test_a_game_played_to_the_end_in_the_terminal(tmp_path: Path) -> None:
     # one cat each: red on 9,5, blue on 3,5; a 6 captures blue's only cat and red wins (L5 extension)
     db = tmp_path / "k.db"
     text = run(db, ["6", "9,5 3,5", "u", "q"], "--cats", "1", "--new")
-    assert "Red captures Blue's cat on 3,5" in text
+    assert "Red captures Blue's cat on F11" in text
     assert "Red wins: the only colour with a cat that can still move" in text
     assert "Game over: Red wins." in text
-    assert "Undone: Move(frm='9,5', to='3,5')" in text
+    assert "Undone: Red moves a cat from F5 to F11" in text
     with Store.open(db) as store:
         assert store.unfinished_games("kilkenny")  # reopened by the undo
 

@@ -98,7 +98,7 @@ def test_session_stores_resumes_and_undoes_a_slide_and_its_tip(tmp_path: Path) -
         session.apply(PlaceCube("0,3", "W"))  # points at Black's pawn
     session.apply(SlideCube("2,0", 2))
     session.apply(Tip("2,2", "N"), source="camera")
-    assert session.narrate(session.turns[-1].effects) == ["the cube on 2,2 now points N"]
+    assert session.narrate(session.turns[-1].effects) == ["the cube on C3 now points north"]
     store.close()
     store = Store.open(tmp_path / "q.db")
     again = Session.resume(store, "qubism")

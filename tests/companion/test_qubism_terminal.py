@@ -25,10 +25,10 @@ def run(db: Path, lines: list[str], *args: str) -> str:
 def test_typed_actions_tip_bad_input_undo_and_resume(tmp_path: Path) -> None:
     db = tmp_path / "q.db"
     text = run(db, [
-        "pawn 3,2",          # white
+        "pawn c2",           # white, the square as printed around the board
         "place 2,2 X",       # malformed
         "place 0,3 W",       # arrow at Black's pawn
-        "place 2,0 E",       # black
+        "place A3 E",        # black
         "jump",              # nonsense
         "slide 2,0 4",       # white slides it to the far edge
         "pawn 2,2",          # a tip is due
@@ -37,19 +37,19 @@ def test_typed_actions_tip_bad_input_undo_and_resume(tmp_path: Path) -> None:
         "u",
         "q",
     ], "--names", "Ann,Bo")
-    assert "Ann moves from 4,2 to 3,2" in text
-    assert "Type a placement as: place ROW,COL ARROW" in text
-    assert "Not allowed: the arrow must point at an empty square, and 0,2 is not empty" in text
-    assert "Bo places a cube on 2,0, arrow E (8 left in the pool)" in text
-    assert "Type pawn 3,2, place 2,2 N or slide 2,2 3" in text
-    assert "Ann slides the cube from 2,0 to 2,4" in text
-    assert "Type the arrow now on top of the cube on 2,4" in text
-    assert "the cube on 2,4 now points S" in text
-    assert "Undone: Tip(square='2,4', arrow='S')" in text
+    assert "Ann moves from C1 to C2" in text
+    assert "Type a placement as: place SQUARE ARROW" in text
+    assert "Not allowed: the arrow must point at an empty square, and C5 is not empty" in text
+    assert "Bo places a cube on A3, its arrow pointing east (8 left in the pool)" in text
+    assert "Type pawn C2, place C3 N or slide C3 2" in text
+    assert "Ann slides the cube from A3 to E3" in text  # typed by its id, "slide 2,0 4"
+    assert "Type the arrow now on top of the cube on E3" in text
+    assert "the cube on E3 now points south" in text
+    assert "Undone: the cube on E3 now points south" in text
     assert "Traceback" not in text
     text2 = run(db, ["N", "q"])
     assert "Resuming game #1 (3 moves so far)" in text2
-    assert "the cube on 2,4 now points N" in text2
+    assert "the cube on E3 now points north" in text2
     with Store.open(db) as store:
         state = Session.load(store, 1).state
         assert isinstance(state, QubismState)
@@ -60,17 +60,18 @@ def test_cut_off_message_and_a_won_game(tmp_path: Path) -> None:
     db = tmp_path / "q.db"
     moves = ["3,2", "1,2", "3,1", "2,2", "2,1", "3,2", "1,1", "3,3", "0,1", "u", "q"]
     text = run(db, moves, "--new")
-    assert "White reaches 0,1 and wins" in text and "Game over: White wins." in text
-    assert "Undone: pawn 0,1" in text
+    assert "White reaches B5 and wins" in text and "Game over: White wins." in text
+    assert "Undone: White moves from B4 to B5" in text
     wall = run(tmp_path / "w.db", [
         "place 3,0 N", "place 3,1 N", "place 3,3 N", "place 3,4 N", "place 3,2 N", "q",
     ], "--new")
-    assert "Not allowed: a cube on 3,2 would wall White off from row 0 and Black off from row 4" in wall
+    assert "Not allowed: a cube on C2 would wall White off from row 5 and Black off from row 1" in wall
 
 
 def test_cube_model_option(tmp_path: Path) -> None:
     text = run(tmp_path / "q.db", ["place 2,0 E", "slide 2,0 2", "?", "q"], "--cube-model", "forward")
-    assert "the cube on 2,2 now points E" in text and "legal actions" in text
+    assert "the cube on C3 now points east" in text and "legal actions" in text
+    assert "slide C3 1" in text  # the "?" list names squares as printed, in the form to type
 
 
 def test_help_through_the_companion_command() -> None:

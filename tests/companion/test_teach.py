@@ -97,7 +97,10 @@ def test_chopchop_lights_table_top_holes_and_slabs() -> None:
 def test_kilkenny_text_follows_players_and_cats() -> None:
     two = howto(games.make("kilkenny", {"players": 2}))
     four = howto(games.make("kilkenny", {"players": 4, "cats": 4}))
-    assert len(two[0].pages) == 3 and len(four[0].pages) == 5  # one start page per colour
+    # one start page per colour, and the page on how squares are named (A1 … N14)
+    assert len(two[0].pages) == 4 and len(four[0].pages) == 6
+    assert "A1 is the bottom left square, N14 the top right one" in two[0].pages[-1].text
+    assert two[0].pages[-1].squares == ("13,0", "0,13")
     yellow = four[0].pages[4]
     assert yellow.text.startswith("Yellow starts") and "6,-1" in yellow.squares and "5,9" in yellow.squares
     assert any("4 players, 4 cats each" in p.text for p in four[4].pages)
@@ -161,7 +164,7 @@ def test_next_step_katenmuis() -> None:
     assert next_step(game, state, {"cat": "Anna", "mouse": "Ben"}) == "Anna (Cat), throw both dice."
     effects = state.apply(Throw((3, 4)))
     step = next_step(game, state, {"cat": "Anna"}, effects)
-    assert step == "Anna (Cat), put your counter on your square 7. Then: Mouse, throw both dice."
+    assert step == "Anna (Cat), put your counter on your number 7 (square B1). Then: Mouse, throw both dice."
     over = advance(state, State.is_over)
     assert "has won" in next_step(game, over)
 

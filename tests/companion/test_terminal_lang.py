@@ -114,9 +114,9 @@ def test_the_narration_of_the_engines_follows_the_language(speak: None) -> None:
 
     kat = KatEnMuis()
     effects = kat.new_state().apply(Throw((3, 5)))
-    assert kat.narrate(effects) == ["Cat throws 3 and 5.", "Cat lands on 8."]
+    assert kat.narrate(effects) == ["Cat throws 3 and 5.", "Cat lands on 8 (square B2)."]
     assert i18n.set_language("nl") == "nl"
-    assert kat.narrate(effects) == ["Kat gooit 3 en 5.", "Kat komt op 8."]
+    assert kat.narrate(effects) == ["Kat gooit 3 en 5.", "Kat komt op 8 (vak B2)."]
     assert kat.narrate([Paid("mouse", "cat", 1, "jump")], {"cat": "Anna", "mouse": "Bram"}) == [
         "Bram springt over Anna heen: betaalt haar 1 fiche."
     ]
@@ -124,31 +124,31 @@ def test_the_narration_of_the_engines_follows_the_language(speak: None) -> None:
     assert kat.player_label("mouse") == "Muis"
     cc = ChopChop()
     s = cc.new_state()
-    assert [e.describe() for e in s.apply(PlaceCat("top:2,3"))] == ["De kat begint op het tafelblad op 2,3"]
-    assert TileRevealed("1,2", "crockery", "mouse:2").describe() == "Muis 2 draait de tegel op 1,2 om: gebroken servies"
+    assert [e.describe() for e in s.apply(PlaceCat("top:2,3"))] == ["De kat begint op het tafelblad op D4"]
+    assert TileRevealed("1,2", "crockery", "mouse:2").describe() == "Muis 2 draait de tegel op C5 om: gebroken servies"
     assert NoMove("mice1", "mouse 3 has nowhere to go").describe({"mice1": "Bo"}) == "Bo: muis 3 kan nergens heen; de beurt gaat over"
     assert Won("mice", "10 cheese, every hole opened and a mouse at home").describe() == (
         "De muizen winnen: 10 kaas, alle holen open en een muis thuis")
     assert LosesNextTurn(CAT, CAT).describe() == "Mes! De kat slaat de volgende beurt over"
     from companion.proposals import describe
 
-    assert describe(cc.new_state(), PlaceCat("top:2,4")).sentence == "Kat zet de kat op het tafelblad op 2,4"
+    assert describe(cc.new_state(), PlaceCat("top:2,4")).sentence == "Kat zet de kat op het tafelblad op E4"
     assert KilkennyCats().player_label("red") == "Rood"
     assert Qubism().player_label("white") == "Wit"
     with pytest.raises(Exception, match="de kat staat al op het bord"):
         s.apply(PlaceCat("top:2,4"))
     assert i18n.set_language("fr") == "fr"
-    assert kat.narrate(effects) == ["Chat fait 3 et 5.", "Chat arrive en 8."]
+    assert kat.narrate(effects) == ["Chat fait 3 et 5.", "Chat arrive en 8 (case B2)."]
     assert Paid("cat", "mouse", 2, "double six").describe({"cat": "Anna", "mouse": "Bram"}) == "Anna paie 2 jetons à Bram"
     eleven = kat.new_state().apply(Throw((5, 6)))
-    assert kat.narrate(eleven) == ["Chat fait 5 et 6.", "Chat arrive en 11\u00a0: Souris lui paie 2 jetons."]
-    assert TileRevealed("1,2", "knife", "cat").describe() == "Le chat retourne la dalle en 1,2\u00a0: couteau"
+    assert kat.narrate(eleven) == ["Chat fait 5 et 6.", "Chat arrive en 11 (case B5)\u00a0: Souris lui paie 2 jetons."]
+    assert TileRevealed("1,2", "knife", "cat").describe() == "Le chat retourne la dalle en C5\u00a0: couteau"
     # the table top in words fits the sentences around it ("de la table", never "de le dessus")
-    assert [e.describe() for e in cc.new_state().apply(PlaceCat("top:2,3"))] == ["Le chat commence sur la table en 2,3"]
-    assert Moved(CAT, "top:2,3", "1,2").describe() == "Le chat va de la table en 2,3 à 1,2"
+    assert [e.describe() for e in cc.new_state().apply(PlaceCat("top:2,3"))] == ["Le chat commence sur la table en D4"]
+    assert Moved(CAT, "top:2,3", "1,2").describe() == "Le chat va de la table en D4 à C5"
     assert cc.player_label("mice1") == "Souris"
     i18n.set_language("en")
-    assert TileRevealed("1,2", "knife", "cat").describe() == "The cat turns the slab at 1,2: knife"
+    assert TileRevealed("1,2", "knife", "cat").describe() == "The cat turns the slab at C5: knife"
 
 
 # -- the terminal games ------------------------------------------------------------------------
@@ -254,11 +254,11 @@ def test_a_dutch_tile_word_is_understood_at_the_tile_prompt(speak: None, tmp_pat
 
     db = tmp_path / "c.db"
     # the cat on top:2,3; the mice throw 1; mouse 1 steps from its hole onto the slab at 1,3
-    lines = ["2,3", "1", "1 1,3", "kaas", "q"]
+    lines = ["d4", "1", "1 1,3", "kaas", "q"]
     out = io.StringIO()
     assert play(["--db", str(db), "--new", "--lang", "nl"], io.StringIO("\n".join(lines) + "\n"), out) == 0
     text = out.getvalue()
-    assert "Muis 1 pakt de kaas op 1,3 (de muizen hebben er 1)" in text
+    assert "Muis 1 pakt de kaas op D5 (de muizen hebben er 1)" in text
 
 
 @pytest.mark.parametrize("how", ["--lang", "LANG"])

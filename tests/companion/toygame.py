@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, SquareWords, State
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class Moved(Effect):
     player: str
     to: int
 
-    def describe(self, names: Mapping[str, str] | None = None) -> str:
+    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
         return f"{(names or {}).get(self.player, self.player)} moves to {self.to}"
 
 

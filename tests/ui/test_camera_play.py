@@ -280,7 +280,9 @@ def test_crosscheck_mismatch_is_a_prompt_and_the_state_is_unchanged(make_app: An
         assert app.session.state.board_view() == expected
         assert wait_for(lambda: screen.ids.get("crosscheck") is not None, timeout=20)
         token = expected[moved]
-        message = f"{token.title()} should be on {moved}; I see it on {wrong_sq}."
+        words = app.session.game.square_words  # "17/50 (square C2)": the printed numbers and the coordinate
+        message = f"{token.title()} should be on {words(moved)}; I see it on {words(wrong_sq)}."
+        assert "(square " in message
         assert message in texts(screen), texts(screen)
         assert [m.kind for m in screen.crosscheck_shown] == ["moved"]
         assert screen.ids.crosscheck_fix.text == "I'll fix the board"

@@ -18,8 +18,8 @@ from typing import Any
 
 from companion.companion_turn import state_key
 from companion.session import Session, replay
+from tests.companion.test_plain_words import notation
 from tests.ui.helpers import pump, screenshot, tap, tap_at, texts, wait_for
-from ui.actions import describe_action
 from tests.ui.test_companion_touch import _person_move, _touch_action
 
 
@@ -90,7 +90,9 @@ def test_undo_after_done_takes_back_the_companion_move_and_the_persons(make_app:
     assert [t.seq for t in session.turns] == kept
     _shows_person_to_move(app, screen, position)
     # the narration says what was taken back (newest line first: Ann's move, undone last)
-    assert screen.narration[:undone_count] == [f"Undone: {describe_action(t.action)}." for t in undone]
+    assert screen.narration[:undone_count] == [f"Undone: {screen.undone_words(t)}." for t in undone]
+    for line in screen.narration[:undone_count]:  # in words: "Undone: Ann moves the pawn from C1 to C2."
+        assert notation(line) == [] and line.startswith("Undone: ") and ":" not in line[8:], line
     assert "Undone." in app.toaster.history[-1]
     assert screen.ids.board.highlights == screen.highlight_squares(session.state)  # Ann's squares, not its move
     screenshot(app.root, "game_companion_undone_800x480")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import pytest
@@ -84,8 +86,9 @@ def test_howto_screenshots(make_app: Any, key: str) -> None:
     shown = texts(screen)
     assert any(t.startswith(f"{target + 1}. ") for t in shown)
     screenshot(app.root, f"howto_{key}_800x480")
-    screen.go(screen.count - 1)  # the last page: this companion's rules, with the rule ids small
-    assert screen.section_title.startswith("5. ") and "K5" in screen.page_text or "C8" in screen.page_text
+    screen.go(screen.count - 1)  # the last page: this companion's rules, in plain words (issue 28)
+    assert screen.section_title.startswith("5. ") and "•" in screen.page_text
+    assert not re.search(r"\([KCLQ]\d+\)|RULES\.md", screen.page_text), screen.page_text
     screenshot(app.root, f"howto_{key}_rules_800x480")
 
 
@@ -123,7 +126,7 @@ def test_guide_mode_shows_the_next_step_and_stop_guiding_hides_it(make_app: Any)
     pump(2)
     assert screen.guide_text == next_step(app.session.game, app.session.state, app.session.seats,
                                           app.session.turns[-1].effects)
-    assert screen.guide_text.startswith("Anna (Cat), put your counter on your square 7.")
+    assert screen.guide_text.startswith("Anna (Cat), put your counter on your number 7 (square B1).")
     assert small_touch_targets(screen) == []
     screenshot(app.root, "game_guide_katenmuis_800x480")
     tap(screen.ids.stop_guiding)

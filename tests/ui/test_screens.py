@@ -44,7 +44,9 @@ def test_home(make_app: Any) -> None:
     assert "Start new game" in shown and "Kat en Muis" in shown
     assert "Demo mode" in shown
     interp = app.screen("home").ids.interpretations.text
-    assert "K5" in interp  # the active interpretations are shown
+    # the active interpretations are shown, in plain words: no rule ids (issue 28)
+    assert "Shortcuts: double 1 takes a counter straight to 11" in interp and "(K" not in interp
+    assert "Throw for roles" in shown and "Roll-off (K1)" not in shown
 
 
 def test_home_remembers_names_and_offers_resume(make_app: Any) -> None:

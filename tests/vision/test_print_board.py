@@ -50,3 +50,44 @@ def test_markers_only_page(tmp_path: Path) -> None:
 def test_bad_output_type(tmp_path: Path) -> None:
     with pytest.raises(PrintError):
         print_board(default_board("qubism"), tmp_path / "q.svg")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_coordinates_are_printed_around_every_board_clear_of_squares_and_markers(game: str) -> None:
+    from companion.boards.coords import axes
+    from vision.printing import MARKER_PAD_MM, MIN_TEXT_MM, _bbox, _overlaps, _text_mm, coordinate_labels
+
+    board = board_for(game)
+    frame = axes(board)
+    assert frame is not None
+    labels = coordinate_labels(board)
+    texts = [t for t, _c, _h in labels]
+    # every column letter above and below, every row number left and right (issue 28)
+    for letter in frame.column_labels():
+        assert texts.count(letter) == 2, (letter, texts)
+    for number in frame.row_labels():
+        assert texts.count(number) == 2, (number, texts)
+    keep_out = [_bbox(sq.polygon) for sq in board.squares.values()]
+    keep_out += [(m.x_mm - MARKER_PAD_MM, m.y_mm - MARKER_PAD_MM, m.x_mm + m.size_mm + MARKER_PAD_MM,
+                  m.y_mm + m.size_mm + MARKER_PAD_MM) for m in board.markers]
+    placed = []
+    for text, (x, y), height in labels:
+        assert height >= MIN_TEXT_MM - 1e-9
+        w, h = _text_mm(text, height)
+        rect = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        assert 0 <= rect[0] and rect[2] <= board.width_mm and 0 <= rect[1] and rect[3] <= board.height_mm
+        assert not any(_overlaps(rect, b) for b in keep_out), (text, rect)
+        assert not any(_overlaps(rect, p) for p in placed), (text, rect)
+        placed.append(rect)
+
+
+def test_square_labels_fit_their_squares_or_are_left_out() -> None:
+    from vision.printing import _fit_label
+
+    square = (0.0, 0.0, 12.0, 12.0)  # a Kilkenny square, in mm
+    fit = _fit_label("red mouse", square, 12 * 0.22)
+    assert fit is not None and fit[0] == ["red", "mouse"]  # on two lines, never over the edge
+    assert _fit_label("table", (0.0, 0.0, 25.0, 25.0), 25 * 0.22) == (["table"], pytest.approx(5.5))
+    assert _fit_label("a very long label that cannot fit", square, 12 * 0.22) is None  # left out
+    # the printed Chop! Chop! table tops say "table", not the ids that overprinted each other
+    assert {sq.label for sq in board_for("chopchop").squares.values() if sq.kind == "table_top"} == {"table"}

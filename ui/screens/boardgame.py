@@ -46,7 +46,8 @@ class BoardGameScreen(GameScreen):
     def on_effects(self, effects: list[Effect]) -> None:
         self._count(effects)
         names = self.session.seats if self.session else {}
-        caught = [e.describe(names) for e in effects if type(e).__name__ in ("Captured", "Won", "Parked")]
+        words = self.session.game.square_words if self.session else None
+        caught = [e.describe(names, words) for e in effects if type(e).__name__ in ("Captured", "Won", "Parked")]
         self.side.last = "; ".join(caught)
 
     def tile_prompt(self, state: State) -> str:
@@ -72,7 +73,8 @@ class BoardGameScreen(GameScreen):
                 n = sum(1 for c in s.cats.values() if c == p)
                 extra = ngettext("{n} cat", "{n} cats", n).format(n=n)
             elif hasattr(s, "pawns"):
-                extra = _("pawn {square}").format(square=s.pawns.get(p, "-"))
+                at = s.pawns.get(p)
+                extra = _("pawn {square}").format(square=s.game.square_words(at) if at else "-")
             if p == current:
                 extra = f"{extra} · {_('to play')}" if extra else _("to play")
             row.add_widget(TextLabel(text=extra, color=theme.TEXT if p == current else theme.MUTED,

@@ -476,12 +476,14 @@ class CameraScreen(Screen):
 
     def on_tile(self, square: str, kind: str | None, conf: float, patch: Any) -> None:
         self.tile_patch = (square, patch)
+        session = self.app.session
+        words = session.game.square_words(square) if session is not None else square  # "C6", never "0,2"
         if kind is None:
             self.tile_text = _("Slab on {square}: not recognised yet ({percent}%); enter it by touch.").format(
-                square=square, percent=f"{conf * 100:.0f}")
+                square=words, percent=f"{conf * 100:.0f}")
             return
         self.tile_text = _("Slab on {square}: {tile} ({percent}%)").format(
-            square=square, tile=pretty_tile(kind), percent=f"{conf * 100:.0f}")
+            square=words, tile=pretty_tile(kind), percent=f"{conf * 100:.0f}")
         screen = self.app.game_screen
         if screen is not None and hasattr(screen, "propose_tile") and screen.tile_proposal != kind:
             screen.propose_tile(kind, conf)

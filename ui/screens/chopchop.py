@@ -156,7 +156,7 @@ class ChopChopScreen(BoardGameScreen):
         else:
             return _("Which tile?")
         if where:
-            return _("{piece} on {square}: which tile?").format(piece=who, square=where)
+            return _("{piece} on {square}: which tile?").format(piece=who, square=s.game.square_words(where))
         return _("{piece}: which tile?").format(piece=who)
 
     def refresh_board(self, state: State) -> None:

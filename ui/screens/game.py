@@ -21,7 +21,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
-from companion import games
+from companion import crosscheck, games, proposals
 from companion.boards import BoardError, load_board
 from companion.games.base import CHANCE, Action, Effect, State
 from companion.i18n import _, ngettext
@@ -157,7 +157,7 @@ class GameScreen(Screen):
             self._add_narration(self.narrate_turn(event.effects, event.turn.action), speak=True)
             self.on_effects(list(event.effects))
         elif event.kind == "undone" and event.turn is not None:
-            self._add_narration([_("Undone: {move}.").format(move=actions.describe_action(event.turn.action))], speak=True)
+            self._add_narration([_("Undone: {move}.").format(move=self.undone_words(event.turn))], speak=True)
             self.on_effects([])  # transfers and badges of the undone move are gone
         view = self.ids.get("board")
         if view is not None and event.kind in ("applied", "undone"):
@@ -181,10 +181,17 @@ class GameScreen(Screen):
                 return list(self._narrate_fn(list(effects), names))
             except Exception:
                 pass
-        lines = [_sentence(e.describe(names)) for e in effects]
+        words = self.session.game.square_words if self.session else None
+        lines = [_sentence(e.describe(names, words)) for e in effects]
         if not lines and action is not None:
             lines = [_sentence(actions.describe_action(action))]
         return lines
+
+    def undone_words(self, turn: Any) -> str:
+        """What an undone turn did, as its narration said it first ("The cat moves from D4 to
+        D5"), never the action's internal form."""
+        told = self.narrate_turn(turn.effects, turn.action)
+        return told[0].rstrip(".") if told else _("the last move")
 
     def _add_narration(self, lines: list[str], speak: bool = False) -> None:
         if speak:
@@ -410,7 +417,8 @@ class GameScreen(Screen):
     def show_crosscheck(self, mismatches: list[Any]) -> None:
         """What the camera sees disagrees with the game: ask the players (no state change)."""
         first = mismatches[0]
-        text = _sentence(first.message)
+        words = self.session.game.square_words if self.session else None
+        text = _sentence(crosscheck.phrase(first, words) if hasattr(first, "kind") else first.message)
         if len(mismatches) > 1:
             more = len(mismatches) - 1
             text += " " + ngettext("(and {n} more)", "(and {n} more)", more).format(n=more)
@@ -566,7 +574,7 @@ class ChoiceView(ModalView):
         box.bind(minimum_height=box.setter("height"))
         self.buttons = []
         for a in candidates[:40]:
-            b = wrap_text(BigButton(text=choice_sentence(screen, a), size_hint_y=None, height=52), "left")
+            b = wrap_text(BigButton(text=self.sentence(a), size_hint_y=None, height=52), "left")
             b.bind(texture_size=lambda w, ts: setattr(w, "height", max(52, ts[1] + 16)))
             b.action = a
             b.bind(on_release=lambda _b, act=a: self.pick(act))
@@ -579,25 +587,19 @@ class ChoiceView(ModalView):
         outer.add_widget(cancel)
         self.add_widget(outer)
 
+    def sentence(self, action: Action) -> str:
+        """The choice as a whole sentence ("Mouse 3 goes from D2 to D4 by way of D3"), never
+        the action's internal form."""
+        state = self.screen.state
+        session = getattr(self.screen, "session", None)
+        if state is None:
+            return actions.describe_action(action)
+        return _sentence(proposals.describe(state, action, getattr(session, "seats", None)).sentence)
+
     def pick(self, action: Action) -> None:
         self.dismiss()
         self.screen.selected = ""
         self.screen.app.apply(action)
-
-
-def choice_sentence(screen: GameScreen, action: Action) -> str:
-    """A whole sentence for a move in a list ("Dad moves the cat from ... to ..."): the
-    proposals' sentence generator, else the action's own short wording."""
-    state = screen.state
-    if state is not None:
-        try:
-            from companion import proposals
-
-            names = screen.session.seats if screen.session is not None else None
-            return _sentence(proposals.describe(state, action, names).sentence)
-        except Exception:  # noqa: BLE001  (a game without sentences yet: its own wording)
-            pass
-    return _sentence(actions.describe_action(action))
 
 
 def _sentence(text: str) -> str:

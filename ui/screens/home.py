@@ -27,11 +27,11 @@ from ui.widgets.dice import DicePicker
 # choices for string settings, by setting name (a game module may add SETTING_CHOICES)
 KNOWN_CHOICES: dict[str, list[str]] = {"shortcut_from": ["reached", "strictly_past"]}
 PRETTY = {
-    "shortcut_from": N_("Shortcuts from"),
+    "shortcut_from": N_("Shortcuts"),
     "bank": N_("Bank (chips)"),
     "stake": N_("Stake (chips)"),
-    "reached": N_("square reached"),
-    "strictly_past": N_("strictly past"),
+    "reached": N_("from the square itself"),
+    "strictly_past": N_("only from past it"),
     "mice_players": N_("Mice players"),
     "board": N_("Board"),
     "tiles": N_("Tiles"),
@@ -43,7 +43,7 @@ PRETTY = {
     "fork": N_("fork"),
     "knife": N_("knife"),
     "cheese_to_win": N_("Cheese to win"),
-    "out_of_cheese": N_("Out of cheese"),
+    "out_of_cheese": N_("Mice out of luck"),
     "cat": N_("Cat"),
     "mice": N_("Mice"),
     "players": N_("Players"),
@@ -53,11 +53,21 @@ PRETTY = {
     "blue": N_("blue"),
     "green": N_("green"),
     "yellow": N_("yellow"),
-    "cube_model": N_("Cube model"),
+    "cube_model": N_("After a slide"),
     "observed": N_("observed"),
     "cubes": N_("Cubes"),
 }
 """Setting names and values as the players read them (English, translated when shown)."""
+VALUE_WORDS: dict[tuple[str, str], str] = {
+    ("out_of_cheese", "cat"): N_("the cat wins"),
+    ("out_of_cheese", "draw"): N_("a draw"),
+    ("cube_model", "observed"): N_("as you see it"),
+    ("cube_model", "forward"): N_("points the way it slid"),
+    ("cube_model", "back"): N_("points back the way it came"),
+}
+"""A setting's value in words where the value alone would not say it (English, translated)."""
+HIDDEN_SETTINGS = frozenset({"board"})
+"""Settings that are no rule a family chooses (the board file): not shown on Home."""
 
 
 def pretty(text: str) -> str:
@@ -65,6 +75,13 @@ def pretty(text: str) -> str:
     if text in PRETTY:
         return _(PRETTY[text])
     return text.replace("_", " ").capitalize()
+
+
+def value_words(name: str, value: str) -> str:
+    """The value of setting ``name`` in words ("the cat wins", not "cat")."""
+    if (name, value) in VALUE_WORDS:
+        return _(VALUE_WORDS[(name, value)])
+    return pretty(value) if value in PRETTY else value.replace("_", " ")
 
 
 class HomeScreen(Screen):
@@ -184,7 +201,7 @@ class HomeScreen(Screen):
         if self.game_key == "katenmuis":
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
             row.add_widget(Label(text=_("Roles"), size_hint_x=None, width=110, color=theme.MUTED))
-            for mode, text in (("pick", _("As entered")), ("rolloff", _("Roll-off (K1)"))):
+            for mode, text in (("pick", _("As entered")), ("rolloff", _("Throw for roles"))):
                 t = BigToggle(text=text, group="roles", allow_no_selection=False,
                               state="down" if self.roles_mode == mode else "normal")
                 t.bind(on_release=lambda b, m=mode: setattr(self, "roles_mode", m))
@@ -226,6 +243,8 @@ class HomeScreen(Screen):
         box = self.ids.rules
         box.clear_widgets()
         for name, value in self.settings.items():
+            if name in HIDDEN_SETTINGS:
+                continue
             choices = self._choices(key, name)
             if isinstance(value, dict) and value and all(
                 isinstance(v, int) and not isinstance(v, bool) for v in value.values()
@@ -247,14 +266,14 @@ class HomeScreen(Screen):
                 row.add_widget(t)
             elif choices:
                 for c in choices:
-                    t = BigToggle(text=pretty(str(c)), group=f"set-{name}", allow_no_selection=False,
+                    t = BigToggle(text=value_words(name, str(c)), group=f"set-{name}", allow_no_selection=False,
                                   state="down" if c == value else "normal", font_size=theme.FONT_SMALL)
                     t.bind(on_release=lambda b, n=name, v=c: self.set_setting(n, v))
                     row.add_widget(t)
             elif isinstance(value, list | tuple):
                 row.add_widget(TextLabel(text=", ".join(pretty(str(v)) for v in value), color=theme.MUTED))
             else:
-                row.add_widget(TextLabel(text=pretty(str(value)) if str(value) in PRETTY else str(value),
+                row.add_widget(TextLabel(text=value_words(name, str(value)),
                                          color=theme.MUTED))
             box.add_widget(row)
         self._show_interpretations(game)

@@ -24,6 +24,18 @@ from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
 CAMERA_CHOICES = [("auto", N_("Auto")), ("demo", N_("Demo feed")), ("picamera2", N_("Pi camera")), ("none", N_("Off"))]
 PIN_NAMES = {"roll": N_("roll"), "undo": N_("undo"), "menu": N_("menu"), "buzzer": N_("buzzer")}
 """The panel's pins as the Settings screen names them (translated when shown)."""
+HEADER_PIN = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0: 27, 5: 29, 6: 31,
+              13: 33, 19: 35, 26: 37, 14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24, 7: 26,
+              1: 28, 12: 32, 16: 36, 20: 38, 21: 40}
+"""The Raspberry Pi's GPIO numbers -> the pin counted on its 40-pin header (where to wire)."""
+
+
+def pin_words(gpio: int) -> str:
+    """A GPIO number as the person wiring it finds it: "GPIO 17, header pin 11"."""
+    pin = HEADER_PIN.get(gpio)
+    if pin is None:
+        return _("GPIO {gpio}").format(gpio=gpio)
+    return _("GPIO {gpio}, header pin {pin}").format(gpio=gpio, pin=pin)
 
 
 class SettingsScreen(Screen):
@@ -82,7 +94,7 @@ class SettingsScreen(Screen):
             row = BoxLayout(size_hint_y=None, height=52, spacing=6)
             row.add_widget(TextLabel(text=_(PIN_NAMES[name]), size_hint_x=0.4))
             minus = BigButton(text="-", size_hint_x=None, width=56)
-            lab = KeyLabel(text=f"GPIO {gpio[name]}", font_size=theme.FONT)
+            lab = KeyLabel(text=pin_words(gpio[name]), font_size=theme.FONT)
             plus = BigButton(text="+", size_hint_x=None, width=56)
             minus.bind(on_release=lambda _b, n=name: self.step_pin(n, -1))
             plus.bind(on_release=lambda _b, n=name: self.step_pin(n, +1))
@@ -90,7 +102,9 @@ class SettingsScreen(Screen):
                 row.add_widget(w)
             pins.add_widget(row)
             self.pin_labels[name] = lab
-        pins.add_widget(TextLabel(text=_("turn LEDs: GPIO {pins}").format(pins=", ".join(map(str, gpio["leds"]))),
+        leds = gpio["leds"]
+        pins.add_widget(TextLabel(text=_("turn lights: GPIO {gpios} (header pins {pins})").format(
+                                      gpios=", ".join(map(str, leds)), pins=", ".join(str(HEADER_PIN.get(p, "?")) for p in leds)),
                                   color=theme.MUTED, font_size=theme.FONT_SMALL, size_hint_y=None, height=30))
         ok, why = module_available("hardware.panel")
         if not ok:
@@ -163,7 +177,7 @@ class SettingsScreen(Screen):
                 break
         gpio[name] = pin
         self.app.prefs.set("ui.gpio", gpio)
-        self.pin_labels[name].text = f"GPIO {pin}"
+        self.pin_labels[name].text = pin_words(pin)
 
     def test_gpio(self) -> None:
         """Live test on a worker thread: each LED lights in turn, the buzzer beeps, and the
