@@ -40,8 +40,11 @@ KV_FILES = [
     HERE / "screens" / "settings.kv",
     HERE / "screens" / "history.kv",
     HERE / "screens" / "howto.kv",
+    HERE / "screens" / "gameover.kv",
 ]
 _kv_loaded = False
+TOP_BAR = 56
+"""The top bar's height (ui/widgets/style.kv); toasts stay below it."""
 
 # game key -> (module, class) of its screen
 GAME_SCREENS: dict[str, tuple[str, str]] = {
@@ -142,6 +145,7 @@ class CompanionApp(App):
         import ui.widgets.board  # noqa: F401  (registers the widget classes the kv files use)
         import ui.widgets.common  # noqa: F401
         import ui.widgets.dice  # noqa: F401
+        import ui.widgets.icons  # noqa: F401
         import ui.widgets.plot  # noqa: F401
         import ui.voice  # noqa: F401  (MuteButton, VoicePanel)
 
@@ -181,6 +185,9 @@ class CompanionApp(App):
         from ui.screens.howto import HowToScreen
 
         sm.add_widget(HowToScreen(name="howto"))
+        from ui.screens.gameover import GameOverScreen
+
+        sm.add_widget(GameOverScreen(name="gameover"))
         return sm
 
     def on_start(self) -> None:
@@ -272,6 +279,26 @@ class CompanionApp(App):
         self.open_session(session)
         return session
 
+    def continue_game(self, game_id: int) -> Session | None:
+        """Open one unfinished game (Home's list, History)."""
+        try:
+            session = Session.load(self.store, game_id)
+        except (ValueError, StoreError) as exc:
+            self.toast(_("Could not resume: {error}").format(error=exc), "bad")
+            return None
+        self.open_session(session)
+        return session
+
+    def forget_session(self, game_id: int) -> None:
+        """The game ``game_id`` was deleted: if it is the open one, close it."""
+        if self.session is None or self.session.game_id != game_id:
+            return
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.camera_watch.stop()
+        self.session = None
+
     def apply(self, action: Any, source: str = "touch") -> list[Any] | None:
         """Apply through the session; an illegal action or a save failure becomes a toast."""
         if self.session is None:
@@ -308,6 +335,15 @@ class CompanionApp(App):
             self._panel_turn(event.effects)
         if self.sm is not None:
             self.screen("camera").on_session_event(event)
+            if event.kind == "finished" and self.session is not None and self.sm.current == self.session.record.game:
+                self.show_game_over()
+
+    def show_game_over(self) -> None:
+        """The end-of-game screen for the open session (its game is over)."""
+        if self.session is None or self.sm is None or not self.session.is_over():
+            return
+        self.screen("gameover").show_for(self.session)
+        self.go("gameover")
 
     # -- hardware ---------------------------------------------------------------------------
 
@@ -441,7 +477,22 @@ class CompanionApp(App):
 
     def toast(self, text: str, kind: str = "info") -> None:
         if self.toaster is not None:
+            self.place_toast()
             self.toaster.show(text, {"bad": theme.BAD, "good": theme.GOOD}.get(kind, theme.INFO))
+
+    def place_toast(self) -> None:
+        """The toast's own area on the screen showing: a screen's ``toast_area`` widget (a game
+        screen's narration, below the board), else the strip under the top bar."""
+        toaster, sm = self.toaster, self.sm
+        if toaster is None or sm is None or self.root is None:
+            return
+        area = getattr(sm.current_screen, "ids", {}).get("toast_area")
+        if area is not None and area.width > 0 and area.get_root_window() is not None:
+            x, y = area.to_window(area.x, area.y)
+            toaster.place(x, area.width, y, from_top=False)
+            return
+        width, height = self.root.size
+        toaster.place(width * 0.1, width * 0.8, height - TOP_BAR - 6, from_top=True)
 
 
 def _sentence(text: str) -> str:
