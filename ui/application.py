@@ -116,6 +116,8 @@ class CompanionApp(App):
         self.demo = force_demo or not self.hardware.any_found
         self.sm: ScreenManager | None = None
         self.toaster: Toast | None = None
+        self._toast_follows: Any = None
+        """The area widget the toast is placed over (followed as it is laid out)."""
         self.serial_die: Any = None
         self.panel: Any = None
         self.pin_factory: Any = None
@@ -175,6 +177,7 @@ class CompanionApp(App):
         from ui.screens.settings import SettingsScreen
 
         sm = ScreenManager(transition=NoTransition())
+        sm.bind(current=lambda *_: Clock.schedule_once(lambda _dt: self.place_toast(), 0))  # its own area
         sm.add_widget(HomeScreen(name="home"))
         for key, (mod, cls) in GAME_SCREENS.items():
             screen_cls = getattr(importlib.import_module(mod), cls)
@@ -480,14 +483,24 @@ class CompanionApp(App):
             self.place_toast()
             self.toaster.show(text, {"bad": theme.BAD, "good": theme.GOOD}.get(kind, theme.INFO))
 
+    def _replace_toast(self, *_args: Any) -> None:
+        self.place_toast()
+
     def place_toast(self) -> None:
         """The toast's own area on the screen showing: a screen's ``toast_area`` widget (a game
         screen's narration, below the board), else the strip under the top bar."""
         toaster, sm = self.toaster, self.sm
-        if toaster is None or sm is None or self.root is None:
+        if toaster is None or sm is None or self.root is None or sm.current_screen is None:
             return
         area = getattr(sm.current_screen, "ids", {}).get("toast_area")
-        if area is not None and area.width > 0 and area.get_root_window() is not None:
+        follow = self._toast_follows
+        if follow is not None and follow is not area:
+            follow.unbind(pos=self._replace_toast, size=self._replace_toast)
+            self._toast_follows = None
+        if area is not None and area.get_root_window() is not None:
+            if self._toast_follows is None:  # a screen just shown is laid out in the next frame
+                area.bind(pos=self._replace_toast, size=self._replace_toast)
+                self._toast_follows = area
             x, y = area.to_window(area.x, area.y)
             toaster.place(x, area.width, y, from_top=False)
             return

@@ -9,7 +9,10 @@ import random
 import time
 from typing import Any
 
-from tests.ui.helpers import pump, screenshot, small_touch_targets, tap, walk
+import pytest
+
+from tests.ui.catalogue import lang_app, locale_dir  # noqa: F401  (fixtures)
+from tests.ui.helpers import pump, screenshot, small_touch_targets, tap, wait_for, walk
 
 
 def _views(app: Any, name: str) -> list[Any]:
@@ -40,11 +43,17 @@ def _start_by_touch(app: Any, key: str, names: dict[str, str]) -> None:
 
 
 def tap_scrolled(widget: Any) -> None:
-    """A finger on a widget inside a scrolling list: held 0.3 s (the ScrollView waits 0.25 s to
+    """A finger on a widget inside a scrolling list, scrolled into view: held 0.3 s (the ScrollView waits 0.25 s to
     tell a tap from a drag), then lifted."""
     from kivy.tests.common import UnitTestTouch
+    from kivy.uix.scrollview import ScrollView
 
-    pump()
+    parent = widget.parent
+    while parent is not None and not isinstance(parent, ScrollView):
+        parent = parent.parent
+    if parent is not None:  # scrolled into view first, as a finger would
+        parent.scroll_to(widget, animate=False)
+    pump(2)
     touch = UnitTestTouch(*widget.to_window(*widget.center))
     touch.touch_down()
     end = time.monotonic() + 0.3
@@ -288,6 +297,14 @@ def test_toasts_never_cover_the_action_row_or_the_top_bar(make_app: Any) -> None
     top = home.children[0].children[-1]
     assert not _overlap(toast, top)
     screenshot(app.root, "toast_home_800x480", keep_toast=True)
+    # a toast at the very moment a game screen opens (before its first layout) moves there
+    app.start_game("chopchop", {}, {})
+    app.undo()
+    screen = app.game_screen
+    assert toast.history[-1] == "Nothing to undo."
+    assert wait_for(lambda: _overlap(toast, screen.ids.toast_area), timeout=1)
+    assert not _overlap(toast, screen.ids.home_button.parent)
+    assert not _overlap(toast, screen.ids.input_panel)
 
 
 def test_every_top_bar_and_action_button_has_a_legible_icon(make_app: Any) -> None:
@@ -323,3 +340,67 @@ def test_every_top_bar_and_action_button_has_a_legible_icon(make_app: Any) -> No
         bar = app.screen(scr).children[0].children[-1]  # the top bar
         buttons = [w for w in walk(bar) if isinstance(w, Button) and not isinstance(w, ToggleButton)]
         assert buttons and all(isinstance(b, IconButton) and b.icon for b in buttons), scr
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "fr"])
+def test_flow_screens_in_three_languages(lang_app: Any, lang: str) -> None:
+    """Every screen this flow adds or changes, rendered in en/nl/fr with nothing clipped, sticking
+    out of its parent or too small to touch (artifacts/screens/flow_*_<lang>_800x480.png)."""
+    from tests.ui.test_screens_i18n import Scenes
+    from ui import actions
+
+    app = lang_app(lang)
+    s = Scenes(app, lang)
+    rng = random.Random(2)
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    for _i in range(3):
+        _throw_by_touch(app.game_screen, rng)
+    app.start_game("chopchop", {"cat": "Mum", "mice1": "Tom", "mice2": "Lou"}, {"mice_players": 2})
+    app.undo()
+    s.check("flow_game_toast", keep_toast=True)
+    app.go("home")
+    home = app.screen("home")
+    home.select_game("katenmuis")
+    s.check("flow_home_unfinished")
+    tap_scrolled(home.ids.rules_toggle)
+    assert home.rules_open and home.ids.rules.parent is not None
+    s.check("flow_home_rules_open")
+    tap_scrolled(home.ids.rules_toggle)
+    tap(home.ids.start)
+    s.check("flow_home_ask", _ask(app))
+    _ask(app).dismiss()
+    tap_scrolled(next(iter(home.unfinished_rows.values())).delete_button)
+    s.check("flow_home_delete", _ask(app))
+    _ask(app).dismiss()
+    # a whole Kat en Muis game: the end-of-game screen
+    app.continue_game(min(home.unfinished_rows))
+    while not app.session.is_over():
+        app.game_screen.picker.roll()
+    pump(2)
+    s.check("flow_gameover_katenmuis")
+    tap(app.screen("gameover").ids.board_button)
+    s.check("flow_game_over_board")
+    # Chop! Chop! to the end
+    app.continue_game(max(g.id for g in app.store.unfinished_games("chopchop")))
+    for _i in range(3000):
+        state = app.session.state
+        if state.is_over():
+            break
+        kind = actions.chance_kind(state)
+        if kind == "dice":
+            app.game_screen.picker.roll()
+        elif kind == "tile":
+            app.game_screen.enter_tile(rng.choice(actions.tile_outcomes(state))[0])
+        else:
+            app.apply(rng.choice(state.legal_actions()))
+    pump(2)
+    s.check("flow_gameover_chopchop")
+    app.start_game("kilkenny", {"red": "Anna", "blue": "Carl"}, {})
+    app.game_screen.picker.roll()
+    app.go("history")
+    hist = app.screen("history")
+    s.check("flow_history_wins")
+    hist.show_game(min(hist.game_buttons))
+    hist.ids.board_replay.go(3)
+    s.check("flow_history_replay")
+    s.done()

@@ -79,7 +79,7 @@ class GameScreen(Screen):
         self.ids["picker"] = self.picker
         self.moves_button = wrap_text(IconButton(icon="list", text=_("List the moves")))
         self.moves_button.bind(on_release=lambda *_: self.show_moves())
-        self.zoom_button = wrap_text(IconButton(icon="zoom_out", text=_("Whole board"), size_hint_x=0.45,
+        self.zoom_button = wrap_text(IconButton(icon="zoom_out", text=_("Whole board"), size_hint_x=0.8,
                                                 font_size=theme.FONT_SMALL))
         self.zoom_button.bind(on_release=lambda *_: self.ids.board.zoom_out())
         self.ids["zoom_out"] = self.zoom_button

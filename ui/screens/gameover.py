@@ -36,7 +36,8 @@ def headline(session: Session) -> str:
         return _("Nobody wins: a draw.")
     if len(names) == 1:
         return _("{player} wins!").format(player=names[0])
-    return _("{players} win!").format(players=_(" and ").join([", ".join(names[:-1]), names[-1]]))
+    both = _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+    return _("{players} win!").format(players=both)
 
 
 def turns_played(session: Session) -> int:

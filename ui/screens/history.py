@@ -62,7 +62,8 @@ class HistoryScreen(Screen):
             box.add_widget(TextLabel(text=_("No games yet."), color=theme.MUTED, size_hint_y=None, height=52))
         for g in unfinished:
             first, second = describe(app.store, g)
-            self._game_button(g.id, f"{first}\n{second} · {_('unfinished')}", theme.PANEL)
+            mark = _("unfinished")
+            self._game_button(g.id, f"{first}\n{second} · {mark}", theme.PANEL)
         for g in finished:
             winner = (g.outcome or {}).get("winner")
             when = when_text(datetime.fromtimestamp(g.finished or g.created))

@@ -71,6 +71,8 @@ class UnfinishedRow(Panel):
         self.delete_button.bind(on_release=lambda *_: on_delete(record.id))
         for w in (self.label, self.continue_button, self.delete_button):
             self.add_widget(w)
+        # a long line (French, Dutch, many names) wraps: the row grows with it
+        self.label.bind(texture_size=lambda _w, ts: setattr(self, "height", max(64, ts[1] + 12)))
 
 
 class AskView(ModalView):
