@@ -210,10 +210,9 @@ class GameScreen(Screen):
         self.can_undo = self.session.can_undo()
         player = state.current_player()
         if state.is_over():
-            outcome = state.outcome() or {}
-            winner = outcome.get("winner")
-            self.banner = (_("{player} wins!").format(player=self.player_name(str(winner)))
-                           if winner is not None else _("Game over"))
+            from ui.screens.gameover import headline
+
+            self.banner = headline(self.session)  # several mice win together: all named
             self.banner_colour = list(theme.GOOD)
             self.prompt = _("Undo the last move, or go Home for a new game.")
         else:
