@@ -404,3 +404,37 @@ def test_flow_screens_in_three_languages(lang_app: Any, lang: str) -> None:
     hist.ids.board_replay.go(3)
     s.check("flow_history_replay")
     s.done()
+
+
+@pytest.mark.parametrize("key", ["katenmuis", "chopchop", "kilkenny", "qubism"])
+def test_the_replay_draws_each_games_board_at_every_step(make_app: Any, key: str) -> None:
+    from companion.session import replay
+    from ui import actions
+
+    app = make_app()
+    app.start_game(key, {}, {})
+    rng = random.Random(4)
+    for _i in range(12):
+        state = app.session.state
+        if state.is_over():
+            break
+        kind = actions.chance_kind(state)
+        if kind == "dice":
+            app.game_screen.picker.roll()
+        elif kind == "tile":
+            app.game_screen.enter_tile(rng.choice(actions.tile_outcomes(state))[0])
+        else:
+            app.apply(rng.choice(state.legal_actions()))
+    session = app.session
+    app.undo()  # an undone move is not replayed
+    app.go("history")
+    hist = app.screen("history")
+    tap(hist.game_buttons[session.game_id])
+    panel = hist.ids.board_replay
+    assert panel.steps == len(session.turns) > 3
+    events = app.store.events(session.game_id)
+    for step in range(panel.steps, -1, -1):
+        panel.go(step)
+        upto = session.turns[step - 1].seq if step else 0
+        expected = replay(session.game, [e for e in events if e.seq <= upto and e.kind == "action"])[0]
+        assert panel.board_view.tokens == expected.board_view(), step
