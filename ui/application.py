@@ -40,8 +40,11 @@ KV_FILES = [
     HERE / "screens" / "settings.kv",
     HERE / "screens" / "history.kv",
     HERE / "screens" / "howto.kv",
+    HERE / "screens" / "gameover.kv",
 ]
 _kv_loaded = False
+TOP_BAR = 56
+"""The top bar's height (ui/widgets/style.kv); toasts stay below it."""
 
 # game key -> (module, class) of its screen
 GAME_SCREENS: dict[str, tuple[str, str]] = {
@@ -113,6 +116,8 @@ class CompanionApp(App):
         self.demo = force_demo or not self.hardware.any_found
         self.sm: ScreenManager | None = None
         self.toaster: Toast | None = None
+        self._toast_follows: Any = None
+        """The area widget the toast is placed over (followed as it is laid out)."""
         self.serial_die: Any = None
         self.panel: Any = None
         self.pin_factory: Any = None
@@ -142,6 +147,7 @@ class CompanionApp(App):
         import ui.widgets.board  # noqa: F401  (registers the widget classes the kv files use)
         import ui.widgets.common  # noqa: F401
         import ui.widgets.dice  # noqa: F401
+        import ui.widgets.icons  # noqa: F401
         import ui.widgets.plot  # noqa: F401
         import ui.voice  # noqa: F401  (MuteButton, VoicePanel)
 
@@ -171,6 +177,7 @@ class CompanionApp(App):
         from ui.screens.settings import SettingsScreen
 
         sm = ScreenManager(transition=NoTransition())
+        sm.bind(current=lambda *_: Clock.schedule_once(lambda _dt: self.place_toast(), 0))  # its own area
         sm.add_widget(HomeScreen(name="home"))
         for key, (mod, cls) in GAME_SCREENS.items():
             screen_cls = getattr(importlib.import_module(mod), cls)
@@ -181,6 +188,9 @@ class CompanionApp(App):
         from ui.screens.howto import HowToScreen
 
         sm.add_widget(HowToScreen(name="howto"))
+        from ui.screens.gameover import GameOverScreen
+
+        sm.add_widget(GameOverScreen(name="gameover"))
         return sm
 
     def on_start(self) -> None:
@@ -274,6 +284,26 @@ class CompanionApp(App):
         self.open_session(session)
         return session
 
+    def continue_game(self, game_id: int) -> Session | None:
+        """Open one unfinished game (Home's list, History)."""
+        try:
+            session = Session.load(self.store, game_id)
+        except (ValueError, StoreError) as exc:
+            self.toast(_("Could not resume: {error}").format(error=exc), "bad")
+            return None
+        self.open_session(session)
+        return session
+
+    def forget_session(self, game_id: int) -> None:
+        """The game ``game_id`` was deleted: if it is the open one, close it."""
+        if self.session is None or self.session.game_id != game_id:
+            return
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.camera_watch.stop()
+        self.session = None
+
     def apply(self, action: Any, source: str = "touch") -> list[Any] | None:
         """Apply through the session; an illegal action or a save failure becomes a toast."""
         if self.session is None:
@@ -310,6 +340,15 @@ class CompanionApp(App):
             self._panel_turn(event.effects)
         if self.sm is not None:
             self.screen("camera").on_session_event(event)
+            if event.kind == "finished" and self.session is not None and self.sm.current == self.session.record.game:
+                self.show_game_over()
+
+    def show_game_over(self) -> None:
+        """The end-of-game screen for the open session (its game is over)."""
+        if self.session is None or self.sm is None or not self.session.is_over():
+            return
+        self.screen("gameover").show_for(self.session)
+        self.go("gameover")
 
     # -- hardware ---------------------------------------------------------------------------
 
@@ -443,7 +482,32 @@ class CompanionApp(App):
 
     def toast(self, text: str, kind: str = "info") -> None:
         if self.toaster is not None:
+            self.place_toast()
             self.toaster.show(text, {"bad": theme.BAD, "good": theme.GOOD}.get(kind, theme.INFO))
+
+    def _replace_toast(self, *_args: Any) -> None:
+        self.place_toast()
+
+    def place_toast(self) -> None:
+        """The toast's own area on the screen showing: a screen's ``toast_area`` widget (a game
+        screen's narration, below the board), else the strip under the top bar."""
+        toaster, sm = self.toaster, self.sm
+        if toaster is None or sm is None or self.root is None or sm.current_screen is None:
+            return
+        area = getattr(sm.current_screen, "ids", {}).get("toast_area")
+        follow = self._toast_follows
+        if follow is not None and follow is not area:
+            follow.unbind(pos=self._replace_toast, size=self._replace_toast)
+            self._toast_follows = None
+        if area is not None and area.get_root_window() is not None:
+            if self._toast_follows is None:  # a screen just shown is laid out in the next frame
+                area.bind(pos=self._replace_toast, size=self._replace_toast)
+                self._toast_follows = area
+            x, y = area.to_window(area.x, area.y)
+            toaster.place(x, area.width, y, from_top=False)
+            return
+        width, height = self.root.size
+        toaster.place(width * 0.1, width * 0.8, height - TOP_BAR - 6, from_top=True)
 
 
 def _sentence(text: str) -> str:

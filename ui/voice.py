@@ -31,6 +31,7 @@ from hardware.espeak import VARIANTS, voice_for
 from hardware.speech import Speaker, SpeechStatus, VoiceSettings
 from ui import theme
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
+from ui.widgets.icons import IconButton
 
 VOLUME_STEP = 10
 RATE_STEP = 20
@@ -126,7 +127,7 @@ def app_voice() -> AppVoice | None:
     return getattr(app, "voice", None)
 
 
-class MuteButton(BigButton):
+class MuteButton(IconButton):
     """The game screen's mute button: silences the voice at once; tap again to hear it."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -146,6 +147,7 @@ class MuteButton(BigButton):
     def _show(self) -> None:
         on = self._voice.enabled if self._voice is not None else False
         self.text = _("Mute") if on else _("Unmute")
+        self.icon = "speaker" if on else "mute"
         self.bg = list(theme.PANEL_HI if on else theme.BAD)
 
     def _tap(self) -> None:

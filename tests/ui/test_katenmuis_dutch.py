@@ -79,6 +79,10 @@ def test_a_whole_kat_en_muis_game_in_dutch_by_touch(lang_app: Any) -> None:
     assert screen.banner == _("{player} wins!").format(player=winner) != f"{winner} wins!"
     assert any("wint en krijgt beide potten" in line for line in screen.narration[:3])
     screenshot(app.root, "katenmuis_won_nl_800x480")
+    # the end-of-game screen shows; back to the board for Undo
+    assert app.sm.current == "gameover"
+    tap(app.screen("gameover").ids.board_button)
+    assert app.sm.current == "katenmuis"
     # undo in Dutch too
     tap(screen.ids.undo_button)
     assert not app.session.is_over()

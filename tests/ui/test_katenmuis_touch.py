@@ -54,6 +54,10 @@ def test_whole_game_by_touch_to_a_win(make_app: Any) -> None:
     # the finished game is in the store and the history
     assert app.store.finished_games("katenmuis")
     screenshot(app.root, "katenmuis_won_800x480")
+    # the end-of-game screen shows; back to the board for Undo
+    assert app.sm.current == "gameover"
+    tap(app.screen("gameover").ids.board_button)
+    assert app.sm.current == "katenmuis"
     # undo reopens the game and the ledger follows
     tap(screen.ids.undo_button)
     assert not app.session.is_over()

@@ -29,6 +29,7 @@ from companion.session import Session, SessionEvent
 from ui import actions, companion_turn, guide, theme
 from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel, wrap_text
 from ui.widgets.dice import DicePicker
+from ui.widgets.icons import IconButton
 from ui.widgets.tiles import TilePicker, pretty_tile
 
 MAX_NARRATION = 80
@@ -78,9 +79,10 @@ class GameScreen(Screen):
         self.picker.bind(minimum_height=self.picker.setter("height"))
         self.picker.bind(on_throw=lambda _w, values: self.enter_throw(values, "touch"))
         self.ids["picker"] = self.picker
-        self.moves_button = wrap_text(BigButton(text=_("List the moves")))
+        self.moves_button = wrap_text(IconButton(icon="list", text=_("List the moves")))
         self.moves_button.bind(on_release=lambda *_: self.show_moves())
-        self.zoom_button = wrap_text(BigButton(text=_("Whole board"), size_hint_x=0.45, font_size=theme.FONT_SMALL))
+        self.zoom_button = wrap_text(IconButton(icon="zoom_out", text=_("Whole board"), size_hint_x=0.8,
+                                                font_size=theme.FONT_SMALL))
         self.zoom_button.bind(on_release=lambda *_: self.ids.board.zoom_out())
         self.ids["zoom_out"] = self.zoom_button
         board = self.ids.board
@@ -89,8 +91,9 @@ class GameScreen(Screen):
         self.move_box = BoxLayout(size_hint_y=None, height=52, spacing=6)
         self.move_box.add_widget(self.moves_button)
         self.move_box.add_widget(self.zoom_button)
-        self.over_button = BigButton(text=_("New game"), size_hint_y=None, height=52, bg=list(theme.GOOD))
-        self.over_button.bind(on_release=lambda *_: self.app.go("home"))
+        self.over_button = IconButton(icon="trophy", text=_("See the result"), size_hint_y=None, height=52,
+                                      bg=list(theme.GOOD))
+        self.over_button.bind(on_release=lambda *_: self.app.show_game_over())
         self.tile_picker = TilePicker()
         self.tile_picker.bind(on_tile=lambda _w, label: self.enter_tile(label, "touch"))
         self.tile_proposal = ""
@@ -163,11 +166,7 @@ class GameScreen(Screen):
         if view is not None and event.kind in ("applied", "undone"):
             view.zoom_out()  # the move is made: show the whole board again
         if event.kind == "finished":
-            outcome = event.state.outcome() or {}
-            winner = outcome.get("winner")
-            if winner is not None and self.session is not None:
-                self.app.toast(_("{player} wins!").format(player=self.session.name(str(winner))), "good")
-            return
+            return  # the app shows the end-of-game screen
         self.selected = ""
         self.refresh()
 
@@ -222,10 +221,9 @@ class GameScreen(Screen):
         self.can_undo = self.session.can_undo()
         player = state.current_player()
         if state.is_over():
-            outcome = state.outcome() or {}
-            winner = outcome.get("winner")
-            self.banner = (_("{player} wins!").format(player=self.player_name(str(winner)))
-                           if winner is not None else _("Game over"))
+            from ui.screens.gameover import headline
+
+            self.banner = headline(self.session)  # several mice win together: all named
             self.banner_colour = list(theme.GOOD)
             self.prompt = _("Undo the last move, or go Home for a new game.")
         else:

@@ -9,7 +9,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import DictProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -19,6 +19,7 @@ from kivy.uix.textinput import TextInput
 
 from companion import games
 from companion.i18n import N_, _
+from companion.store import StoreError
 from companion.textsafe import clean_name
 from ui import seating, theme
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
@@ -89,6 +90,10 @@ class HomeScreen(Screen):
     settings = DictProperty({})
     roles_mode = StringProperty("pick")
     resume_text = StringProperty("")
+    """"Continue Kat en Muis: Anna – Ben": the selected game's newest unfinished one ("": none)."""
+    unfinished_count = NumericProperty(0)
+    rules_open = BooleanProperty(False)
+    """The rules settings shown (one tap on "Change the rules")."""
 
     def __init__(self, **kwargs: Any) -> None:
         self.name_inputs: dict[str, TextInput] = {}
@@ -103,6 +108,11 @@ class HomeScreen(Screen):
         return App.get_running_app()
 
     def on_kv_post(self, base_widget: Any) -> None:
+        # the rules settings are in the tree only while shown (a hidden, disabled widget would
+        # still swallow touches where it lies)
+        box = self.ids.rules_box
+        self._rules_parts = list(reversed(box.children))
+        box.clear_widgets()
         box = self.ids.games
         for key, title in games.titles().items():
             b = BigToggle(text=title, group="game", allow_no_selection=False, size_hint_y=None, height=60)
@@ -347,19 +357,76 @@ class HomeScreen(Screen):
         app = self.app
         if app is None:
             return
+        from ui.screens.unfinished import UnfinishedRow, seat_names
+
         unfinished = app.store.unfinished_games()
-        if unfinished:
-            g = unfinished[0]
+        self.unfinished_count = len(unfinished)
+        box = self.ids.unfinished
+        box.clear_widgets()
+        self.unfinished_rows: dict[int, UnfinishedRow] = {}
+        for record in unfinished:
+            row = UnfinishedRow(app.store, record, self.continue_game, self.delete_game)
+            box.add_widget(row)
+            self.unfinished_rows[record.id] = row
+        mine = [g for g in unfinished if g.game == self.game_key]
+        if mine:
+            g = mine[0]
             title = games.titles().get(g.game, g.game)
-            names = " – ".join(g.seats.values())
-            self.resume_text = _("Resume {game}: {players}").format(game=title, players=names)
+            names = " – ".join(seat_names(g))
+            self.resume_text = _("Continue {game}: {players}").format(game=title, players=names)
         else:
             self.resume_text = ""
+
+    def continue_game(self, game_id: int) -> None:
+        self.app.continue_game(game_id)
+
+    def delete_game(self, game_id: int) -> None:
+        """Ask, in words, then delete (the game is kept in the database, marked abandoned)."""
+        from ui.screens.unfinished import confirm_delete
+
+        app = self.app
+        try:
+            record = app.store.game(game_id)
+        except StoreError as exc:
+            app.toast(str(exc), "bad")
+            return
+
+        def delete() -> None:
+            try:
+                app.store.abandon_game(game_id)
+            except StoreError as exc:
+                app.toast(str(exc), "bad")
+                return
+            app.forget_session(game_id)
+            app.toast(_("The game was deleted."), "info")
+            self.refresh()
+
+        self.confirm_view = confirm_delete(app.store, record, delete)
+
+    def show_rules(self, show: bool = True) -> None:
+        self.rules_open = show
+        box = self.ids.rules_box
+        box.clear_widgets()
+        if show:
+            for part in self._rules_parts:
+                box.add_widget(part)
+            Clock.schedule_once(lambda _dt: self.ids.home_scroll.scroll_to(self.ids.rules_box), 0)
 
     def seats(self) -> dict[str, str]:
         return {role: clean_name(inp.text) for role, inp in self.name_inputs.items()}
 
     def start(self) -> None:
+        """Start a new game; first ask when this game has an unfinished one."""
+        from ui.screens.unfinished import ask_new_or_continue
+
+        mine = self.app.store.unfinished_games(self.game_key)
+        if mine:
+            self.ask_view = ask_new_or_continue(self.app.store, mine[0],
+                                                lambda: self.continue_game(mine[0].id), self.start_new)
+            return
+        self.start_new()
+
+    def start_new(self) -> None:
         seats = self.seats()
         if self.game_key == "katenmuis" and self.roles_mode == "rolloff":
             RollOffView(self, seats).open()
@@ -373,7 +440,8 @@ class HomeScreen(Screen):
         self.app.store.set_setting(f"ui.rules.{self.game_key}", dict(self.settings))
 
     def resume(self) -> None:
-        self.app.resume_game()
+        """Continue the selected game's newest unfinished one."""
+        self.app.resume_game(self.game_key)
 
 
 class RollOffView(ModalView):

@@ -92,7 +92,9 @@ class DicePicker(BoxLayout):
         super().__init__(**kwargs)
         self.rng = random.Random()
         self.rows: list[list[DieButton]] = []
-        self.roll_button = BigButton(text=_("Roll the dice"), size_hint_y=None, height=52, bg=list(theme.INFO))
+        from ui.widgets.icons import IconButton
+
+        self.roll_button = IconButton(icon="dice", text=_("Roll the dice"), size_hint_y=None, height=52, bg=list(theme.INFO))
         self.roll_button.bind(on_release=lambda *_: self.roll())
         self.bind(faces=self._rebuild, n_dice=self._rebuild, width=self._resize)
         self._rebuild()

@@ -1,5 +1,9 @@
-"""A toast: a banner at the bottom that shows a message (an illegal move, a saved setting)
-for a few seconds, over whatever screen is showing. Touching it dismisses it."""
+"""A toast: a banner that shows a message (an illegal move, a saved setting) for a few seconds.
+Touching it dismisses it.
+
+It has its own area on each screen (:meth:`Toast.place`, chosen by the app): on a game screen
+over the narration, below the board, growing upwards; elsewhere just under the top bar, growing
+downwards. It never covers the top bar or a game's action row (Roll, New game, Done)."""
 
 from __future__ import annotations
 
@@ -38,6 +42,23 @@ class Toast(Label):
         self.bind(pos=self._upd, size=self._upd)
         # a long message (French and Dutch run longer) grows the banner instead of overflowing
         self.bind(texture_size=lambda _w, ts: setattr(self, "height", max(56, ts[1] + 16)))
+        self._area: tuple[float, float, float, bool] | None = None
+        self.bind(height=self._apply_area)
+
+    def place(self, x: float, width: float, y: float, from_top: bool) -> None:
+        """Show in the area from ``x``, ``width`` wide: with its bottom at ``y`` growing upwards,
+        or (``from_top``) with its top at ``y`` growing downwards (window coordinates)."""
+        self.size_hint = (None, None)
+        self.pos_hint = {}
+        self._area = (x, width, y, from_top)
+        self.width = width
+        self._apply_area()
+
+    def _apply_area(self, *_: Any) -> None:
+        if self._area is None:
+            return
+        x, _width, y, from_top = self._area
+        self.pos = (x, y - self.height if from_top else y)
 
     def _upd(self, *_: Any) -> None:
         self._r.pos, self._r.size = self.pos, self.size
