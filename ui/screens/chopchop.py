@@ -11,21 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import State
-from companion.i18n import N_, _
+from companion.i18n import _
 from ui import theme
 from ui.screens.boardgame import BoardGameScreen
 from ui.widgets.common import TextLabel
-from ui.widgets.tiles import pretty_tile
+from ui.widgets.tiles import TileIcon
 
-TILE_SHORT = {
-    "cheese": N_("Ch"), "crockery": N_("Cr"), "plus1": "+1", "plus2": "+2", "arrow": N_("Ar"), "fork": N_("Fo"),
-    "knife": N_("Kn"),
-}
-"""The two-letter mark drawn on a turned square (translated when drawn: kaas -> "Ka")."""
 EMPTY = theme.hex_colour("#d8c8a8")
 HOLE = theme.hex_colour("#8a7152")
 HOLE_OPEN = theme.hex_colour("#4a3b2c")
@@ -33,6 +28,9 @@ HOLE_OPEN = theme.hex_colour("#4a3b2c")
 
 class TrackerPanel(BoxLayout):
     cheese = StringProperty("")
+    cheese_held = NumericProperty(0)
+    cheese_total = NumericProperty(10)
+    """The cheese meter's wedges: held out of what the mice need to win."""
     holes = StringProperty("")
     caught = StringProperty("")
     notes = StringProperty("")
@@ -97,7 +95,7 @@ class ChopChopScreen(BoardGameScreen):
             elif st.status == "hole-open":
                 tints[sq] = HOLE_OPEN
             if st.revealed and st.status != "face-down":
-                marks[sq] = _(TILE_SHORT[st.revealed]) if st.revealed in TILE_SHORT else st.revealed[:2]
+                marks[sq] = st.revealed  # drawn as the tile's picture (ui.art)
         view.tints = tints
         view.marks = marks
 
@@ -108,6 +106,7 @@ class ChopChopScreen(BoardGameScreen):
             side.notes = _("The tile tracker is not available.")
             return
         side.cheese = f"{tr.cheese_held}/{tr.cheese_to_win}"
+        side.cheese_held, side.cheese_total = tr.cheese_held, tr.cheese_to_win
         side.holes = f"{len(tr.holes_opened)}/{len(tr.holes_opened) + len(tr.holes_closed)}"
         side.caught = str(len(tr.mice_caught))
         side.show_counts = self.input_mode != "tile"
@@ -116,11 +115,13 @@ class ChopChopScreen(BoardGameScreen):
         for t, count in tr.counts.items():
             left = "?" if count.remaining is None else str(count.remaining)
             p = tr.chance.get(t) if tr.chance else None
-            pct = "" if not tr.chance else (" ?" if p is None else f" {float(p) * 100:.0f}%")
-            lab = TextLabel(text=f"{pretty_tile(t)}: {left}{pct}", font_size=theme.FONT_SMALL,
-                            size_hint_y=None, height=26)
+            pct = "" if not tr.chance else (" · ?" if p is None else f" · {float(p) * 100:.0f}%")
+            row = BoxLayout(size_hint_y=None, height=30, spacing=6)
+            row.add_widget(TileIcon(tile=t, size_hint_x=None, width=30))
+            lab = TextLabel(text=f"{left}{pct}", font_size=theme.FONT_SMALL)  # the picture names the tile
             lab.tile = t
-            grid.add_widget(lab)
+            row.add_widget(lab)
+            grid.add_widget(row)
         grid.add_widget(TextLabel(text=_("face down: {n}").format(n=tr.face_down), font_size=theme.FONT_SMALL,
                                   color=theme.MUTED, size_hint_y=None, height=26))
         notes = []
