@@ -1,7 +1,8 @@
 """What the players see and hear when something happens on the game screen.
 
 - :class:`BigThrow`: the throw just entered, drawn big over the board in the dice' own colours
-  for :data:`THROW_SECONDS` (touches go through to the board).
+  for :data:`THROW_SECONDS` (touches go through to the board). It replaces the old ``DiceShow``
+  of ui.widgets.dice, which nothing used.
 - :func:`animate_moves`: each piece that moved slides from square to square
   (:data:`STEP_SECONDS` a square) as a sprite over the board, never blocking input; the board
   shows it on its square when the sprite arrives.
@@ -210,6 +211,7 @@ def animate_moves(screen: Any, before: dict[str, str]) -> list[Animation]:
         else:
             shown.pop(to, None)
     view.tokens = shown
+    view._fit()  # the board's geometry now (a layout may be pending)
     anims: list[Animation] = []
     pending = [len(moves)]
 
@@ -306,10 +308,14 @@ def _flash(screen: Any, cue: str, effects: list[Any]) -> None:
             square = sq
             break
     colour, picture = {"capture": (theme.BAD, ""), "cheese": (theme.PLAYER_COLOURS["cheese"], "cheese"),
-                       "lost_turn": (theme.MUTED, "knife"), "win": (theme.GOOD, "")}[cue]
+                       "lost_turn": (theme.MUTED, ""), "win": (theme.GOOD, "")}[cue]
+    if cue == "lost_turn" and any(type(e).__module__.endswith("chopchop_actions") for e in effects):
+        picture = "knife"  # Chop! Chop!'s knife tile made the turn be lost
     if square and cue != "win":
+        view._fit()  # the board's geometry now (a layout may be pending)
         x, y, w, h = view.square_rect(square)
-        centre, start, end = view.square_centre(square), min(w, h) * 0.8, min(w, h) * 2.4
+        centre = view.square_centre(square)
+        start, end = max(min(w, h) * 0.8, 36.0), max(min(w, h) * 3.0, 120.0)  # seen even on small squares
     else:
         centre = area.center
         start, end = min(area.width, area.height) * 0.25, min(area.width, area.height) * 0.9

@@ -160,7 +160,7 @@ def test_a_move_is_animated_square_by_square_and_ends_on_its_square(
     app = make_app()
     app.start_game("kilkenny", {}, {})
     screen = app.game_screen
-    screen.picker.roll()
+    screen.enter_throw([3])
     state = app.session.state
     move = max(state.legal_actions(), key=lambda a: len(feedback.path_between(screen.board, a.frm, a.to)))
     token = state.board_view()[move.frm]

@@ -116,8 +116,8 @@ class ChopChopScreen(BoardGameScreen):
             left = "?" if count.remaining is None else str(count.remaining)
             p = tr.chance.get(t) if tr.chance else None
             pct = "" if not tr.chance else (" · ?" if p is None else f" · {float(p) * 100:.0f}%")
-            row = BoxLayout(size_hint_y=None, height=30, spacing=6)
-            row.add_widget(TileIcon(tile=t, size_hint_x=None, width=30))
+            row = BoxLayout(size_hint_y=None, height=26, spacing=6)
+            row.add_widget(TileIcon(tile=t, size_hint_x=None, width=28))
             lab = TextLabel(text=f"{left}{pct}", font_size=theme.FONT_SMALL)  # the picture names the tile
             lab.tile = t
             row.add_widget(lab)

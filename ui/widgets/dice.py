@@ -162,20 +162,3 @@ class DicePicker(BoxLayout):
 
     def on_throw(self, values: tuple[int, ...]) -> None:
         pass
-
-
-class DiceShow(BoxLayout):
-    """The last throw, drawn big."""
-
-    values = ListProperty([])
-
-    def __init__(self, **kwargs: object) -> None:
-        kwargs.setdefault("spacing", 8)
-        super().__init__(**kwargs)
-        self.bind(values=self._rebuild)
-        self._rebuild()
-
-    def _rebuild(self, *_args: object) -> None:
-        self.clear_widgets()
-        for v in self.values or [0, 0]:
-            self.add_widget(DieFace(value=v, dim=not self.values, size_hint=(None, 1), width=self.height))
