@@ -17,6 +17,7 @@ it back on); sound cues likewise with :data:`SOUNDS` (``COMPANION_CUES=0``).
 
 from __future__ import annotations
 
+import math
 import os
 from collections import deque
 from typing import Any
@@ -200,6 +201,7 @@ def animate_moves(screen: Any, before: dict[str, str]) -> list[Animation]:
     area = screen.ids.get("board_area")
     if view is None or area is None or view.board is None or not motion_on(screen.app):
         return []
+    stop_moves(screen)  # a piece still sliding from the last move lands at once
     after = dict(view.tokens)
     moves = [m for m in moved_pieces(before, after) if m[1] in view.board.squares and m[2] in view.board.squares]
     if not moves:
@@ -239,6 +241,24 @@ def animate_moves(screen: Any, before: dict[str, str]) -> list[Animation]:
         anims.append(anim)
     screen.moving = anims
     return anims
+
+
+def sprites_of(area: Any) -> list[PieceSprite]:
+    return [w for w in reversed(area.children) if isinstance(w, PieceSprite)]
+
+
+def stop_moves(screen: Any) -> None:
+    """End every move animation now: sprites gone, the board as the game stands."""
+    area = screen.ids.get("board_area")
+    if area is None:
+        return
+    sprites = sprites_of(area)
+    for sprite in sprites:
+        Animation.cancel_all(sprite)
+        area.remove_widget(sprite)
+    screen.moving = []
+    if sprites and screen.state is not None:
+        screen.refresh_board(screen.state)
 
 
 # -- captures, cheese, lost turns, wins -------------------------------------------------------
@@ -327,6 +347,28 @@ def _flash(screen: Any, cue: str, effects: list[Any]) -> None:
     anim.bind(on_progress=lambda _a, w, _p: setattr(w, "center", centre))
     anim.bind(on_complete=lambda _a, w: w.parent.remove_widget(w) if w.parent is not None else None)
     anim.start(flash)
+    if cue == "win":
+        _confetti(area, seconds)
+
+
+CONFETTI = ("#e5484d", "#3e7bfa", "#30a46c", "#f5d90a", "#ff8c42", "#8e4ec6")
+
+
+def _confetti(area: Any, seconds: float, n: int = 18) -> None:
+    """Coloured discs flying out from the board's centre and fading (a win)."""
+    cx, cy = area.center
+    reach = min(area.width, area.height) * 0.48
+    for i in range(n):
+        angle = 2 * math.pi * i / n
+        dot = Flash(colour=list(theme.hex_colour(CONFETTI[i % len(CONFETTI)])), size_hint=(None, None),
+                    size=(18, 18))
+        dot.center = (cx, cy)
+        area.add_widget(dot)
+        far = reach * (0.7 + 0.3 * ((i * 7) % 5) / 4)
+        target = (cx + math.cos(angle) * far - 9, cy + math.sin(angle) * far - 9)
+        anim = Animation(pos=target, duration=seconds * 0.7, t="out_cubic") + Animation(opacity=0.0, duration=seconds * 0.3)
+        anim.bind(on_complete=lambda _a, w: w.parent.remove_widget(w) if w.parent is not None else None)
+        anim.start(dot)
 
 
 def throw_values(effects: list[Any]) -> list[int]:

@@ -101,6 +101,8 @@ def test_turned_slabs_show_their_tile_and_pieces_are_figures(make_app: Any) -> N
     assert {w.tile for w in walk(side.ids.tiles) if isinstance(w, TileIcon)} == set(art.TILES)
     tr = tracker(app.session.state)
     assert (side.ids.cheese_meter.held, side.ids.cheese_meter.total) == (tr.cheese_held, tr.cheese_to_win) == (0, 10)
+    pump(2)
+    assert side.ids.cheese_meter.height > 20 and side.ids.cheese_meter.opacity == 1  # room for it here
     screenshot(app.root, "art_chopchop_turned_800x480")
 
 
@@ -179,6 +181,22 @@ def test_a_move_is_animated_square_by_square_and_ends_on_its_square(
     took = time.monotonic() - started
     assert took >= steps * feedback.STEP_SECONDS * 0.8
     assert screen.ids.board.tokens.get(move.to) == token
+    assert screen.ids.board.tokens == app.session.state.board_view()
+
+
+def test_a_new_move_lands_the_sliding_piece_first(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui import feedback
+
+    monkeypatch.setattr(feedback, "ANIMATE", True)
+    app = make_app()
+    app.start_game("kilkenny", {}, {})
+    screen = app.game_screen
+    for _turn in range(2):  # red, then blue, each throws 3 and moves at once
+        screen.enter_throw([3])
+        app.apply(app.session.state.legal_actions()[0])
+    sprites = [w for w in walk(screen.ids.board_area) if isinstance(w, feedback.PieceSprite)]
+    assert len(sprites) == 1 and sprites[0].token.endswith("blue")
+    assert wait_for(lambda: not any(isinstance(w, feedback.PieceSprite) for w in walk(screen.ids.board_area)), 8)
     assert screen.ids.board.tokens == app.session.state.board_view()
 
 

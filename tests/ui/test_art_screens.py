@@ -32,6 +32,17 @@ def _play_until(app: Any, done: Any, steps: int = 200) -> None:
             app.apply((slab or legal)[0])
 
 
+def _one_throw_from_the_end(app: Any) -> bool:
+    """Whether some throw now ends the game (so the win is the next thing shown)."""
+    state = app.session.state
+    for action, _p in state.chance_outcomes():
+        after = state.clone()
+        after.apply(action)
+        if after.is_over():
+            return True
+    return False
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_art_scenes(lang_app: Any, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.games.chopchop_tracker import tracker
@@ -84,4 +95,11 @@ def test_art_scenes(lang_app: Any, lang: str, monkeypatch: pytest.MonkeyPatch) -
     app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
     _play_until(app, lambda st: False, steps=6)
     s.check("art_katenmuis")
+    # ... to the end: the win's flash and confetti over the board
+    _play_until(app, lambda st: actions.chance_kind(st) == "dice" and _one_throw_from_the_end(app), steps=400)
+    monkeypatch.setattr(feedback, "ANIMATE", True)
+    while not app.session.is_over():
+        app.game_screen.picker.roll()
+    assert any(isinstance(w, feedback.Flash) for w in walk(app.game_screen.ids.board_area))
+    s.check("art_katenmuis_win")
     s.done()

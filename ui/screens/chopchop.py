@@ -35,9 +35,30 @@ class TrackerPanel(BoxLayout):
     caught = StringProperty("")
     notes = StringProperty("")
     warning = StringProperty("")
+    meter_height = NumericProperty(0)
+    """The cheese meter's height: 28 px where the panel has that much to spare, else 0 (a
+    companion's hint or a notice below take the room first)."""
     show_counts = BooleanProperty(True)
     """The tiles left and their chances; hidden while the tile picker (which shows the same
     chances) needs the room below."""
+
+
+    METER = 28
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        from kivy.clock import Clock
+
+        later = Clock.create_trigger(self.fit_meter)  # once a frame, after the layout settles
+        self.bind(height=later, children=later)
+        for w in self.children:
+            if w is not self.ids.get("cheese_meter"):
+                w.bind(height=later)
+
+    def fit_meter(self, *_: Any) -> None:
+        meter = self.ids.get("cheese_meter")
+        others = [w for w in self.children if w is not meter and w.size_hint_y is None]
+        used = sum(w.height for w in others) + self.spacing * len(others)
+        self.meter_height = self.METER if self.height - used >= self.METER + self.spacing else 0
 
 
 def tracker_of(state: Any) -> Any:
