@@ -358,28 +358,18 @@ def _pawn(cx: float, cy: float, r: float, colour: Colour) -> None:
     w = max(1.2, r * 0.07)
     Color(0, 0, 0, 0.3)
     Ellipse(pos=(cx - r * 0.8, cy - r * 1.06), size=(r * 1.7, r * 0.42))
-    shapes = [
-        ("ellipse", (cx - r * 0.72, cy - r * 0.98, r * 1.44, r * 0.42)),
-        ("poly", [(cx - r * 0.42, cy - r * 0.78), (cx + r * 0.42, cy - r * 0.78), (cx + r * 0.2, cy + r * 0.2),
-                  (cx - r * 0.2, cy + r * 0.2)]),
-        ("ellipse", (cx - r * 0.42, cy + r * 0.08, r * 0.84, r * 0.26)),
-        ("ellipse", (cx - r * 0.38, cy + r * 0.22, r * 0.76, r * 0.76)),
-    ]
-    for kind, geo in shapes:  # outline first (a little larger), then the fill
-        Color(*edge)
-        if kind == "ellipse":
-            gx, gy, gw, gh = geo  # type: ignore[misc]
-            Ellipse(pos=(gx - w, gy - w), size=(gw + 2 * w, gh + 2 * w))
-        else:
-            pts = geo  # type: ignore[assignment]
-            _poly([(px + (w if px > cx else -w), py) for px, py in pts])  # type: ignore[misc]
-    for kind, geo in shapes:
-        Color(*colour)
-        if kind == "ellipse":
-            gx, gy, gw, gh = geo  # type: ignore[misc]
-            Ellipse(pos=(gx, gy), size=(gw, gh))
-        else:
-            _poly(list(geo))  # type: ignore[arg-type]
+    ellipses = [(cx - r * 0.72, cy - r * 0.98, r * 1.44, r * 0.42), (cx - r * 0.42, cy + r * 0.08, r * 0.84, r * 0.26),
+                (cx - r * 0.38, cy + r * 0.22, r * 0.76, r * 0.76)]
+    body = [(cx - r * 0.42, cy - r * 0.78), (cx + r * 0.42, cy - r * 0.78), (cx + r * 0.2, cy + r * 0.2),
+            (cx - r * 0.2, cy + r * 0.2)]
+    Color(*edge)  # the outline: each shape a little larger, then the fill over it
+    for ex, ey, ew, eh in ellipses:
+        Ellipse(pos=(ex - w, ey - w), size=(ew + 2 * w, eh + 2 * w))
+    _poly([(px + (w if px > cx else -w), py) for px, py in body])
+    Color(*colour)
+    _poly(body)
+    for ex, ey, ew, eh in ellipses:
+        Ellipse(pos=(ex, ey), size=(ew, eh))
     Color(1, 1, 1, 0.35)
     _disc(cx - r * 0.12, cy + r * 0.72, r * 0.12)
 

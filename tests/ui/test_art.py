@@ -246,3 +246,27 @@ def test_cues_are_wav_files_of_their_length_and_mute_silences_them(
     assert feedback.react(screen, [kilkenny.Won("red", "last")]) == "win"
     assert app.cues.wait()
     assert len(sorted(tmp_path.glob("*.wav"))) == 2 and app.cues.played == ["capture", "win"]
+
+
+def test_kilkenny_cats_qubism_pieces_and_dice_in_their_own_colours(window: Any) -> None:
+    from kivy.uix.widget import Widget
+
+    from ui import art, theme
+
+    colours = ["red", "blue", "green", "yellow"]
+    w = Widget(size=(600, 200), pos=(0, 0))
+    for i, c in enumerate(colours):
+        art.piece(w.canvas, f"cat:{c}", 60 + i * 140, 150, 40)
+        art.die(w.canvas, i + 2, 20 + i * 140, 10, 80, c)
+    window.add_widget(w)
+    try:
+        pump(2)
+        tex = w.export_as_image().texture
+        px = np.frombuffer(tex.pixels, dtype=np.uint8).reshape(tex.height, tex.width, 4)[::-1, :, :3].astype(int)
+        for i, c in enumerate(colours):
+            assert _share(px, (20 + i * 140, 110, 80, 80), theme.PLAYER_COLOURS[c]) > 0.25, f"cat:{c}"
+            body, pip = art.die_look(c)
+            die = (20 + i * 140, 10, 80, 80)
+            assert _share(px, die, body) > 0.6 and _share(px, die, pip) > 0.02, f"{c} die"
+    finally:
+        window.remove_widget(w)
