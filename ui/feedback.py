@@ -91,7 +91,7 @@ class BigThrow(Widget):
         n = max(1, len(self.values))
         side = min(self.height * 0.5, (self.width * 0.8 - 24 * (n - 1)) / n, 150.0)
         total = n * side + 24 * (n - 1)
-        x0, y0 = self.center_x - total / 2, self.center_y - side / 2
+        x0, y0 = self.x + (self.width - total) / 2, self.y + (self.height - side) / 2  # not the lagging aliases
         return [(x0 + i * (side + 24), y0, side) for i in range(n)]
 
     def _draw(self, *_: Any) -> None:
@@ -130,7 +130,7 @@ class PieceSprite(Widget):
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
         if self.token:
-            art.piece(self.canvas, self.token, self.center_x, self.center_y, self.radius)
+            art.piece(self.canvas, self.token, self.x + self.width / 2, self.y + self.height / 2, self.radius)
 
     def on_touch_down(self, touch: Any) -> bool:
         return False
@@ -278,7 +278,7 @@ class Flash(Widget):
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
         r = min(self.width, self.height) / 2
-        cx, cy = self.center
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
         with self.canvas:
             Color(*self.colour[:3], 0.35)
             Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))

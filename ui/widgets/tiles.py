@@ -60,7 +60,8 @@ class TileIcon(Widget):
         self.canvas.clear()
         if self.tile:
             side = min(self.width, self.height)
-            draw_outcome(self.canvas, self.tile, self.center_x - side / 2, self.center_y - side / 2, side)
+            # x, y, width, height only: the right/top/center aliases may lag behind a size change
+            draw_outcome(self.canvas, self.tile, self.x + (self.width - side) / 2, self.y + (self.height - side) / 2, side)
 
 
 class CheeseMeter(Widget):
@@ -95,7 +96,7 @@ class TileButton(BigToggle):
     def picture_rect(self) -> tuple[float, float, float]:
         """(left, bottom, side) of the picture, in window-parent pixels."""
         side = max(10.0, min(self.height - 28, self.width * 0.5))
-        return (self.x + max(4.0, self.width * 0.5 - side - 2), self.top - side - 3, side)
+        return (self.x + max(4.0, self.width * 0.5 - side - 2), self.y + self.height - side - 3, side)
 
     def _draw(self, *_: object) -> None:
         self.canvas.after.clear()
@@ -106,7 +107,9 @@ class TileButton(BigToggle):
         if self.chance:
             tex = art.text_texture(self.chance, theme.FONT_SMALL, theme.TEXT)
             w, h = tex.size[0] + 8, tex.size[1]
-            px, py = self.right - w - 3, self.top - h - 6
+            # x, y, width, height only: ``right``/``top`` may still hold the old size when a size
+            # change calls this (seen: badges drawn two thirds of a button to the left)
+            px, py = self.x + self.width - w - 3, self.y + self.height - h - 6
             with self.canvas.after:
                 Color(*theme.BG[:3], 0.88)
                 RoundedRectangle(pos=(px, py), size=(w, h), radius=[h / 2])
