@@ -102,6 +102,8 @@ class CompanionApp(App):
     """The voice's engine (a name or factory, see hardware.speech) and output (None: the sound
     card through aplay); tests give a WAV-file output or a missing library."""
     speech_output: Any = None
+    cue_output: Any = None
+    """Where sound cues go (hardware.cues; None: the sound card through aplay)."""
 
     def __init__(self, store: Store, force_demo: bool = False, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -131,6 +133,10 @@ class CompanionApp(App):
 
         self.voice = AppVoice(self.prefs, self.bridge, self.speech_engine, self.speech_output)
         """The voice: ``app.voice.say(text)`` from anywhere on the UI thread (see ui.voice)."""
+        from hardware.cues import CuePlayer
+
+        self.cues = CuePlayer(self.cue_output, enabled=lambda: bool(self.voice.enabled))
+        """Sound cues for captures, cheese, lost turns and wins (ui.feedback); silent on Mute."""
         self.bridge.on("die", self.on_die_throw)
         self.bridge.on("die_state", self.on_die_state)
         self.bridge.on("die_reject", self.on_die_reject)

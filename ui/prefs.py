@@ -76,6 +76,7 @@ SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "ui.speech_volume": (100, _int_in(0, 100), N_("voice volume")),
     "ui.speech_rate": (160, _int_in(80, 450), N_("voice speed")),
     "ui.speech_variant": ("", _is_variant, N_("voice")),
+    "ui.reduced_motion": (False, _is_bool, N_("reduced motion setting")),
 }
 """key -> (default, validator, what it is: marked for translation, shown in notes and errors).
 ``ui.language`` "" means: not chosen, follow ``LANG`` (see ui.language)."""

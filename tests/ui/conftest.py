@@ -10,6 +10,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+# the board at rest for screenshots and touches, and no sound: tests of ui.feedback turn them on
+os.environ.setdefault("COMPANION_ANIMATE", "0")
+os.environ.setdefault("COMPANION_CUES", "0")
 
 from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402

@@ -17,23 +17,18 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
 from companion.games.base import State
-from companion.i18n import N_, _
+from companion.i18n import _
 from ui import theme
 from ui.screens.boardgame import BoardGameScreen
 from ui.widgets.common import BigButton, KeyLabel, TextLabel
-from ui.widgets.tiles import pretty_tile
+from ui.widgets.tiles import TileIcon, pretty_tile
 
-TILE_SHORT = {
-    "cheese": N_("Ch"), "crockery": N_("Cr"), "plus1": "+1", "plus2": "+2", "arrow": N_("Ar"), "fork": N_("Fo"),
-    "knife": N_("Kn"),
-}
-"""The two-letter mark drawn on a turned square (translated when drawn: kaas -> "Ka")."""
 EMPTY = theme.hex_colour("#d8c8a8")
 HOLE = theme.hex_colour("#8a7152")
 HOLE_OPEN = theme.hex_colour("#4a3b2c")
@@ -59,6 +54,9 @@ def notice_text(types: list[str]) -> str:
 
 class TrackerPanel(BoxLayout):
     cheese = StringProperty("")
+    cheese_held = NumericProperty(0)
+    cheese_total = NumericProperty(10)
+    """The cheese meter's wedges: held out of what the mice need to win."""
     holes = StringProperty("")
     caught = StringProperty("")
     notes = StringProperty("")
@@ -66,6 +64,9 @@ class TrackerPanel(BoxLayout):
     """The tracker's whole sentence about the contradiction (for logs and tests), or ""."""
     notice = StringProperty("")
     """The one-line notice shown for it ("More knives than expected?"), or ""."""
+    meter_height = NumericProperty(0)
+    """The cheese meter's height: 28 px where the panel has that much to spare, else 0 (a
+    companion's hint or a notice below take the room first)."""
     show_counts = BooleanProperty(True)
     """The tiles left and their chances; hidden while the tile picker (which shows the same
     chances) needs the room below."""
@@ -74,6 +75,23 @@ class TrackerPanel(BoxLayout):
 
     def on_adjust(self) -> None:
         CountsView(self.notice).open()
+
+    METER = 28
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        from kivy.clock import Clock
+
+        later = Clock.create_trigger(self.fit_meter)  # once a frame, after the layout settles
+        self.bind(height=later, children=later)
+        for w in self.children:
+            if w is not self.ids.get("cheese_meter"):
+                w.bind(height=later)
+
+    def fit_meter(self, *_: Any) -> None:
+        meter = self.ids.get("cheese_meter")
+        others = [w for w in self.children if w is not meter and w.size_hint_y is None]
+        used = sum(w.height for w in others) + self.spacing * len(others)
+        self.meter_height = self.METER if self.height - used >= self.METER + self.spacing else 0
 
 
 class CountsView(ModalView):
@@ -175,7 +193,7 @@ class ChopChopScreen(BoardGameScreen):
             elif st.status == "hole-open":
                 tints[sq] = HOLE_OPEN
             if st.revealed and st.status != "face-down":
-                marks[sq] = _(TILE_SHORT[st.revealed]) if st.revealed in TILE_SHORT else st.revealed[:2]
+                marks[sq] = st.revealed  # drawn as the tile's picture (ui.art)
         view.tints = tints
         view.marks = marks
 
@@ -186,6 +204,7 @@ class ChopChopScreen(BoardGameScreen):
             side.notes = _("The tile tracker is not available.")
             return
         side.cheese = f"{tr.cheese_held}/{tr.cheese_to_win}"
+        side.cheese_held, side.cheese_total = tr.cheese_held, tr.cheese_to_win
         side.holes = f"{len(tr.holes_opened)}/{len(tr.holes_opened) + len(tr.holes_closed)}"
         side.caught = str(len(tr.mice_caught))
         side.show_counts = self.input_mode != "tile"
@@ -194,11 +213,13 @@ class ChopChopScreen(BoardGameScreen):
         for t, count in tr.counts.items():
             left = "?" if count.remaining is None else str(count.remaining)
             p = tr.chance.get(t) if tr.chance else None
-            pct = "" if not tr.chance else (" ?" if p is None else f" {float(p) * 100:.0f}%")
-            lab = TextLabel(text=f"{pretty_tile(t)}: {left}{pct}", font_size=theme.FONT_SMALL,
-                            size_hint_y=None, height=26)
+            pct = "" if not tr.chance else (" · ?" if p is None else f" · {float(p) * 100:.0f}%")
+            row = BoxLayout(size_hint_y=None, height=26, spacing=6)
+            row.add_widget(TileIcon(tile=t, size_hint_x=None, width=28))
+            lab = TextLabel(text=f"{left}{pct}", font_size=theme.FONT_SMALL)  # the picture names the tile
             lab.tile = t
-            grid.add_widget(lab)
+            row.add_widget(lab)
+            grid.add_widget(row)
         grid.add_widget(TextLabel(text=_("face down: {n}").format(n=tr.face_down), font_size=theme.FONT_SMALL,
                                   color=theme.MUTED, size_hint_y=None, height=26))
         notes = []

@@ -26,7 +26,7 @@ from companion.boards import BoardError, load_board
 from companion.games.base import CHANCE, Action, Effect, State
 from companion.i18n import _, ngettext
 from companion.session import Session, SessionEvent
-from ui import actions, companion_turn, guide, theme
+from ui import actions, companion_turn, feedback, guide, theme
 from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel, wrap_text
 from ui.widgets.dice import DicePicker
 from ui.widgets.icons import IconButton
@@ -52,6 +52,10 @@ class GameScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         self.session: Session | None = None
+        self.throw_colours: list[str] = []
+        """The colour of each die of the throw due (the dice picker's and the big throw's)."""
+        self.moving: list[Any] = []
+        """The move animations running now (ui.feedback)."""
         self.narration: list[str] = []
         self.selected = ""
         self.path_choices: list[Action] = []
@@ -99,6 +103,11 @@ class GameScreen(Screen):
         self.tile_proposal = ""
         self.build_panel(self.ids.panel)
         self.on_input_mode(self, self.input_mode)
+        area = self.ids.board_area
+        self.big_throw = feedback.BigThrow(size_hint=(None, None), pos=area.pos, size=area.size)
+        area.bind(pos=self.big_throw.setter("pos"), size=self.big_throw.setter("size"))
+        area.add_widget(self.big_throw)
+        self.ids["big_throw"] = self.big_throw
 
     def build_panel(self, panel: Any) -> None:
         """Subclasses add their side-panel widgets here."""
@@ -154,6 +163,8 @@ class GameScreen(Screen):
 
     def on_session_event(self, event: SessionEvent) -> None:
         self.path_choices = []
+        view = self.ids.get("board")
+        before = dict(view.tokens) if view is not None else {}
         if event.kind in ("applied", "undone"):
             self.clear_camera()  # the throw was entered / the move that was checked is gone
         if event.kind == "applied" and event.turn is not None:
@@ -169,6 +180,8 @@ class GameScreen(Screen):
             return  # the app shows the end-of-game screen
         self.selected = ""
         self.refresh()
+        if event.kind == "applied":
+            feedback.after_applied(self, list(event.effects), before)
 
     def on_effects(self, effects: list[Effect]) -> None:
         """Hook for subclasses: effects of the action just applied (transfers, captures)."""
@@ -243,6 +256,9 @@ class GameScreen(Screen):
                 picker = self.ids.get("picker")
                 if picker is not None and (picker.n_dice != n or list(picker.faces) != faces):
                     picker.configure(n, faces)
+                self.throw_colours = [str(c) for c in state.die_colours()]
+                if picker is not None:
+                    picker.colours = list(self.throw_colours)
                 self.prompt = _("Touch what the die shows") if n == 1 else _("Touch what the dice show, one per row")
             elif kind == "tile":
                 mode = "tile"

@@ -85,6 +85,7 @@ class SettingsScreen(Screen):
         self.ids.confidence.text = f"{float(app.prefs.get('ui.min_confidence')) * 100:.0f}%"
         self.ids.camera_auto.state = "down" if app.prefs.get("ui.camera_auto") else "normal"
         self.ids.voice.refresh()
+        self.ids.motion.state = "normal" if app.prefs.get("ui.reduced_motion") else "down"
         # GPIO pins
         pins = self.ids.pins
         pins.clear_widgets()
@@ -159,6 +160,10 @@ class SettingsScreen(Screen):
     def set_camera_auto(self, on: bool) -> None:
         """Camera throws during play: applied at once (on) or offered for one touch (off)."""
         self.app.prefs.set("ui.camera_auto", bool(on))
+
+    def set_motion(self, on: bool) -> None:
+        """Pieces slide from square to square and captures flash (on), or jump at once (off)."""
+        self.app.prefs.set("ui.reduced_motion", not on)
 
     def step_confidence(self, delta: float) -> None:
         value = round(min(1.0, max(0.5, float(self.app.prefs.get("ui.min_confidence")) + delta)), 2)

@@ -26,7 +26,7 @@ from kivy.uix.stencilview import StencilView
 
 from companion.boards import Board
 from companion.boards.coords import axes
-from ui import theme
+from ui import art, theme
 
 KIND_FILL = {
     "hole": theme.hex_colour("#6d5840"),
@@ -36,8 +36,6 @@ KIND_FILL = {
     "mouse": theme.hex_colour("#e9d2a8"),
     "pot": theme.hex_colour("#f7c873"),
 }
-
-TOKEN_LETTER = {"cat": "C", "mouse": "M", "pawn": "P", "slab": "", "cheese": "", "hole": ""}
 
 LABEL_MIN = 16
 """Smallest text drawn on or around a board, pixels (issue 28: readable at arm's length)."""
@@ -318,7 +316,11 @@ class BoardView(StencilView):
                 if sq.label:
                     self._draw_square_label(sid, sq.label, (x, y, w, h), fills[sid])
                 mark = self.marks.get(sid)
-                if mark:
+                if mark in art.TILE_COLOURS:  # a turned slab: its tile's picture (a badge over a piece)
+                    if sid not in self.tokens:
+                        side = min(w, h) * 0.72
+                        art.tile_picture(self.canvas, mark, x + (w - side) / 2, y + (h - side) / 2, side, side)
+                elif mark:
                     size = int(max(LABEL_MIN, min(20, h * 0.3)))
                     ink = theme.readable(theme.hex_colour("#3b2f2f"), fills[sid])
                     tex = self._tex(mark, size, ink, bold=True)
@@ -332,6 +334,11 @@ class BoardView(StencilView):
             for i, (sid, token) in enumerate(sorted(self.tokens.items())):
                 if sid in b.squares:
                     self._draw_token(sid, str(token), i, overlaps.get(sid, 0))
+            for sid, mark in self.marks.items():
+                if mark in art.TILE_COLOURS and sid in self.tokens and sid in b.squares:
+                    x, y, w, h = self.square_rect(sid)
+                    side = min(w, h) * 0.46
+                    art.tile(self.canvas, mark, x + w - side - 1, y + 1, side, side)
             for sid in sorted(free):  # any of these will do: tinted over whatever lies there
                 if sid in b.squares:
                     token = str(self.tokens.get(sid, "")).split(":")[0]
@@ -477,45 +484,12 @@ class BoardView(StencilView):
         if layer:  # two squares in one place (table top / under the table): split the cell
             r = min(w, h) * 0.27
             cx, cy = (x + w * 0.3, y + h * 0.7) if layer == 2 else (x + w * 0.7, y + h * 0.3)
-        kind = token.split(":")[0]
-        colour = theme.piece_colour(token, index)
-        if kind == "cube":
-            arrow = token.split(":")[1] if ":" in token else "N"
-            Color(*theme.PLAYER_COLOURS["cube"])
-            Rectangle(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
-            Color(0.15, 0.15, 0.2, 1)
-            Line(rectangle=(cx - r, cy - r, 2 * r, 2 * r), width=1.2)
-            d = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}.get(arrow, (0, 1))
-            tip = (cx + d[0] * r * 0.8, cy + d[1] * r * 0.8)
-            base = (cx - d[0] * r * 0.1, cy - d[1] * r * 0.1)
-            side = (-d[1] * r * 0.5, d[0] * r * 0.5)
-            Triangle(points=[tip[0], tip[1], base[0] + side[0], base[1] + side[1], base[0] - side[0], base[1] - side[1]])
-            Line(points=[cx - d[0] * r * 0.7, cy - d[1] * r * 0.7, base[0], base[1]], width=2.5)
-            return
-        if kind in ("slab", "hole"):
-            Color(*colour)
-            Rectangle(pos=(x + w * 0.12, y + h * 0.12), size=(w * 0.76, h * 0.76))
-            if kind == "hole":
-                Color(0.08, 0.06, 0.05, 1)
-                Ellipse(pos=(cx - r * 0.6, cy - r * 0.6), size=(r * 1.2, r * 1.2))
-            return
-        if kind == "cheese":
-            Color(*colour)
-            Triangle(points=[cx - r, cy - r * 0.7, cx + r, cy - r * 0.7, cx + r * 0.2, cy + r * 0.9])
-            return
-        Color(0, 0, 0, 0.35)
-        Ellipse(pos=(cx - r + 2, cy - r - 3), size=(2 * r, 2 * r))
-        Color(*colour)
-        Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
-        Color(*(theme.ink_on(colour)[:3] + (0.9,)))
-        Line(circle=(cx, cy, r), width=1.5)
-        letter = TOKEN_LETTER.get(kind, kind[:1].upper())
-        if ":" in token and kind == "mouse":
-            letter = "M" + token.split(":")[1][:1]
-        if letter:
-            tex = self._tex(letter, int(max(12, r)), theme.ink_on(colour), bold=True)
-            Color(1, 1, 1, 1)
-            Rectangle(texture=tex, pos=(cx - tex.size[0] / 2, cy - tex.size[1] / 2), size=tex.size)
+        for i, one in enumerate(token.split("+")):  # "cat+mouse": two counters on one square
+            if "+" in token:
+                one_r = r * 0.62
+                art.piece(self.canvas, one, cx + (i * 2 - 1) * one_r * 0.85, cy, one_r, index)
+            else:
+                art.piece(self.canvas, one, cx, cy, r, index)
 
     # -- touch -------------------------------------------------------------------------------
 

@@ -9,25 +9,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from kivy.graphics import Color, Ellipse, RoundedRectangle
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty
+from kivy.graphics import Color, RoundedRectangle
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.i18n import _
-from ui import theme
+from ui import art, theme
 from ui.widgets.common import BigButton
 
-PIPS: dict[int, list[tuple[float, float]]] = {
-    1: [(0.5, 0.5)],
-    2: [(0.25, 0.75), (0.75, 0.25)],
-    3: [(0.25, 0.75), (0.5, 0.5), (0.75, 0.25)],
-    4: [(0.25, 0.25), (0.25, 0.75), (0.75, 0.25), (0.75, 0.75)],
-    5: [(0.25, 0.25), (0.25, 0.75), (0.5, 0.5), (0.75, 0.25), (0.75, 0.75)],
-    6: [(0.25, 0.2), (0.25, 0.5), (0.25, 0.8), (0.75, 0.2), (0.75, 0.5), (0.75, 0.8)],
-}
+PIPS = art.PIPS
 
 
 class DieFace(Widget):
@@ -36,11 +29,14 @@ class DieFace(Widget):
     value = NumericProperty(0)
     selected = BooleanProperty(False)
     dim = BooleanProperty(False)
+    colour = StringProperty("")
+    """The die's colour name ("grey", "blue", ...: ui.art.DIE_LOOK); "" a white die."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._label: Label | None = None
-        self.bind(pos=self._draw, size=self._draw, value=self._draw, selected=self._draw, dim=self._draw)
+        self.bind(pos=self._draw, size=self._draw, value=self._draw, selected=self._draw, dim=self._draw,
+                  colour=self._draw)
         self._draw()
 
     def _draw(self, *_: object) -> None:
@@ -49,21 +45,17 @@ class DieFace(Widget):
         x0 = self.x + (self.width - side) / 2
         y0 = self.y + (self.height - side) / 2
         alpha = 0.45 if self.dim else 1.0
-        with self.canvas:
-            if self.selected:
+        if self.selected:
+            with self.canvas:
                 Color(*theme.ACCENT)
                 RoundedRectangle(pos=(x0 - 3, y0 - 3), size=(side + 6, side + 6), radius=[side * 0.2])
-            Color(0.97, 0.97, 0.95, alpha)
-            RoundedRectangle(pos=(x0, y0), size=(side, side), radius=[side * 0.18])
-            Color(0.12, 0.12, 0.16, alpha)
-            v = int(self.value)
-            r = side * 0.09
-            for px, py in PIPS.get(v, []):
-                Ellipse(pos=(x0 + px * side - r, y0 + py * side - r), size=(2 * r, 2 * r))
+        v = int(self.value)
+        art.die(self.canvas, v if v in PIPS else 0, x0, y0, side, self.colour, alpha)
         if v not in PIPS and v > 0:
             if self._label is None:
-                self._label = Label(color=(0.1, 0.1, 0.1, 1), bold=True)
+                self._label = Label(bold=True)
                 self.add_widget(self._label)
+            self._label.color = art.die_look(self.colour)[1]
             self._label.text = str(v)
             self._label.font_size = max(theme.MIN_TEXT, side * 0.5)
             self._label.pos, self._label.size = (x0, y0), (side, side)
@@ -83,6 +75,8 @@ class DicePicker(BoxLayout):
     faces = ListProperty([1, 2, 3, 4, 5, 6])
     n_dice = NumericProperty(2)
     chosen = ListProperty([])
+    colours = ListProperty([])
+    """Each row's die colour (the game's ``die_colours()``); missing or "": white."""
 
     __events__ = ("on_throw",)
 
@@ -96,7 +90,7 @@ class DicePicker(BoxLayout):
 
         self.roll_button = IconButton(icon="dice", text=_("Roll the dice"), size_hint_y=None, height=52, bg=list(theme.INFO))
         self.roll_button.bind(on_release=lambda *_: self.roll())
-        self.bind(faces=self._rebuild, n_dice=self._rebuild, width=self._resize)
+        self.bind(faces=self._rebuild, n_dice=self._rebuild, width=self._resize, colours=self._recolour)
         self._rebuild()
 
     def configure(self, n_dice: int, faces: Sequence[int]) -> None:
@@ -112,7 +106,7 @@ class DicePicker(BoxLayout):
             row = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=side)
             buttons = []
             for v in self.faces:
-                b = DieButton(value=v, row=r, size_hint=(None, None), size=(side, side))
+                b = DieButton(value=v, row=r, size_hint=(None, None), size=(side, side), colour=self.colour_of(r))
                 b.bind(on_release=self._picked)
                 row.add_widget(b)
                 buttons.append(b)
@@ -121,6 +115,14 @@ class DicePicker(BoxLayout):
         self.roll_button.text = _("Roll the die") if int(self.n_dice) == 1 else _("Roll the dice")
         self.add_widget(self.roll_button)
         self._resize()
+
+    def colour_of(self, row: int) -> str:
+        return str(self.colours[row]) if row < len(self.colours) else ""
+
+    def _recolour(self, *_args: object) -> None:
+        for r, row in enumerate(self.rows):
+            for b in row:
+                b.colour = self.colour_of(r)
 
     def face_side(self) -> float:
         n = max(1, len(self.faces))
@@ -162,20 +164,3 @@ class DicePicker(BoxLayout):
 
     def on_throw(self, values: tuple[int, ...]) -> None:
         pass
-
-
-class DiceShow(BoxLayout):
-    """The last throw, drawn big."""
-
-    values = ListProperty([])
-
-    def __init__(self, **kwargs: object) -> None:
-        kwargs.setdefault("spacing", 8)
-        super().__init__(**kwargs)
-        self.bind(values=self._rebuild)
-        self._rebuild()
-
-    def _rebuild(self, *_args: object) -> None:
-        self.clear_widgets()
-        for v in self.values or [0, 0]:
-            self.add_widget(DieFace(value=v, dim=not self.values, size_hint=(None, 1), width=self.height))
