@@ -264,3 +264,30 @@ def test_c8_the_end_is_said_with_its_reason_and_result(lang: str, cat: str, draw
     if lang != "en":  # translated, with the reason in the sentence
         assert "can no longer" not in said_cat + said_draw + said_reach
     assert Won("cat", "all the mice are caught").describe() == "The cat wins: all the mice are caught"
+
+
+def test_c8_a_game_stored_past_its_c8_end_resumes_ended_there(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a game saved by a companion without C8 went on past the point where the mice could no
+    # longer win; resumed now, it ends there (no error replaying the actions stored after it)
+    import random
+    from pathlib import Path
+
+    from companion.games import chopchop_state
+    from companion.session import Session
+    from companion.store import Store
+    from tests.companion.chopchop_helpers import random_action
+
+    db = Path(str(tmp_path)) / "old.db"
+    with Store.open(db) as store:
+        monkeypatch.setattr(chopchop_state, "cannot_win_reason", lambda state: None)  # the old engine
+        session = Session.start(store, "chopchop")
+        rng = random.Random(1)
+        for _i in range(400):
+            if session.state.is_over():
+                break
+            session.apply(random_action(session.state, rng))  # type: ignore[arg-type]
+        stored = len(session.turns)
+        monkeypatch.undo()
+        resumed = Session.load(store, session.game_id)
+    assert resumed.state.is_over() and resumed.state.outcome()["reason"] == "not enough cheese is left"
+    assert len(resumed.turns) < stored
