@@ -65,6 +65,16 @@ def test_c8a_cheese_held_plus_face_down_plus_forkable_under_the_need(forks_turne
         assert s.phase == "roll" and s.side == "cat"
 
 
+def test_c8a_with_the_draw_setting_the_game_is_a_draw() -> None:
+    game = ChopChop(out_of_cheese="draw")
+    s = turned(position(mice={M1: "1,1"}, held=3, cheese_up=UP, game=game), "fork", 2)
+    effects = mice_step(s, M1, "1,2", "crockery")
+    assert won(effects) == Won("draw", "not enough cheese is left")
+    out = s.outcome()
+    assert out is not None and out["winner"] is None and out["side"] == "draw"
+    assert out["scores"] == {"cat": 0, "mice1": 0}
+
+
 def test_c8a_counts_the_face_up_cheese_only_as_far_as_forks_are_left() -> None:
     # held 3, face-up 3, 4 cheese face down, forks 4 left: 3 + 4 + min(3, 4) = 10 goes on;
     # one face-up cheese more (cheese face down 3): 3 + 3 + min(4, 4) = 10 still goes on
