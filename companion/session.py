@@ -74,6 +74,8 @@ def replay(game: Game, events: list[EventRecord]) -> tuple[State, list[Turn]]:
     state = game.new_state()
     turns: list[Turn] = []
     for ev in stack:
+        if state.is_over():  # the rules now end the game earlier than when it was stored (C8)
+            break
         action = game.action_from_json(ev.payload)
         mover, thrower = state.to_move(), state.current_player()
         effects = state.apply(action)

@@ -65,6 +65,16 @@ def test_c8a_cheese_held_plus_face_down_plus_forkable_under_the_need(forks_turne
         assert s.phase == "roll" and s.side == "cat"
 
 
+def test_c8a_with_the_draw_setting_the_game_is_a_draw() -> None:
+    game = ChopChop(out_of_cheese="draw")
+    s = turned(position(mice={M1: "1,1"}, held=3, cheese_up=UP, game=game), "fork", 2)
+    effects = mice_step(s, M1, "1,2", "crockery")
+    assert won(effects) == Won("draw", "not enough cheese is left")
+    out = s.outcome()
+    assert out is not None and out["winner"] is None and out["side"] == "draw"
+    assert out["scores"] == {"cat": 0, "mice1": 0}
+
+
 def test_c8a_counts_the_face_up_cheese_only_as_far_as_forks_are_left() -> None:
     # held 3, face-up 3, 4 cheese face down, forks 4 left: 3 + 4 + min(3, 4) = 10 goes on;
     # one face-up cheese more (cheese face down 3): 3 + 3 + min(4, 4) = 10 still goes on
@@ -264,3 +274,30 @@ def test_c8_the_end_is_said_with_its_reason_and_result(lang: str, cat: str, draw
     if lang != "en":  # translated, with the reason in the sentence
         assert "can no longer" not in said_cat + said_draw + said_reach
     assert Won("cat", "all the mice are caught").describe() == "The cat wins: all the mice are caught"
+
+
+def test_c8_a_game_stored_past_its_c8_end_resumes_ended_there(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a game saved by a companion without C8 went on past the point where the mice could no
+    # longer win; resumed now, it ends there (no error replaying the actions stored after it)
+    import random
+    from pathlib import Path
+
+    from companion.games import chopchop_state
+    from companion.session import Session
+    from companion.store import Store
+    from tests.companion.chopchop_helpers import random_action
+
+    db = Path(str(tmp_path)) / "old.db"
+    with Store.open(db) as store:
+        monkeypatch.setattr(chopchop_state, "cannot_win_reason", lambda state: None)  # the old engine
+        session = Session.start(store, "chopchop")
+        rng = random.Random(1)
+        for _i in range(400):
+            if session.state.is_over():
+                break
+            session.apply(random_action(session.state, rng))  # type: ignore[arg-type]
+        stored = len(session.turns)
+        monkeypatch.undo()
+        resumed = Session.load(store, session.game_id)
+    assert resumed.state.is_over() and resumed.state.outcome()["reason"] == "not enough cheese is left"
+    assert len(resumed.turns) < stored
