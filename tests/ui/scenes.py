@@ -64,6 +64,21 @@ def _home_resume(app: Any) -> Any:
     return None
 
 
+def _home_unfinished(app: Any) -> Any:
+    app.start_game("chopchop", {}, {})
+    app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
+    app.go("home")
+    pump(2)
+    return None
+
+
+def _home_ask(app: Any) -> Any:
+    _home_resume(app)
+    app.screen("home").start()  # an unfinished Kat en Muis: asks first
+    pump(2)
+    return None
+
+
 def _rolloff(app: Any) -> Any:
     home = app.screen("home")
     app.go("home")
@@ -316,6 +331,8 @@ GAMES = ("katenmuis", "chopchop", "kilkenny", "qubism")
 SCENES: list[Scene] = [
     *[Scene(f"home_{key}", _home(key)) for key in GAMES],
     Scene("home_resume", _home_resume),
+    Scene("home_unfinished", _home_unfinished),
+    Scene("home_ask", _home_ask),
     Scene("home_rolloff", _rolloff),
     Scene("home_companion_seat", _companion_seat),
     *[Scene(f"game_{key}", _game(key)) for key in GAMES],

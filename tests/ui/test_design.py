@@ -90,7 +90,6 @@ def test_every_legal_target_marked(lang_app: Any, lang: str) -> None:
     _assert_none(_results(lang_app, lang), "unmarked targets")
 
 
-@pytest.mark.xfail(strict=False, reason="texts reworded on the words branch")
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_internal_notation(lang_app: Any, lang: str) -> None:
     _assert_none(_results(lang_app, lang), "notation")

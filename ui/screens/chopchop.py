@@ -23,7 +23,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
 from companion.games.base import State
-from companion.i18n import _
+from companion.i18n import N_, _
 from ui import theme
 from ui.screens.boardgame import BoardGameScreen
 from ui.widgets.common import BigButton, KeyLabel, TextLabel
