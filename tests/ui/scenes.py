@@ -76,15 +76,15 @@ def _home_ask(app: Any) -> Any:
     _home_resume(app)
     app.screen("home").start()  # an unfinished Kat en Muis: asks first
     pump(2)
-    return None
+    return _popup(app, "AskView")
 
 
 def _rolloff(app: Any) -> Any:
     home = app.screen("home")
     app.go("home")
     home.select_game("katenmuis")
-    tap(home.role_buttons["rolloff"])
-    home.start()
+    home.roles_mode = "rolloff"  # (the toggle may lie below Home's unfinished games, out of a tap's reach)
+    home.start_new()  # home_resume left an unfinished game: no question before the roll-off
     view = _popup(app, "RollOffView")
     view.throw((3, 4))
     return view
@@ -331,10 +331,10 @@ GAMES = ("katenmuis", "chopchop", "kilkenny", "qubism")
 SCENES: list[Scene] = [
     *[Scene(f"home_{key}", _home(key)) for key in GAMES],
     Scene("home_resume", _home_resume),
-    Scene("home_unfinished", _home_unfinished),
-    Scene("home_ask", _home_ask),
     Scene("home_rolloff", _rolloff),
     Scene("home_companion_seat", _companion_seat),
+    Scene("home_unfinished", _home_unfinished),  # after the scenes that touch Home's seats and roles:
+    Scene("home_ask", _home_ask),  # its unfinished games push them down the scroll view
     *[Scene(f"game_{key}", _game(key)) for key in GAMES],
     Scene("game_qubism_start", _game("qubism", 0)),
     *[Scene(f"game_{key}_selected", _selected(key)) for key in ("chopchop", "kilkenny", "qubism")],
