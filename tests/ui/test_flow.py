@@ -20,7 +20,9 @@ def _views(app: Any, name: str) -> list[Any]:
 
 
 def _ask(app: Any) -> Any:
-    pump(2)
+    """The one question open, once any other is done closing (a dismissed view stays in the
+    window for its closing animation)."""
+    wait_for(lambda: len(_views(app, "AskView")) == 1, timeout=3)
     views = _views(app, "AskView")
     assert len(views) == 1, "one question is open"
     return views[0]
@@ -142,7 +144,7 @@ def test_delete_asks_for_a_confirmation_in_words(make_app: Any) -> None:
     assert [g.id for g in app.store.unfinished_games()] == [gid] and gid in home.unfinished_rows
     tap_scrolled(home.unfinished_rows[gid].delete_button)
     tap(_ask(app).buttons["first"])  # delete it
-    pump(2)
+    assert wait_for(lambda: _views(app, "AskView") == [])  # its closing animation is over
     assert app.store.unfinished_games() == []
     assert home.unfinished_rows == {} and home.unfinished_count == 0
     assert app.toaster.history[-1] == "The game was deleted."
@@ -365,13 +367,13 @@ def test_flow_screens_in_three_languages(lang_app: Any, lang: str) -> None:
     tap_scrolled(home.ids.rules_toggle)
     assert home.rules_open and home.ids.rules.parent is not None
     s.check("flow_home_rules_open")
-    tap_scrolled(home.ids.rules_toggle)
-    tap(home.ids.start)
+    home.show_rules(False)
+    home.start()  # (asked by touch in test_a_second_game_asks_first...; here only its pictures)
     s.check("flow_home_ask", _ask(app))
-    _ask(app).dismiss()
+    _ask(app).dismiss(animation=False)
     tap_scrolled(next(iter(home.unfinished_rows.values())).delete_button)
     s.check("flow_home_delete", _ask(app))
-    _ask(app).dismiss()
+    _ask(app).dismiss(animation=False)
     # a whole Kat en Muis game: the end-of-game screen
     app.continue_game(min(home.unfinished_rows))
     while not app.session.is_over():
