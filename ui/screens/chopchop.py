@@ -81,17 +81,25 @@ class TrackerPanel(BoxLayout):
     def on_kv_post(self, base_widget: Any) -> None:
         from kivy.clock import Clock
 
-        later = Clock.create_trigger(self.fit_meter)  # once a frame, after the layout settles
-        self.bind(height=later, children=later)
+        self._fit_later = Clock.create_trigger(self.fit_meter)  # once a frame, after the layout settles
+        self.bind(height=self._fit_later, children=self._fit_later)
         for w in self.children:
             if w is not self.ids.get("cheese_meter"):
-                w.bind(height=later)
+                w.bind(height=self._fit_later)
+
+    def on_parent(self, _widget: Any, parent: Any) -> None:
+        later = getattr(self, "_fit_later", None)
+        if parent is not None and later is not None:  # in the scroll view: its height is the room
+            parent.bind(height=later)
+            later()
 
     def fit_meter(self, *_: Any) -> None:
         meter = self.ids.get("cheese_meter")
         others = [w for w in self.children if w is not meter and w.size_hint_y is None]
         used = sum(w.height for w in others) + self.spacing * len(others)
-        self.meter_height = self.METER if self.height - used >= self.METER + self.spacing else 0
+        # the panel is as tall as what it holds (it scrolls): the room is its scroll view's height
+        room = self.parent.height if self.parent is not None and self.size_hint_y is None else self.height
+        self.meter_height = self.METER if room - used >= self.METER + self.spacing else 0
 
 
 class CountsView(ModalView):
