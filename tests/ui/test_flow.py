@@ -95,6 +95,7 @@ def test_a_second_game_asks_first_and_the_first_can_be_continued(make_app: Any) 
     screenshot(app.root, "home_ask_new_or_continue_800x480")
     assert small_touch_targets(view) == []
     tap(view.buttons["second"])  # start a new one
+    assert wait_for(lambda: _views(app, "AskView") == [])  # its closing animation is over
     pump(2)
     second = app.session.game_id
     assert second != first and app.session.seats == {"cat": "Carl", "mouse": "Dora"}
@@ -118,11 +119,13 @@ def test_a_second_game_asks_first_and_the_first_can_be_continued(make_app: Any) 
     # asked again, "Continue it" opens the newest unfinished one of that kind
     _start_by_touch(app, "katenmuis", {})
     tap(_ask(app).buttons["first"])
+    assert wait_for(lambda: _views(app, "AskView") == [])  # its closing animation is over
     pump(2)
     assert app.session.game_id == second
     # Cancel starts nothing
     _start_by_touch(app, "katenmuis", {})
     tap(_ask(app).buttons["third"])
+    assert wait_for(lambda: _views(app, "AskView") == [])  # its closing animation is over
     pump(2)
     assert app.sm.current == "home" and len(app.store.unfinished_games()) == 2
 
@@ -140,11 +143,13 @@ def test_delete_asks_for_a_confirmation_in_words(make_app: Any) -> None:
     assert "Kilkenny" in view.detail.text and "Anna – Ben" in view.detail.text
     screenshot(app.root, "home_delete_confirm_800x480")
     tap(view.buttons["second"])  # keep it
+    assert wait_for(lambda: _views(app, "AskView") == [])  # its closing animation is over
     pump(2)
     assert [g.id for g in app.store.unfinished_games()] == [gid] and gid in home.unfinished_rows
     tap_scrolled(home.unfinished_rows[gid].delete_button)
     tap(_ask(app).buttons["first"])  # delete it
     assert wait_for(lambda: _views(app, "AskView") == [])  # its closing animation is over
+    pump(2)
     assert app.store.unfinished_games() == []
     assert home.unfinished_rows == {} and home.unfinished_count == 0
     assert app.toaster.history[-1] == "The game was deleted."
