@@ -29,6 +29,15 @@ def _folder_of(p: Path) -> Path:
     return p.parent if str(p.parent) else Path(".")
 
 
+def _need_folder(p: Path) -> None:
+    """:class:`OutputFileError` unless the folder ``p`` goes in exists (it is never created)."""
+    folder = _folder_of(p)
+    if not folder.is_dir():
+        raise OutputFileError(
+            _("The folder {folder} does not exist: create it first, or choose another place for {name}.")
+            .format(folder=folder, name=p.name))
+
+
 def check_output(path: str | os.PathLike[str], suffixes: Sequence[str], force: bool = False) -> Path:
     """``path`` as a :class:`Path` if a command may write a file there, else :class:`OutputFileError`.
 
@@ -40,11 +49,7 @@ def check_output(path: str | os.PathLike[str], suffixes: Sequence[str], force: b
         raise OutputFileError(
             _("{path} does not end in {suffixes}: this command writes only such a file; choose a name that does.")
             .format(path=p, suffixes=_(" or ").join(suffixes)))
-    folder = _folder_of(p)
-    if not folder.is_dir():
-        raise OutputFileError(
-            _("The folder {folder} does not exist: create it first, or choose another place for {name}.")
-            .format(folder=folder, name=p.name))
+    _need_folder(p)
     if p.is_symlink():
         raise OutputFileError(
             _("{path} is a link: the companion does not write through it; choose another name.").format(path=p))
@@ -70,11 +75,7 @@ def check_output_folder(path: str | os.PathLike[str], keep: Sequence[str], force
         raise OutputFileError(
             _("{path} exists and is not a folder: choose another name.").format(path=p))
     if not p.exists():
-        folder = _folder_of(p)
-        if not folder.is_dir():
-            raise OutputFileError(
-                _("The folder {folder} does not exist: create it first, or choose another place for {name}.")
-                .format(folder=folder, name=p.name))
+        _need_folder(p)
         return p
     there = [name for name in keep if os.path.lexists(p / name)]
     if there and not force:
@@ -89,11 +90,7 @@ def check_link(path: str | os.PathLike[str], owned: str = "/dev/pts/") -> Path:
     yet, or a symlink to a target under ``owned`` (one it left before). Anything else, a
     file, a folder or a link elsewhere, is refused with :class:`OutputFileError`."""
     p = Path(path)
-    folder = _folder_of(p)
-    if not folder.is_dir():
-        raise OutputFileError(
-            _("The folder {folder} does not exist: create it first, or choose another place for {name}.")
-            .format(folder=folder, name=p.name))
+    _need_folder(p)
     if p.is_symlink():
         if os.readlink(p).startswith(owned):
             return p
