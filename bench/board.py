@@ -1,7 +1,7 @@
-"""Benchmark of board reading on synthetic scenes of two independent renderers (deterministic).
+"""Benchmark of board reading on synthetic scenes of three independent renderers (deterministic).
 
-    .venv/bin/python bench/board.py [--count 520] [--seed 2026] [--renderer main|alt|both]
-                                    [--dir DIR] [--alt-dir DIR]
+    .venv/bin/python bench/board.py [--count 520] [--seed 2026] [--renderer main|alt|3d|both|all]
+                                    [--dir DIR] [--alt-dir DIR] [--3d-dir DIR] [--count-3d 192]
 
 Writes ``count`` scenes across the four boards with each renderer (``vision.synth.board``, and
 the independent ``vision.synth.board_alt`` with other piece shapes, camera, light and
@@ -9,6 +9,16 @@ occluders; about a quarter of the scenes with one marker hidden), then reads the
 (cv2.setNumThreads(1), OPENBLAS_NUM_THREADS=1) and prints, per renderer, the board-found rate
 (all, and with a hidden marker), per-square accuracy (all and per board) and the median ms per
 1280x720 frame. A directory that already holds labels.json is reused, not rewritten.
+
+``--renderer 3d`` (``vision.synth.board3d``: z-buffered meshes, shadow maps, tilts to 45
+degrees, lens distortion; groups of 8 scenes sharing camera and light, the first the game's
+start, learned, the rest positions of random legal play) writes ``--count-3d`` scenes (192: 48
+per game, 42 scored). ``both`` is main and alt (as before); ``all`` adds 3d. For every renderer
+it then prints, per game and per token kind (the truth's token: "-" is an empty square), the
+squares and how many were read right, what they were read as (truth -> read, counts; "?" when
+the board was not found), the squares the reader cannot report (two pieces on one printed
+square: Kat en Muis's cat+mouse, a Chop! Chop! cat on the table over a mouse; not scored) and
+the median ms per read after each group's first.
 """
 
 from __future__ import annotations
@@ -31,17 +41,25 @@ import cv2  # noqa: E402
 
 from vision.synth.board_scenes import evaluate_dir, write_dataset  # noqa: E402
 from vision.synth.board_alt import write_alt_dataset  # noqa: E402
+from vision.synth.board3d import write_3d_dataset  # noqa: E402
+
+GROUP_3D = 8
+"""Scenes per group of the 3-D renderer (one learned start, seven read)."""
 
 
 def run(renderer: str, root: Path, count: int, seed: int) -> None:
     t0 = time.perf_counter()
     if not (root / "labels.json").exists():
-        (write_alt_dataset if renderer == "alt" else write_dataset)(root, count, seed=seed)
+        if renderer == "3d":
+            write_3d_dataset(root, count, seed=seed, group_size=GROUP_3D)
+        else:
+            (write_alt_dataset if renderer == "alt" else write_dataset)(root, count, seed=seed)
     t1 = time.perf_counter()
     r = evaluate_dir(root, threads=1)
     t2 = time.perf_counter()
+    group = GROUP_3D if renderer == "3d" else 25
     print(f"== renderer {renderer}: {root} (written in {t1 - t0:.0f} s); {r['scenes']} scenes scored "
-          "(one reference scene per group of 25 teaches the piece looks)")
+          f"(one reference scene per group of {group} teaches the piece looks)")
     print(f"board found: {r['found_rate'] * 100:.2f}%  (scenes with a hidden marker: "
           f"{r['found_rate_hidden'] * 100:.2f}% of {r['scenes_hidden']})")
     print(f"per-square accuracy: {r['square_accuracy'] * 100:.3f}% of {r['squares']} squares")
@@ -52,21 +70,68 @@ def run(renderer: str, root: Path, count: int, seed: int) -> None:
     common = Counter((m["want"], m["got"]) for m in r["mistakes"]).most_common(8)
     print("most common mistakes (truth -> read):", ", ".join(f"{a}->{b} x{n}" for (a, b), n in common))
     print(f"evaluation took {t2 - t1:.0f} s")
+    print_kinds(r)
+
+
+def kind_of(token: str) -> str:
+    """A confusion table's truth token as a token kind (cubes of every arrow together)."""
+    return "cube" if token.startswith("cube:") else token
+
+
+def print_kinds(r: dict[str, object]) -> None:
+    """Per game and token kind: squares, right, what they were read as; unreportable squares;
+    the median ms per read after each group's first."""
+    confusion = r.get("confusion") or {}
+    assert isinstance(confusion, dict)
+    print('per game and token kind (truth: squares, right; read as; "-" empty, "?" board not found):')
+    for game in sorted(confusion):
+        kinds: dict[str, Counter[str]] = {}
+        exact: Counter[str] = Counter()
+        for key, n in confusion[game].items():
+            want, got = key.split(" -> ")
+            kinds.setdefault(kind_of(want), Counter())[got] += n
+            exact[kind_of(want)] += n if got == want else 0
+        for kind in sorted(kinds):
+            c = kinds[kind]
+            total = sum(c.values())
+            line = f"  {game:<10} {kind:<11} {total:6d}  right {exact[kind] / total * 100:7.2f}%"
+            if kind == "cube":  # the arrow counts: a cube read with another arrow is wrong
+                seen = sum(n for got, n in c.items() if got.startswith("cube:"))
+                line += f"  (a cube {seen / total * 100:6.2f}%, arrow wrong {seen - exact[kind]})"
+                wrong = [(got, n) for got, n in c.most_common() if not got.startswith("cube:")]
+            else:
+                wrong = [(got, n) for got, n in c.most_common() if got != kind]
+            line += "  read as: " + (", ".join(f"{got} x{n}" for got, n in wrong) or "nothing else")
+            if c.get("?", 0):
+                line += f"  ({c['?']} not read: board not found)"
+            print(line)
+    unrep = r.get("unreportable") or {}
+    assert isinstance(unrep, dict)
+    if unrep:
+        print("squares the reader cannot report (not scored):",
+              ", ".join(f"{k} x{n}" for k, n in sorted(unrep.items())))
+    per_ms = r.get("per_game_median_ms") or {}
+    assert isinstance(per_ms, dict)
+    print(f"median ms per read after each group's first (one core): {r.get('median_ms_after_first', 0.0):.1f}"
+          + "".join(f"; {g} {v:.1f}" for g, v in sorted(per_ms.items())))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--count", type=int, default=520)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--renderer", default="both", choices=["main", "alt", "both"])
+    ap.add_argument("--renderer", default="both", choices=["main", "alt", "3d", "both", "all"])
     ap.add_argument("--dir", default="", help="scene folder of the main renderer")
     ap.add_argument("--alt-dir", default="", help="scene folder of the alt renderer")
+    ap.add_argument("--3d-dir", dest="dir3d", default="", help="scene folder of the 3-D renderer")
+    ap.add_argument("--count-3d", type=int, default=192, help="scenes of the 3-D renderer (48 per game)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    for renderer in (["main", "alt"] if args.renderer == "both" else [args.renderer]):
-        given = args.alt_dir if renderer == "alt" else args.dir
+    chosen = {"both": ["main", "alt"], "all": ["main", "alt", "3d"]}.get(args.renderer, [args.renderer])
+    for renderer in chosen:
+        given = {"alt": args.alt_dir, "3d": args.dir3d}.get(renderer, args.dir)
         root = Path(given) if given else Path(tempfile.mkdtemp(prefix=f"board-bench-{renderer}-"))
-        run(renderer, root, args.count, args.seed)
+        run(renderer, root, args.count_3d if renderer == "3d" else args.count, args.seed)
     return 0
 
 

@@ -16,6 +16,21 @@ Format::
 
 Scenes of other renderers (``vision.synth.board_alt``) use the same format; if a group has no
 ``learn`` scene, its first scene is used as the reference.
+
+Additions (optional: older datasets read as before), written by ``vision.synth.board3d``::
+
+    "renderer": "3d",
+    "squares": the engine's board_view as it is: mice numbered ("mouse:2": which mouse),
+               Kat en Muis's "cat+mouse" on one square, a Chop! Chop! cat on "top:r,c" and a
+               mouse on "r,c" both listed;
+    "unreportable": [square id, ...]   # two pieces on one printed square: the reader's tokens
+                                       # cannot say it; not scored, counted apart
+    "camera": {"tilt_deg", "f_px", "k1", "k2"}, "light": {"tint", "lights"}   # for reports
+
+``evaluate_dir`` scores a spot against ``comparable`` (mice as "mouse"), leaves unreportable
+spots out of the accuracy and counts them, and reports per game a confusion table (truth ->
+read, "-" for empty, "?" when the board was not found) and the median ms per read after each
+group's first read.
 """
 
 from __future__ import annotations
@@ -110,6 +125,10 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
         groups.setdefault(str(sc.get("group", sc["board"])), []).append(sc)
     readers: dict[str, BoardReader] = {}
     times: list[float] = []
+    times_after_first: list[float] = []
+    per_game_times: dict[str, list[float]] = {}
+    confusion: dict[str, dict[str, int]] = {}
+    unreportable: dict[str, int] = {}
     per_game: dict[str, dict[str, float]] = {}
     total = found = hidden_n = hidden_found = 0
     sq_total = sq_right = sq_total_found = 0
@@ -126,14 +145,23 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
             except PieceError:
                 learn_failed += 1  # board not found there: the group is read with built-in looks
         readers[gname] = reader
+        spot_of = {sid: ids[0] for ids in reader.groups for sid in ids}
+        first_read = True
         for sc in members:
             if sc in learners:
                 continue
             img = load_image(root / str(sc["file"])).image  # labels in the file's pixels: not scaled
             t0 = time.perf_counter()
             reading = reader.read(img, track=False)
-            times.append((time.perf_counter() - t0) * 1000)
+            ms = (time.perf_counter() - t0) * 1000
+            times.append(ms)
             game = board.game
+            if not first_read:
+                times_after_first.append(ms)
+                per_game_times.setdefault(game, []).append(ms)
+            first_read = False
+            conf = confusion.setdefault(game, {})
+            cannot = {spot_of.get(sid, sid) for sid in sc.get("unreportable", ())}
             g = per_game.setdefault(game, {"scenes": 0, "found": 0, "squares": 0, "right": 0})
             total += 1
             g["scenes"] += 1
@@ -151,8 +179,15 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
             for sid in reader.observable:
                 if sid in skip:
                     continue
+                if sid in cannot:
+                    kinds = "+".join(sorted(dict(sc["squares"])[i] for i in dict(sc["squares"])
+                                            if spot_of.get(i, i) == sid))
+                    unreportable[f"{game} {kinds}"] = unreportable.get(f"{game} {kinds}", 0) + 1
+                    continue
                 want = truth.get(sid)
                 got = spots.get(sid) if spots is not None else "?"
+                key = f"{want or '-'} -> {got or '-'}"
+                conf[key] = conf.get(key, 0) + 1
                 sq_total += 1
                 g["squares"] += 1
                 sq_total_found += reading.found
@@ -174,6 +209,10 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
                          "square_accuracy": v["right"] / max(1, v["squares"])}
                      for k, v in per_game.items()},
         "learn_failed": learn_failed,
+        "median_ms_after_first": float(np.median(times_after_first)) if times_after_first else 0.0,
+        "per_game_median_ms": {k: float(np.median(v)) for k, v in per_game_times.items()},
+        "confusion": confusion,
+        "unreportable": unreportable,
         "mistakes": mistakes,
     }
     return report

@@ -1,0 +1,118 @@
+"""Positions for ``vision.synth.board3d``: real ones, reached by seeded random legal play of the
+game engines (``companion.games``), and what physically stands on each square.
+
+A group's first layout is the engine's start (Chop! Chop!: after the cat is placed on the table
+top, as C1 lays it); the next ones follow after a few random legal actions each (chance drawn
+with its exact probabilities; a finished game is set up again and played on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from companion import games
+from companion.boards import Board
+
+PLIES = {"katenmuis": (1, 5), "chopchop": (4, 30), "kilkenny": (3, 25), "qubism": (2, 14)}
+"""Random legal actions (throws and reveals included) between two scenes of a group, per game."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    squares: dict[str, str]
+    """The engine's board_view (mice numbered, "cat+mouse", a cat on "top:r,c" and a mouse on
+    "r,c" both present); Qubism cubes with the arrow as drawn."""
+    stands: list[tuple[str, list[str], str | None]]
+    """(square, tokens standing there, the Chop! Chop! slab lying under them or None)."""
+    unreportable: list[str]
+    """Squares holding what the reader's tokens cannot say: two pieces on one printed square."""
+
+
+def _settings(board: Board, rng: np.random.Generator) -> dict[str, Any]:
+    if board.game == "kilkenny":
+        return {"players": int(rng.integers(2, 5))}
+    return {}
+
+
+def _play(state: Any, rng: np.random.Generator, plies: int) -> bool:
+    """Apply up to ``plies`` random legal actions; False when the game ended first."""
+    for _ in range(plies):
+        if state.to_move() is None:
+            return False
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            p = np.array([float(w) for _, w in outcomes])
+            action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
+        else:
+            acts = state.legal_actions()
+            action = acts[int(rng.integers(0, len(acts)))]
+        state.apply(action)
+    return state.to_move() is not None
+
+
+def _start(game: Any, board: Board, rng: np.random.Generator) -> Any:
+    state = game.new_state()
+    if board.game == "chopchop" and not state.is_chance():
+        acts = state.legal_actions()  # C1: the cat player places the cat on the table top
+        if acts and type(acts[0]).__name__ == "PlaceCat":
+            state.apply(acts[int(rng.integers(0, len(acts)))])
+    return state
+
+
+def layout_of(board: Board, state: Any, rng: np.random.Generator) -> Layout:
+    """What stands where in an engine state."""
+    view = dict(state.board_view())
+    stands: list[tuple[str, list[str], str | None]] = []
+    unreportable: list[str] = []
+    if board.game == "chopchop":
+        holes = list(board.region("holes"))
+        pieces: dict[str, list[str]] = {}
+        for m, where in sorted(state.mice.items()):
+            if where is not None:
+                pieces.setdefault(where, []).append(m)
+        if state.cat is not None:
+            cat_sq = str(state.cat)
+            floor = cat_sq.split(":", 1)[1] if cat_sq.startswith("top:") else cat_sq
+            if cat_sq.startswith("top:") and floor in pieces:  # the cat on the table over a mouse
+                pieces[floor].append("cat")
+                unreportable += [cat_sq, floor]
+            else:
+                pieces.setdefault(cat_sq, []).append("cat")
+        for sq in sorted(state.face_down):
+            stands.append((sq, pieces.pop(sq, []), "slab"))
+        for sq in sorted(state.face_up_cheese):
+            stands.append((sq, pieces.pop(sq, []), "cheese"))
+        for h in holes:
+            stands.append((h, pieces.pop(h, []), "hole_open" if h in state.opened else "hole_closed"))
+        for sq, toks in sorted(pieces.items()):
+            stands.append((sq, toks, None))
+    else:
+        for sq, token in sorted(view.items()):
+            if token.startswith("cube:") and token[5:] not in ("N", "E", "S", "W"):
+                token = "cube:" + "NESW"[int(rng.integers(0, 4))]
+                view[sq] = token
+            toks = token.split("+")
+            if len(toks) > 1:
+                unreportable.append(sq)
+            stands.append((sq, toks, None))
+    return Layout(view, stands, unreportable)
+
+
+def group_layouts(board: Board, count: int, rng: np.random.Generator) -> list[Layout]:
+    """The start and ``count - 1`` later positions of seeded random legal play."""
+    game = games.make(board.game, _settings(board, rng))
+    state = _start(game, board, rng)
+    out = [layout_of(board, state, rng)]
+    lo, hi = PLIES.get(board.game, (2, 10))
+    while len(out) < count:
+        if not _play(state, rng, int(rng.integers(lo, hi + 1))):
+            state = _start(game, board, rng)
+            _play(state, rng, int(rng.integers(lo, hi + 1)))
+        for _ in range(4):  # not while a Qubism cube's arrow is being reported
+            if not any(t == "cube:?" for t in state.board_view().values()) or not _play(state, rng, 1):
+                break
+        out.append(layout_of(board, state, rng))
+    return out
