@@ -8,6 +8,7 @@ with its exact probabilities; a finished game is set up again and played on).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,8 +38,21 @@ def _settings(board: Board, rng: np.random.Generator) -> dict[str, Any]:
     return {}
 
 
-def _play(state: Any, rng: np.random.Generator, plies: int) -> bool:
-    """Apply up to ``plies`` random legal actions; False when the game ended first."""
+def cat_over_mouse(state: Any) -> bool:
+    """Chop! Chop!: the cat on a table-top square with a mouse under it."""
+    cat = getattr(state, "cat", None)
+    return bool(cat and str(cat).startswith("top:") and str(cat)[4:] in getattr(state, "mice", {}).values())
+
+
+def _leads_to(state: Any, action: Any, want: Callable[[Any], bool]) -> bool:
+    nxt = state.clone()
+    nxt.apply(action)
+    return want(nxt)
+
+
+def _play(state: Any, rng: np.random.Generator, plies: int, prefer: Callable[[Any], bool] | None = None) -> bool:
+    """Apply up to ``plies`` random legal actions (four times in five, given one, an action leading
+    to a state where ``prefer`` holds); False when the game ended first."""
     for _ in range(plies):
         if state.to_move() is None:
             return False
@@ -49,6 +63,10 @@ def _play(state: Any, rng: np.random.Generator, plies: int) -> bool:
         else:
             acts = state.legal_actions()
             action = acts[int(rng.integers(0, len(acts)))]
+            if prefer is not None and len(acts) > 1 and rng.random() < 0.8:
+                good = [a for a in acts if _leads_to(state, a, prefer)]
+                if good:
+                    action = good[int(rng.integers(0, len(good)))]
         state.apply(action)
     return state.to_move() is not None
 
@@ -107,12 +125,16 @@ def group_layouts(board: Board, count: int, rng: np.random.Generator) -> list[La
     state = _start(game, board, rng)
     out = [layout_of(board, state, rng)]
     lo, hi = PLIES.get(board.game, (2, 10))
+    # Chop! Chop!: steer some groups to the cat on the table over a mouse (random play seldom
+    # gets there, and the reader must be shown it)
+    prefer = cat_over_mouse if board.game == "chopchop" and rng.random() < 0.5 else None
     while len(out) < count:
-        if not _play(state, rng, int(rng.integers(lo, hi + 1))):
+        if not _play(state, rng, int(rng.integers(lo, hi + 1)), prefer):
             state = _start(game, board, rng)
             _play(state, rng, int(rng.integers(lo, hi + 1)))
-        for _ in range(4):  # not while a Qubism cube's arrow is being reported
-            if not any(t == "cube:?" for t in state.board_view().values()) or not _play(state, rng, 1):
+        for _ in range(8):  # not while a tile's reveal (chance) or a Qubism cube's arrow is pending
+            pending = state.is_chance() or any(t == "cube:?" for t in state.board_view().values())
+            if not pending or not _play(state, rng, 1):
                 break
         out.append(layout_of(board, state, rng))
     return out
