@@ -4,7 +4,7 @@
     companion board read IMAGE --board GAME [--json] [--model MODEL.json]
     companion board learn IMAGE --board GAME -o MODEL.json [--position POS.json] [--model OLD.json]
     companion board eval DIR [--json]
-    companion board synth DIR --count N [--seed S] [--games g1,g2] [--renderer main|alt]
+    companion board synth DIR --count N [--seed S] [--games g1,g2] [--renderer main|alt|3d]
     companion board calibrate --board GAME --image PHOTO --corners x,y x,y x,y x,y -o OUT.toml
     companion board calibrate --board katenmuis --image PHOTO --points-file PTS.txt -o OUT.toml
 
@@ -162,6 +162,8 @@ def _cmd_synth(args: argparse.Namespace) -> int:
     check_output_folder(args.dir, ("labels.json", "images"), args.force)
     if args.renderer == "alt":
         from vision.synth.board_alt import write_alt_dataset as write
+    elif args.renderer == "3d":
+        from vision.synth.board3d import write_3d_dataset as write
     else:
         from vision.synth.board_scenes import write_dataset as write
     n = write(Path(args.dir), args.count, seed=args.seed, games=games)
@@ -238,8 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--count", type=int, default=40)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--games", default="", help="comma-separated games (default: all four)")
-    s.add_argument("--renderer", default="main", choices=["main", "alt"],
-                   help="main: vision.synth.board; alt: the independent vision.synth.board_alt")
+    s.add_argument("--renderer", default="main", choices=["main", "alt", "3d"],
+                   help="main: vision.synth.board; alt: the independent vision.synth.board_alt; "
+                        "3d: vision.synth.board3d (meshes, shadows; groups of 8 from the game's start)")
     s.set_defaults(func=_cmd_synth)
 
     c = sub.add_parser("calibrate", help="map an original board's squares once (marker-equipped)",

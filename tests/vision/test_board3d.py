@@ -14,9 +14,10 @@ import pytest
 
 from bench.board import print_kinds
 from companion import games
-from vision.boardlocate import locate_board
+from vision.boardcli import main
 from vision.boarddefaults import board_for
-from vision.synth.board3d import H, W, make_setup, render_3d_scene, scene_labels, write_3d_dataset
+from vision.boardlocate import locate_board
+from vision.synth.board3d import H, W, make_setup, render_3d_scene, scene_labels
 from vision.synth.board3d_play import group_layouts, layout_of
 from vision.synth.board_scenes import evaluate_dir
 
@@ -109,7 +110,7 @@ def test_two_pieces_on_one_square_stand_apart() -> None:
 @pytest.fixture(scope="module")
 def km_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("km3d")
-    assert write_3d_dataset(root, 3, seed=5, games=["katenmuis"], group_size=3) == 3
+    assert main(["synth", str(root), "--count", "3", "--seed", "5", "--renderer", "3d", "--games", "katenmuis"]) == 0
     return root
 
 
