@@ -17,7 +17,7 @@ from companion import games
 from vision.boardcli import main
 from vision.boarddefaults import board_for
 from vision.boardlocate import locate_board
-from vision.synth.board3d import H, W, make_setup, render_3d_scene, scene_labels
+from vision.synth.board3d import H, W, make_setup, render_3d_scene, scene_labels, write_3d_dataset
 from vision.synth.board3d_play import group_layouts, layout_of
 from vision.synth.board_scenes import evaluate_dir
 
@@ -162,3 +162,14 @@ def test_two_counters_on_one_square_are_counted_not_scored(tmp_path: Path) -> No
     report = evaluate_dir(tmp_path)
     assert report["unreportable"] == {"katenmuis cat+mouse": 1}
     assert report["squares"] == len(board.squares) - 1 - len(scenes[1]["occluded"])
+
+
+def test_object_maps_name_every_piece_drawn(tmp_path: Path) -> None:
+    assert write_3d_dataset(tmp_path, 2, seed=2, games=["qubism"], maps=True) == 2
+    for sc in json.loads((tmp_path / "labels.json").read_text())["scenes"]:
+        objects = cv2.imread(str(tmp_path / sc["objects"]), cv2.IMREAD_UNCHANGED)
+        assert objects.dtype == np.uint16 and objects.shape == (H, W)
+        listed = {p["object"]: p for p in sc["pieces"]}
+        seen = set(np.unique(objects).tolist()) - {0}
+        assert seen and seen <= set(listed) | {1000, 1001}
+        assert {(p["square"], p["token"]) for p in sc["pieces"]} == set(sc["squares"].items())

@@ -515,12 +515,16 @@ def render_3d_scene(board: Board, layout: Layout, setup: Setup, rng: np.random.G
 
 
 def write_3d_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
-                     group_size: int = 8, max_tilt_deg: float = 45.0) -> int:
+                     group_size: int = 8, max_tilt_deg: float = 45.0, maps: bool = False) -> int:
     """Write ``count`` scenes (spread over ``games``, in groups of ``group_size`` sharing the
     pieces, camera and light; the first of a group is the start position, ``learn``) and
-    labels.json under ``root`` (format: ``vision.synth.board_scenes``)."""
+    labels.json under ``root`` (format: ``vision.synth.board_scenes``). With ``maps``, each
+    scene's object map too (``objects/<n>.png``, 16-bit: 0 table and print, k the k-th entry
+    of the scene's ``pieces``, 1000 arm, 1001 hand)."""
     root = Path(root)
     (root / "images").mkdir(parents=True, exist_ok=True)
+    if maps:
+        (root / "objects").mkdir(exist_ok=True)
     games = list(games or GAMES)
     rng = np.random.default_rng(seed + 31337)
     per_game = {g: count // len(games) + (1 if i < count % len(games) else 0) for i, g in enumerate(games)}
@@ -543,6 +547,13 @@ def write_3d_dataset(root: Path, count: int, seed: int = 0, games: list[str] | N
                 name = f"images/{n:05d}.jpg"
                 cv2.imwrite(str(root / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 97])
                 scenes.append(scene_labels(board, name, f"{game}-3d-{group_no}", learn, layout, setup, scene))
+                if maps:
+                    obj_name = f"objects/{n:05d}.png"
+                    cv2.imwrite(str(root / obj_name), scene.objects.astype(np.uint16))
+                    scenes[-1]["objects"] = obj_name
+                    scenes[-1]["pieces"] = [{"square": p.square, "token": p.token, "object": i + 1,
+                                             "top_mm": [round(v, 2) for v in p.top]}
+                                            for i, p in enumerate(scene.placed)]
                 n += 1
                 made += 1
             group_no += 1

@@ -26,6 +26,9 @@ Additions (optional: older datasets read as before), written by ``vision.synth.b
     "unreportable": [square id, ...]   # two pieces on one printed square: the reader's tokens
                                        # cannot say it; not scored, counted apart
     "camera": {"tilt_deg", "f_px", "k1", "k2"}, "light": {"tint", "lights"}   # for reports
+    "objects": "objects/00001.png",   # only with write_3d_dataset(maps=True): 16-bit object map
+    "pieces": [{"square", "token", "object", "top_mm": [x, y, z]}, ...]   # what each object is
+                                      # (slabs too: "slab", "cheese", "hole_open", "hole_closed")
 
 ``evaluate_dir`` scores a spot against ``comparable`` (mice as "mouse"), leaves unreportable
 spots out of the accuracy and counts them, and reports per game a confusion table (truth ->
