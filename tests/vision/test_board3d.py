@@ -18,7 +18,7 @@ from vision.boardcli import main
 from vision.boarddefaults import board_for
 from vision.boardlocate import locate_board
 from vision.synth.board3d import H, W, make_setup, render_3d_scene, scene_labels, write_3d_dataset
-from vision.synth.board3d_play import group_layouts, layout_of
+from vision.synth.board3d_play import _play, group_layouts, layout_of
 from vision.synth.board_scenes import evaluate_dir
 
 LABEL_OF_SLAB = {"slab": "slab", "cheese": "cheese", "hole_open": "hole"}
@@ -173,3 +173,24 @@ def test_object_maps_name_every_piece_drawn(tmp_path: Path) -> None:
         seen = set(np.unique(objects).tolist()) - {0}
         assert seen and seen <= set(listed) | {1000, 1001}
         assert {(p["square"], p["token"]) for p in sc["pieces"]} == set(sc["squares"].items())
+
+
+def test_a_turned_tile_lies_under_its_piece_while_the_move_is_due() -> None:
+    board = board_for("chopchop")
+    rng = np.random.default_rng(3)
+    state = games.make("chopchop", {}).new_state()
+    layout = layout_of(board, state, rng, transient=True)
+    while not layout.face_up:  # seeded random legal play until a +1, +2, arrow or fork is turned
+        assert _play(state, rng, 1), "the game ended before any such tile was turned"
+        layout = layout_of(board, state, rng, transient=True)
+    (sq, tile), = layout.face_up.items()
+    assert tile in ("crockery", "plus1", "plus2", "arrow", "fork", "knife")
+    assert layout.squares[sq] in ("cat", *(f"mouse:{i}" for i in range(1, 5)))  # the piece is what is read
+    assert not layout_of(board, state, rng).face_up  # only when asked for
+    setup = make_setup(board, rng, max_tilt_deg=10)
+    scene = render_3d_scene(board, layout, setup, rng)
+    assert [(p.square, p.token) for p in scene.placed if p.token.startswith("tile:")] == [(sq, f"tile:{tile}")]
+    on_tile = next(p for p in scene.placed if p.square == sq and not p.token.startswith("tile:"))
+    plain = render_3d_scene(board, layout_of(board, state, rng), setup, rng)
+    on_print = next(p for p in plain.placed if p.square == sq)
+    assert on_tile.top[2] - on_print.top[2] == pytest.approx(setup.pieces["thick"])  # it stands on the tile

@@ -515,12 +515,15 @@ def render_3d_scene(board: Board, layout: Layout, setup: Setup, rng: np.random.G
 
 
 def write_3d_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None = None,
-                     group_size: int = 8, max_tilt_deg: float = 45.0, maps: bool = False) -> int:
+                     group_size: int = 8, max_tilt_deg: float = 45.0, maps: bool = False,
+                     transient_tiles: bool = False) -> int:
     """Write ``count`` scenes (spread over ``games``, in groups of ``group_size`` sharing the
     pieces, camera and light; the first of a group is the start position, ``learn``) and
     labels.json under ``root`` (format: ``vision.synth.board_scenes``). With ``maps``, each
     scene's object map too (``objects/<n>.png``, 16-bit: 0 table and print, k the k-th entry
-    of the scene's ``pieces``, 1000 arm, 1001 hand)."""
+    of the scene's ``pieces``, 1000 arm, 1001 hand). With ``transient_tiles``, a Chop! Chop!
+    tile other than cheese that a piece has just turned lies face up under it while its move is
+    due (labelled ``face_up``; off by default, so the baseline's datasets stay as they were)."""
     root = Path(root)
     (root / "images").mkdir(parents=True, exist_ok=True)
     if maps:
@@ -539,7 +542,7 @@ def write_3d_dataset(root: Path, count: int, seed: int = 0, games: list[str] | N
             if size < 2 and made:  # a group needs its learn scene and at least one more
                 size = 2
             setup = make_setup(board, rng, max_tilt_deg)
-            layouts = group_layouts(board, size, rng)
+            layouts = group_layouts(board, size, rng, transient_tiles)
             for k, layout in enumerate(layouts):
                 learn = k == 0
                 scene = render_3d_scene(board, layout, setup, rng, arm=not learn and rng.random() < 0.3,
@@ -569,6 +572,7 @@ def scene_labels(board: Board, name: str, group: str, learn: bool, layout: Layou
     return {"file": name, "board": board.name, "group": group, "learn": learn, "renderer": "3d",
             "width": W, "height": H, "squares": dict(layout.squares),
             "unreportable": list(layout.unreportable),
+            **({"face_up": dict(layout.face_up)} if layout.face_up else {}),
             "occluded": scene.occluded, "markers_visible": scene.markers_visible,
             "markers_hidden": scene.markers_hidden, "homography": homography_json(scene.homography),
             "camera": {"tilt_deg": round(cam.tilt_deg, 2), "f_px": round(cam.f, 2), "k1": round(cam.k1, 4),

@@ -9,7 +9,7 @@ with its exact probabilities; a finished game is set up again and played on).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -30,6 +30,9 @@ class Layout:
     """(square, tokens standing there, the Chop! Chop! slab lying under them or None)."""
     unreportable: list[str]
     """Squares holding what the reader's tokens cannot say: two pieces on one printed square."""
+    face_up: dict[str, str] = field(default_factory=dict)
+    """Chop! Chop!: a face-up tile other than cheese lying under the piece that just turned it
+    (while its bonus, arrow or fork move is due; only when asked for: ``transient``)."""
 
 
 def _settings(board: Board, rng: np.random.Generator) -> dict[str, Any]:
@@ -80,12 +83,19 @@ def _start(game: Any, board: Board, rng: np.random.Generator) -> Any:
     return state
 
 
-def layout_of(board: Board, state: Any, rng: np.random.Generator) -> Layout:
-    """What stands where in an engine state."""
+def layout_of(board: Board, state: Any, rng: np.random.Generator, transient: bool = False) -> Layout:
+    """What stands where in an engine state (``transient``: with the face-up tile a Chop! Chop!
+    piece has just turned still lying under it, while its move is due)."""
     view = dict(state.board_view())
     stands: list[tuple[str, list[str], str | None]] = []
     unreportable: list[str] = []
+    face_up: dict[str, str] = {}
     if board.game == "chopchop":
+        if transient and state.phase in ("bonus", "arrow", "fork") and state.revealed:
+            sq, tile, piece = state.revealed[-1]
+            where = state.cat if piece == "cat" else state.mice.get(piece)
+            if tile != "cheese" and where == sq and sq not in state.face_down and sq not in state.face_up_cheese:
+                face_up[sq] = tile
         holes = list(board.region("holes"))
         pieces: dict[str, list[str]] = {}
         for m, where in sorted(state.mice.items()):
@@ -106,7 +116,7 @@ def layout_of(board: Board, state: Any, rng: np.random.Generator) -> Layout:
         for h in holes:
             stands.append((h, pieces.pop(h, []), "hole_open" if h in state.opened else "hole_closed"))
         for sq, toks in sorted(pieces.items()):
-            stands.append((sq, toks, None))
+            stands.append((sq, toks, f"tile:{face_up[sq]}" if sq in face_up else None))
     else:
         for sq, token in sorted(view.items()):
             if token.startswith("cube:") and token[5:] not in ("N", "E", "S", "W"):
@@ -116,11 +126,12 @@ def layout_of(board: Board, state: Any, rng: np.random.Generator) -> Layout:
             if len(toks) > 1:
                 unreportable.append(sq)
             stands.append((sq, toks, None))
-    return Layout(view, stands, unreportable)
+    return Layout(view, stands, unreportable, face_up)
 
 
-def group_layouts(board: Board, count: int, rng: np.random.Generator) -> list[Layout]:
-    """The start and ``count - 1`` later positions of seeded random legal play."""
+def group_layouts(board: Board, count: int, rng: np.random.Generator, transient: bool = False) -> list[Layout]:
+    """The start and ``count - 1`` later positions of seeded random legal play (``transient``:
+    see ``layout_of``)."""
     game = games.make(board.game, _settings(board, rng))
     state = _start(game, board, rng)
     out = [layout_of(board, state, rng)]
@@ -136,5 +147,5 @@ def group_layouts(board: Board, count: int, rng: np.random.Generator) -> list[La
             pending = state.is_chance() or any(t == "cube:?" for t in state.board_view().values())
             if not pending or not _play(state, rng, 1):
                 break
-        out.append(layout_of(board, state, rng))
+        out.append(layout_of(board, state, rng, transient))
     return out

@@ -6,7 +6,8 @@ millimetres (x right, y down the print, z up):
 
 - Kat en Muis: counters (bevelled discs 3-6 mm thick); two on one square ("cat+mouse") lie
   side by side or stacked;
-- Chop! Chop!: tile slabs 4-6 mm thick, face down (their back) or face up (a cheese picture);
+- Chop! Chop!: tile slabs 4-6 mm thick, face down (their back) or face up (a cheese picture;
+  on request the other tiles too, under the piece that just turned them);
   the hole slabs, closed (a door picture) or opened (a round hole cut through, the printed floor
   showing); a cat figurine (body, head, ears, tail) and mice (body, head, ears, tail) standing
   on the floor, on a hole slab or on the cheese the cat sits on; a cat on the table top over a
@@ -155,6 +156,31 @@ def _cheese_tile(half: float, t: float, face: Colour, cheese: Colour, edge: Colo
     return join([_slab(half, t, face, edge), polygon(wedge, t + 0.06, cheese), *holes])
 
 
+def _tile_picture(kind: str) -> list[tuple[np.ndarray, Colour]]:
+    """Convex polygons (in units of half a tile) drawn on a face-up tile other than cheese."""
+    dark: Colour = (50, 50, 60)
+    metal: Colour = (170, 165, 160)
+    bar = np.array([[-0.1, -0.45], [0.1, -0.45], [0.1, 0.45], [-0.1, 0.45]])
+    if kind in ("plus1", "plus2"):
+        plus = [np.array([[-0.5, -0.08], [0.0, -0.08], [0.0, 0.08], [-0.5, 0.08]]),
+                np.array([[-0.33, -0.25], [-0.17, -0.25], [-0.17, 0.25], [-0.33, 0.25]])]
+        bars = [bar + [0.25, 0.0]] if kind == "plus1" else [bar * [0.8, 1] + [0.15, 0.0], bar * [0.8, 1] + [0.45, 0.0]]
+        return [(p, (40.0, 40.0, 190.0)) for p in plus + bars]
+    if kind == "arrow":
+        return [(np.array([[-0.55, -0.1], [0.15, -0.1], [0.15, 0.1], [-0.55, 0.1]]), dark),
+                (np.array([[0.1, -0.35], [0.6, 0.0], [0.1, 0.35]]), dark)]
+    if kind == "fork":
+        tines = [np.array([[x - 0.04, -0.6], [x + 0.04, -0.6], [x + 0.04, -0.15], [x - 0.04, -0.15]]) for x in (-0.18, 0.0, 0.18)]
+        return [(p, metal) for p in tines + [np.array([[-0.24, -0.2], [0.24, -0.2], [0.08, 0.05], [-0.08, 0.05]]),
+                                             np.array([[-0.06, 0.0], [0.06, 0.0], [0.06, 0.65], [-0.06, 0.65]])]]
+    if kind == "knife":
+        return [(np.array([[-0.08, -0.65], [0.1, -0.6], [0.1, 0.05], [-0.08, 0.05]]), metal),
+                (np.array([[-0.09, 0.05], [0.09, 0.05], [0.09, 0.65], [-0.09, 0.65]]), dark)]
+    a = np.linspace(0, 2 * math.pi, 20, endpoint=False)  # crockery: a plate
+    return [(np.column_stack([0.6 * np.cos(a), 0.6 * np.sin(a)]), (235.0, 235.0, 240.0)),
+            (np.column_stack([0.35 * np.cos(a), 0.35 * np.sin(a)]), (200.0, 170.0, 120.0))]
+
+
 def _slab(half: float, t: float, top: Colour, edge: Colour) -> Mesh:
     m = box(half, half, 0, t, edge, 0.06)
     m.colour[np.abs(m.n[m.f[:, 0], 2]) > 0.5] = np.asarray(top) / 255.0
@@ -204,7 +230,8 @@ def piece_meshes(board: Board, sid: str, tokens: list[str], pset: dict[str, Any]
                  under: str | None = None) -> list[Placed]:
     """The pieces standing on square ``sid``: ``tokens`` (one, or two for Kat en Muis's
     "cat+mouse" and Chop! Chop!'s cat over a mouse), on top of ``under`` (a Chop! Chop! slab
-    kind lying there: "slab", "cheese", "hole_closed", "hole_open", or None)."""
+    kind lying there: "slab", "cheese", "hole_closed", "hole_open", "tile:<type>" (another
+    face-up tile: plus1, plus2, arrow, fork, knife, crockery), or None)."""
     cx, cy, side = square_frame(board, sid)
     out: list[Placed] = []
     z = 0.0
@@ -219,6 +246,9 @@ def piece_meshes(board: Board, sid: str, tokens: list[str], pset: dict[str, Any]
             m = _cheese_tile(half, t, pset["tile_face"], pset["cheese"], pset["slab_edge"], float(rng.uniform(0, 2 * math.pi)))
         elif under == "hole_open":
             m = frame_with_hole(half, side * 0.26, 0, t, pset["tile_face"], (40, 45, 55))
+        elif under.startswith("tile:"):  # another face-up tile, lying there for a moment
+            m = join([_slab(half, t, pset["tile_face"], pset["slab_edge"]),
+                      *[polygon(poly * half, t + 0.06, colour) for poly, colour in _tile_picture(under[5:])]])
         else:  # a closed hole slab: a door picture
             door = np.array([[-0.3, 0.5], [0.3, 0.5], [0.3, -0.1], [0.15, -0.35], [-0.15, -0.35], [-0.3, -0.1]]) * half
             m = join([_slab(half, t, pset["tile_face"], pset["slab_edge"]), polygon(door, t + 0.06, pset["door"])])
