@@ -538,9 +538,10 @@ def write_3d_dataset(root: Path, count: int, seed: int = 0, games: list[str] | N
         made = 0
         group_no = 0
         while made < per_game[game]:
-            size = min(group_size, per_game[game] - made)
-            if size < 2 and made:  # a group needs its learn scene and at least one more
-                size = 2
+            left = per_game[game] - made
+            size = min(group_size, left)
+            if left - size == 1:  # no group of one (a learn scene alone): the last one grows
+                size += 1
             setup = make_setup(board, rng, max_tilt_deg)
             layouts = group_layouts(board, size, rng, transient_tiles)
             for k, layout in enumerate(layouts):
