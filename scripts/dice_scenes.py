@@ -76,11 +76,12 @@ def _crowd_scenes(n: int, rng: np.random.Generator) -> list[Scene]:
     return out
 
 
-def make_synth3d(n: int, seed: int, procs: int = 0, cache: Path | None = None) -> list[Scene]:
+def make_synth3d(n: int, seed: int, procs: int = 0, cache: str | Path | None = None) -> list[Scene]:
     """Dice ray-cast in 3-D (``vision.synth.dice3d``: side faces, busy printed art, small dice,
     marbled and translucent bodies, negatives). Seeds 70000 + seed, far from the bench's. With
     ``cache`` (a .pkl file) the scenes are read from it when it holds ``n`` scenes of this seed,
     else made and written there (JPEG bytes: several runs on one machine share one rendering)."""
+    cache = Path(cache) if cache else None
     if cache is not None and cache.is_file():
         with cache.open("rb") as f:
             key, packed = pickle.load(f)

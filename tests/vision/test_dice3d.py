@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.dice import read_dice
-from vision.synth import dice3d
+from vision.synth import dice3d_art
 from vision.synth.dice3d import FACE_NORMALS, FACE_VALUES, Params3D, render_scene3d
 
 # engraved, opaque dice, no clutter: what the tests count on
@@ -142,7 +142,7 @@ def test_one_scene_is_quick() -> None:
 def test_busy_printed_art_and_negatives() -> None:
     """Printed art: a hex map with number tokens (digits and dots) or cards and text; things that
     are not dice (blank cubes, keys, tokens, pawns) are drawn but never labelled."""
-    art = dice3d.printed_art(np.random.default_rng(1), 300, 400)
+    art = dice3d_art.printed_art(np.random.default_rng(1), 300, 400)
     assert art.shape == (300, 400, 3) and float(art.std()) > 10
     p = Params3D(n_dice=(1, 1), n_negatives=(6, 6), hand_prob=0.0, die_px=(40.0, 50.0))
     _img, lab = render_scene3d(np.random.default_rng(11), p, debug=True)
