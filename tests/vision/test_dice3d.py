@@ -3,7 +3,9 @@ show at an angle, the die is a standard one, a seed reproduces a scene, one scen
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,6 +15,7 @@ from vision.dice import read_dice
 from vision.synth import dice3d_art
 from vision.synth.dice3d import FACE_NORMALS, FACE_VALUES, Params3D, render_scene3d
 
+ROOT = Path(__file__).resolve().parents[2]
 # engraved, opaque dice, no clutter: what the tests count on
 PLAIN = dict(n_negatives=(0, 0), hand_prob=0.0, marbled_prob=0.0, translucent_prob=0.0, table="plain")
 
@@ -149,3 +152,21 @@ def test_busy_printed_art_and_negatives() -> None:
     assert len(lab["dice"]) == 1
     assert lab["ids"].max() >= 4  # negatives drawn beside the one die
     assert (lab["faces"][lab["ids"] > 1] == 0).all()  # no pips on them
+
+
+def test_training_scenes_are_shared_through_a_cache(tmp_path: Path) -> None:
+    """scripts/dice_scenes.make_synth3d: the scenes written to the cache are the ones made, read
+    back as they were (several training runs on one machine share one rendering), and a cache of
+    another count or seed is made afresh."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import dice_scenes
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    cache = tmp_path / "s3d.pkl"
+    made = dice_scenes.make_synth3d(2, 4, cache=cache)
+    assert cache.is_file()
+    again = dice_scenes.make_synth3d(2, 4, cache=cache)
+    assert all(np.array_equal(a[0], b[0]) and a[1] == b[1] for a, b in zip(made, again))
+    other = dice_scenes.make_synth3d(2, 5, cache=cache)
+    assert not np.array_equal(other[0][0], made[0][0])
