@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -170,3 +171,24 @@ def test_training_scenes_are_shared_through_a_cache(tmp_path: Path) -> None:
     assert all(np.array_equal(a[0], b[0]) and a[1] == b[1] for a, b in zip(made, again))
     other = dice_scenes.make_synth3d(2, 5, cache=cache)
     assert not np.array_equal(other[0][0], made[0][0])
+
+
+def test_mining_leaves_a_hidden_top_face_alone() -> None:
+    """scripts/dice_mine: the detector's proposals on a die marked "whole" (its top face hidden)
+    are mined neither as its value nor as "not a die"."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import dice_mine
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    from vision.dice import MODELS, crop_for_classifier
+
+    p = Params3D(**PLAIN, tilt_deg=(0.0, 0.0), die_px=(50.0, 60.0), n_dice=(4, 6))
+    img, lab = render_scene3d(np.random.default_rng(21), p)
+    dice = [d for d in lab["dice"] if not d.get("whole")]
+    plain = dice_mine.mine([(img, dice)], MODELS, crop_for_classifier)
+    hidden = dice_mine.mine([(img, [{**dice[0], "whole": True}] + dice[1:])], MODELS, crop_for_classifier)
+    gone = Counter(y for _c, y in plain) - Counter(y for _c, y in hidden)
+    assert len(hidden) < len(plain)
+    assert set(gone) == {dice[0]["value"]}  # only that die's crops are left out, no "not a die" in their place
+    assert len(plain) - len(hidden) == sum(gone.values())

@@ -461,7 +461,6 @@ def render_scene3d(rng: np.random.Generator, params: Params3D | None = None, deb
     ids = np.zeros((h, w), np.int32)
     faces = np.zeros((h, w), np.int32)
     top_alone: dict[int, int] = {}
-    view = (cam.pos - np.float32([0, 0, 0]))
     for i in sorted(range(len(objs)), key=lambda j: -float(np.linalg.norm(cam.pos - objs[j].centre))):
         o = objs[i]
         q = cam.project(_corners(o))
@@ -507,7 +506,6 @@ def render_scene3d(rng: np.random.Generator, params: Params3D | None = None, deb
         zbuf[yy, xx] = depth[sel][front]
         ids[yy, xx] = i + 1
         faces[yy, xx] = np.where(up[front], vals[front], -vals[front]) if o.kind == "die" else 0
-    del view
     # a hand at the edge
     hand_mask = np.zeros((h, w), np.uint8)
     if rng.random() < p.hand_prob:
