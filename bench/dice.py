@@ -15,6 +15,11 @@ about; the other two show how the reader copes with cameras unlike dice-dev's.
 reaching for one: dice with more than a fifth of their top face under it are counted apart
 (read right, misread, asked about; a misread one is a made-up value), the others as usual.
 
+``--d3-n N`` (default 50, 0: off) adds "3-D": scenes ray-cast by ``vision.synth.dice3d`` (dice
+in perspective with side faces, busy printed art, 13-110 px dice, marbled and translucent bodies,
+blank cubes, keys, tokens and a hand as negatives); dice whose top face is hidden are counted apart
+as under "hand".
+
 ``--crowd-n N`` (default 40, 0: off) adds "crowded": 640x640 tables of 20-40 dice packed
 against each other (``vision.synth.crowd``), with three more counts: *duplicates* (a labelled
 die found twice: predictions centred on a labelled die's top face beyond those paired with one), *merged*
@@ -46,6 +51,7 @@ import cv2  # noqa: E402
 
 from vision.synth import crowd as synth_crowd  # noqa: E402
 from vision.synth import dice as synth_dice  # noqa: E402
+from vision.synth import dice3d as synth_dice3d  # noqa: E402
 from vision.cli import _grown_contains, boxes_match, evaluate, score_image  # noqa: E402
 from vision.dice import CROP_GROW, DiceConfig  # noqa: E402
 
@@ -118,6 +124,8 @@ def main() -> int:
     ap.add_argument("--synth-n", type=int, help="images per synthetic set (0: none)", default=100)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--crowd-n", type=int, default=40, help="crowded tables to render (0: none)")
+    ap.add_argument("--d3-n", type=int, default=50,
+                    help="scenes ray-cast in 3-D (vision.synth.dice3d, seed + 2000; 0: none)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--min-value-prob", type=float, default=None, help="another DiceConfig.min_value_prob")
     ap.add_argument("--det-model", help="another detector (ONNX) instead of the shipped one")
@@ -182,6 +190,13 @@ def main() -> int:
                 synth_dice.write_dataset(ds, n, seed=hseed, params=synth_dice.SceneParams(hand_prob=1.0))
             fig = evaluate_hands(ds, cfg)
             fig["dataset"] = f"synthetic hand seed={hseed}"
+            results.append(fig)
+        if a.d3_n > 0 and not a.only_variants:  # side faces, printed art, small dice, negatives
+            ds = Path(tmp) / f"d3-{a.seed + 2000}-{a.d3_n}"
+            if not (ds / "labels.json").is_file():
+                synth_dice3d.write_dataset3d(ds, a.d3_n, seed=a.seed + 2000)
+            fig = evaluate_hands(ds, cfg)
+            fig["dataset"] = f"synthetic 3-D seed={a.seed + 2000}"
             results.append(fig)
         if a.crowd_n > 0:
             ds = Path(tmp) / f"crowded-{a.seed + 1000}-{a.crowd_n}"

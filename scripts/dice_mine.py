@@ -52,6 +52,8 @@ def _mine(data: list, out: Path, crop: Crop) -> Mined:
         for box, _score in props:
             ious = [dice_boxes.iou(box, d["box"]) for d in dice]
             best = int(np.argmax(ious)) if ious else -1
+            if best >= 0 and ious[best] >= 0.5 and dice[best].get("whole"):
+                continue  # a die whose top face is mostly hidden (vision.synth.dice3d): neither way
             if best >= 0 and ious[best] >= 0.5:
                 res.append((crop(img, list(box)), int(dice[best]["value"])))
             elif not any(boxes_match(list(box), d["box"]) for d in dice) or max(ious, default=0) < 0.15:

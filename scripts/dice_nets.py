@@ -124,7 +124,7 @@ def _set_conv(conv: nn.Conv2d, bn: nn.BatchNorm2d | None, w: torch.Tensor, b: to
     bn.running_var.fill_(1.0)
     bn.weight.fill_(1.0)
     bn.bias.copy_(b)
-    bn.eps = 0.0
+    bn.eps = 1e-12  # the identity (torch 2.9 and later refuse an eps of 0: "batch_norm eps must be positive")
 
 
 def load_onnx_det(model: Det, path: Path) -> list[str]:

@@ -5,8 +5,10 @@ and ``vision.synth.crowd`` crowded tables), made in this process or shared out a
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -14,6 +16,7 @@ import numpy as np
 
 from vision.synth import crowd as synth_crowd
 from vision.synth import dice as synth_dice
+from vision.synth import dice3d as synth_dice3d
 
 Scene = tuple[np.ndarray, list[dict]]
 
@@ -71,6 +74,45 @@ def _crowd_scenes(n: int, rng: np.random.Generator) -> list[Scene]:
         img, lab = synth_crowd.render_crowd(rng)
         out.append((img, lab["dice"]))
     return out
+
+
+def make_synth3d(n: int, seed: int, procs: int = 0, cache: str | Path | None = None) -> list[Scene]:
+    """Dice ray-cast in 3-D (``vision.synth.dice3d``: side faces, busy printed art, small dice,
+    marbled and translucent bodies, negatives). Seeds 70000 + seed, far from the bench's. With
+    ``cache`` (a .pkl file) the scenes are read from it when it holds ``n`` scenes of this seed,
+    else made and written there (JPEG bytes: several runs on one machine share one rendering)."""
+    cache = Path(cache) if cache else None
+    if cache is not None and cache.is_file():
+        with cache.open("rb") as f:
+            key, packed = pickle.load(f)
+        if key == (n, seed):
+            return [(cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_COLOR), d) for b, d in packed]
+    if procs:
+        scenes = pooled(_synth3d_part, [(70_000 + seed, k, m) for k, m in parts(n)], procs)
+    else:
+        scenes = _synth3d_scenes(n, np.random.default_rng(70_000 + seed))
+    if cache is not None:
+        packed = [(cv2.imencode(".png", img)[1].tobytes(), d) for img, d in scenes]
+        tmp = cache.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(((n, seed), packed), f)
+        tmp.replace(cache)
+    return scenes
+
+
+def _synth3d_scenes(n: int, rng: np.random.Generator) -> list[Scene]:
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        w, h = (640, 640) if r < 0.5 else ((640, 480) if r < 0.75 else (480, 640))
+        img, lab = synth_dice3d.render_scene3d(rng, synth_dice3d.Params3D(width=w, height=h))
+        out.append((img, lab["dice"]))
+    return out
+
+
+def _synth3d_part(job: tuple) -> list:
+    seed, k, m = job
+    return _synth3d_scenes(m, _part_rng(seed, k))
 
 
 # procs > 0: the scenes are made in parts of PART, part k from seed's k-th spawned generator, so

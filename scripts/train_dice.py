@@ -86,7 +86,7 @@ sys.path.insert(0, str(ROOT))
 
 import vision.dice as _dice  # noqa: E402
 from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
-from dice_scenes import make_crowds, make_synth, warp_photo  # noqa: E402
+from dice_scenes import make_crowds, make_synth, make_synth3d, warp_photo  # noqa: E402
 from dice_sets import load_set, load_sets  # noqa: E402
 import dice_mine  # noqa: E402
 from dice_nets import (CLS_WIDTHS, DET_ARCHS, Cls, Det, distil_loss, keep_loaded_norms,  # noqa: E402
@@ -510,6 +510,8 @@ def main() -> None:
                     help="with --det-init: learn that detector's outputs instead of the labels")
     ap.add_argument("--det-runtime-scale", action="store_true",
                     help="scale the detector's samples as the reader's fine pass does (small dice up to 640 px)")
+    ap.add_argument("--synth3d", type=int, default=0, help="scenes ray-cast in 3-D (vision.synth.dice3d) added")
+    ap.add_argument("--synth3d-cache", default=None, help="a .pkl of the --synth3d scenes (made there when it isn't)")
     ap.add_argument("--crowd", type=int, default=0, help="crowded synthetic tables added to the data")
     ap.add_argument("--streaks", type=float, default=0.0, help="share of classifier crops crossed by a light or dark band")
     ap.add_argument("--jpeg", type=float, default=0.0,
@@ -575,8 +577,8 @@ def main() -> None:
     real = load_sets([Path(p) for p in a.dataset.split(",") if p], a.label_fixes, a.holdout,
                      Path(a.val_out) if a.val_out else None)
     synth = (make_synth(a.synth, seed=1000 + a.seed, close=a.close, hue_pips=a.hue_pips, procs=PROCS)
-             + make_crowds(a.crowd, a.seed, procs=PROCS))
-    print(f"data: {len(real)} real train images, {len(synth)} synthetic ({a.crowd} crowded), "
+             + make_crowds(a.crowd, a.seed, procs=PROCS) + make_synth3d(a.synth3d, a.seed, PROCS, a.synth3d_cache))
+    print(f"data: {len(real)} real train images, {len(synth)} synthetic ({a.crowd} crowded, {a.synth3d} in 3-D), "
           f"{time.time() - t:.0f}s", flush=True)
     # real images are few: repeat them so they are ~40% of what the models see
     data = real * max(1, int(0.66 * len(synth) / max(1, len(real)))) + synth

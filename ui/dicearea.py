@@ -55,24 +55,37 @@ def is_sure(reading: Any, threshold: float) -> bool:
     return reading.value is not None and reading.confidence >= threshold
 
 
-def read(frame: Any, area: Area, reader: Any = None) -> list[Any]:
+def read(frame: Any, area: Area, reader: Any = None, pose: Any = None) -> list[Any]:
     """The dice on ``frame``: ``reader(frame)`` when one is given (tests give labelled
-    readers), else vision.dice's reader, looking only at the tray when the area is one."""
+    readers), else vision.dice's reader, looking only at the tray when the area is one, and
+    knowing the table's plane when ``pose`` is a board found by its markers."""
     if reader is not None:
         return list(reader(frame))
     from vision.dice import read_dice
 
-    return read_dice(frame, reader_config(area, (frame.shape[1], frame.shape[0])))
+    return read_dice(frame, reader_config(area, (frame.shape[1], frame.shape[0]), pose))
 
 
-def reader_config(area: Area, size: tuple[int, int]) -> Any:
-    """The vision.dice config for this area (a region of interest for a tray), or None."""
+def table_plane(pose: Any) -> Any:
+    """The table's plane (vision.dice_plane.TablePlane) when ``pose`` is a board found by its
+    markers, else None."""
+    if pose is None or not getattr(pose, "found", False):
+        return None
+    from vision.dice_plane import TablePlane
+
+    return TablePlane.from_pose(pose)
+
+
+def reader_config(area: Area, size: tuple[int, int], pose: Any = None) -> Any:
+    """The vision.dice config for this area (a region of interest for a tray) and this board
+    pose (the table's plane: boxes that cannot be a die's top face there are dropped), or None."""
     rect = tray_pixels(area, size)
-    if rect is None:
+    table = table_plane(pose)
+    if rect is None and table is None:
         return None
     from vision.dice import DiceConfig, RegionOfInterest
 
-    return DiceConfig(roi=RegionOfInterest(rect=rect))
+    return DiceConfig(roi=RegionOfInterest(rect=rect) if rect is not None else None, table=table)
 
 
 def _board_outline(pose: Any, board: Any) -> Any:
@@ -117,7 +130,12 @@ def keep(dice: list[Any], area: Area, size: tuple[int, int], pose: Any = None, b
 
 def counted(dice: list[Any], area: Area, size: tuple[int, int], pose: Any = None, board: Any = None) -> list[Any]:
     """The dice the camera counts: with the board located, none on its printed markers (they
-    look like dice faces), whatever the area; then those the area keeps."""
+    look like dice faces) and none whose box cannot be a die's top face where it lies on the
+    table (its size and shape on the board's plane: a side face, a printed token, a key), whatever
+    the area; then those the area keeps."""
     if pose is not None and getattr(pose, "found", False):
         dice = [d for d in dice if not on_marker(d.box, pose)]
+    table = table_plane(pose)
+    if table is not None:
+        dice = [d for d in dice if table.fits(d.box)]
     return keep(dice, area, size, pose, board)

@@ -69,3 +69,34 @@ def test_by_default_counters_on_the_board_are_not_taken_for_dice() -> None:
         kept += len(dicearea.counted(seen, default, size, pose, board))
     assert anywhere >= 4  # the reader does see "dice" on the board...
     assert kept == 0  # ...and the default setting keeps none of them
+
+
+def test_with_the_board_located_boxes_that_are_no_top_face_there_do_not_count() -> None:
+    """The table's plane from the board's markers (vision.dice_plane): a box the size of a 16 mm
+    die's top face where it lies counts; one four times too big, or long and thin (a side face
+    seen steeply), does not, whatever the area; without the board all three count. The reader's
+    own config carries the plane too."""
+    board = load_board("katenmuis")
+    rng = np.random.default_rng(3)
+    scene = render_scene(board, {}, random_look(board, rng), rng, clean=True)
+    pose = locate_board(scene.image, board)
+    assert pose.found
+    size = (scene.image.shape[1], scene.image.shape[0])
+    sq = list(board.squares.values())[len(board.squares) // 2]
+    x, y = sq.centre
+
+    def box(w_mm: float, h_mm: float) -> tuple[float, float, float, float]:
+        q = pose.to_pixels(np.float64([[x - w_mm / 2, y - h_mm / 2], [x + w_mm / 2, y + h_mm / 2],
+                                       [x - w_mm / 2, y + h_mm / 2], [x + w_mm / 2, y - h_mm / 2]]))
+        return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+
+    die = DieReading(4, box(16, 16), 0.9, "white")
+    huge = DieReading(6, box(64, 64), 0.9, "white")
+    side = DieReading(2, box(16, 4), 0.9, "white")
+    assert dicearea.counted([die, huge, side], "anywhere", size, pose, board) == [die]
+    assert dicearea.counted([die, huge, side], "anywhere", size, None, board) == [die, huge, side]
+    cfg = dicearea.reader_config("anywhere", size, pose)
+    assert cfg is not None and cfg.roi is None and cfg.table.fits(die.box) and not cfg.table.fits(huge.box)
+    tray = dicearea.reader_config([0.1, 0.1, 0.9, 0.9], size, pose)
+    assert tray.roi is not None and tray.table is not None
+    assert dicearea.reader_config("anywhere", size, None) is None

@@ -253,7 +253,7 @@ class CameraScreen(Screen):
                 area = self.app.prefs.get("ui.dice_area")
                 if reads_dice:
                     try:
-                        dice = dicearea.read(frame, area, self.reader)
+                        dice = dicearea.read(frame, area, self.reader, pose)
                     except Exception:
                         dice = []
                 polygons = []
