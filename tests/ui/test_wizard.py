@@ -35,6 +35,8 @@ def _labelled_reader(sure: float = 0.97) -> Any:
 
 
 def _wizard(app: Any) -> Any:
+    """Home's Set-up button, touched."""
+    app.go("home")
     tap(app.screen("home").ids.setup_button)
     assert wait_for(lambda: app.sm.current == "wizard")
     return app.screen("wizard")
@@ -279,4 +281,25 @@ def test_sound_choices_in_words(make_app: Any, tmp_path: Any) -> None:
     pump(3)
     tap(wizard.ids.sound_test)
     assert wizard.sound_text == "The voice is off: choose where to hear it first."
+    wizard.leave()
+
+
+def test_cameras_are_named_in_words_in_the_wizard_and_settings(make_app: Any) -> None:
+    app = make_app()
+    app.hardware.camera.detail = "/dev/video0, /dev/video2"  # two USB cameras plugged in
+    app.prefs.set("ui.camera", "none")  # no feed: only the choices are looked at
+    app.go("settings")
+    settings = [b.text for b in app.screen("settings").ids.cameras.children]
+    assert "Camera 1 (USB)" in settings and "Camera 2 (USB)" in settings
+    wizard = _wizard(app)
+    tap(wizard.step_buttons["camera"])
+    names = [b.text for b in wizard.ids.cam_sources.children][::-1]
+    assert names == ["Camera 1 (USB)", "Camera 2 (USB)", "Pi camera", "Demo pictures"]
+    assert not any("video" in t or "/dev/" in t for t in settings + names)
+    assert wizard.camera_placeholder == "The camera is switched off in Settings."
+    tap(wizard.ids.cam_sources.children[-2])  # Camera 2
+    assert app.prefs.get("ui.camera") == "/dev/video2"
+    # there is no such camera here: one sentence, no device error text
+    assert wait_for(lambda: wizard.camera_placeholder == "The camera stopped: check its cable, then choose it again.",
+                    timeout=15), wizard.camera_placeholder
     wizard.leave()
