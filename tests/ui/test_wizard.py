@@ -112,6 +112,7 @@ def test_camera_step_guides_and_ticks_on_the_demo_feed(make_app: Any) -> None:
         assert app.prefs.get("ui.setup")["camera"] is True
         assert wizard.step_buttons["camera"].icon == "check"
         assert wizard.ids.camera_next.text == "Next"
+        screenshot(app.root, "wizard_camera_demo_800x480")
         # the dice frames of the feed show no board: the guidance says so in its own words
         assert wait_for(lambda: wizard.aim_text == "No corners seen: is the board in view and lit?", timeout=15)
     finally:

@@ -68,6 +68,8 @@ class SetupWizardScreen(Screen):
     print_error = StringProperty("")
     print_done = BooleanProperty(False)
     aim_text = StringProperty("")
+    aim_ok = BooleanProperty(False)
+    """Every corner seen in the last picture (the guidance in green)."""
     camera_placeholder = StringProperty("")
     camera_done = BooleanProperty(False)
     learn_text = StringProperty("")
@@ -190,9 +192,9 @@ class SetupWizardScreen(Screen):
                           state="down" if key == self.game_key else "normal")
             b.bind(on_release=lambda _b, k=key: self.pick_game(k))
             box.add_widget(b)
-        self.print_done = bool(self.progress().get("print"))
-        self.print_error = ""
         path = self.pdf_path()
+        self.print_done = path.exists()  # "Make it again"
+        self.print_error = ""
         if path.exists():
             self.print_text = self._printed_sentence(path)
         else:
@@ -288,6 +290,7 @@ class SetupWizardScreen(Screen):
         view.set_frame(frame)
         view.redraw()
         self.aim_text = aim.sentence()
+        self.aim_ok = bool(aim.all_seen)
         self.steady = self.steady + 1 if aim.all_seen else 0
         if self.steady >= STEADY_FRAMES and not self.camera_done:
             self.camera_done = True
