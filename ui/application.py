@@ -41,6 +41,7 @@ KV_FILES = [
     HERE / "screens" / "history.kv",
     HERE / "screens" / "howto.kv",
     HERE / "screens" / "gameover.kv",
+    HERE / "screens" / "wizard.kv",
 ]
 _kv_loaded = False
 TOP_BAR = 56
@@ -197,11 +198,16 @@ class CompanionApp(App):
         from ui.screens.gameover import GameOverScreen
 
         sm.add_widget(GameOverScreen(name="gameover"))
+        from ui.screens.wizard import SetupWizardScreen
+
+        sm.add_widget(SetupWizardScreen(name="wizard"))
         return sm
 
     def on_start(self) -> None:
         self.start_hardware()
         self.voice.start()
+        if self.prefs.first_start and self.session is None:
+            self.go("wizard")  # the very first start: set-up is offered (each step can be skipped)
 
     def on_stop(self) -> None:
         self._panel_check.cancel()
@@ -468,10 +474,11 @@ class CompanionApp(App):
     def on_die_state(self, state: Any) -> None:
         describe = getattr(state, "describe", None)
         self.status = describe() if callable(describe) else str(state)
-        try:
-            self.screen("settings").on_die_state(state)
-        except Exception:
-            pass
+        for name in ("settings", "wizard"):
+            try:
+                self.screen(name).on_die_state(state)
+            except Exception:
+                pass
 
     def on_button(self, name: str) -> None:
         """A GPIO panel button (on the UI thread): roll (the virtual die / confirm), undo

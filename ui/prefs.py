@@ -17,6 +17,8 @@ from ui.dicearea import is_area
 GPIO_DEFAULTS: dict[str, Any] = {"roll": 17, "undo": 27, "menu": 22, "buzzer": 26, "leds": [5, 6, 13, 19]}
 """BCM pins of the button panel (hardware.panel.PanelPins' defaults)."""
 GPIO_SINGLE = ("roll", "undo", "menu", "buzzer")
+SETUP_STEPS = ("print", "camera", "learn")
+"""The set-up wizard's ticked steps (ui.screens.wizard)."""
 
 
 def _is_port(v: Any) -> bool:
@@ -59,6 +61,10 @@ def _is_variant(v: Any) -> bool:
     return isinstance(v, str) and v in VARIANTS
 
 
+def _is_setup(v: Any) -> bool:
+    return isinstance(v, dict) and set(v) <= set(SETUP_STEPS) and all(isinstance(x, bool) for x in v.values())
+
+
 def _is_language(v: Any) -> bool:
     return isinstance(v, str) and (v == "" or v in LANGUAGES)
 
@@ -77,6 +83,8 @@ SPECS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "ui.speech_rate": (160, _int_in(80, 450), N_("voice speed")),
     "ui.speech_variant": ("", _is_variant, N_("voice")),
     "ui.reduced_motion": (False, _is_bool, N_("reduced motion setting")),
+    "ui.setup": ({k: False for k in SETUP_STEPS}, _is_setup, N_("set-up progress")),
+    "ui.audio_device": ("", _is_port, N_("sound output")),
 }
 """key -> (default, validator, what it is: marked for translation, shown in notes and errors).
 ``ui.language`` "" means: not chosen, follow ``LANG`` (see ui.language)."""
@@ -88,6 +96,8 @@ class Prefs:
         self.invalid: list[tuple[str, Any]] = []
         """(what, the saved value) of each saved setting that was not valid."""
         self.values: dict[str, Any] = {}
+        self.first_start = not store.settings()
+        """Nothing was saved before this start: the set-up wizard is offered."""
         self.reload()
 
     def reload(self) -> None:

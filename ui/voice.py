@@ -26,8 +26,9 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion import i18n
 from companion.i18n import _
-from hardware.audio import AudioOutput
-from hardware.espeak import VARIANTS, voice_for
+from hardware.audio import AplayOutput, AudioOutput
+from hardware.espeak import VARIANTS
+from hardware.soundchoice import voice_words
 from hardware.speech import Speaker, SpeechStatus, VoiceSettings
 from ui import theme
 from ui.widgets.common import BigButton, BigToggle, KeyLabel, TextLabel
@@ -51,6 +52,8 @@ class AppVoice(EventDispatcher):
         super().__init__()
         self.prefs = prefs
         self.enabled = bool(prefs.get("ui.speech_on"))
+        if output is None and prefs.get("ui.audio_device") not in ("", "off"):
+            output = AplayOutput(prefs.get("ui.audio_device"))  # chosen in the set-up wizard
         self.speaker = Speaker(engine, output, settings=self.settings(), on_status=bridge.callback("speech_status"))
         self._off = [bridge.on("speech_status", self._on_status),
                      i18n.on_change(bridge.callback("speech_language"))]
@@ -80,8 +83,7 @@ class AppVoice(EventDispatcher):
 
     def _show_voice(self) -> None:
         lang = i18n.language()
-        self.voice_name = _("Speaks {language} with the voice {voice}.").format(
-            language=i18n.LANGUAGES.get(lang, lang), voice=voice_for(lang, self.settings().variant))
+        self.voice_name = _("The voice: {voice}.").format(voice=voice_words(lang, self.settings().variant))
 
     def _on_status(self, status: SpeechStatus) -> None:
         self.status_text = status.describe()

@@ -326,6 +326,66 @@ def _kilkenny_zoomed(app: Any) -> Any:
     return None
 
 
+def _wizard(step: str) -> Callable[[Any], Any]:
+    """The set-up wizard's pages (tests/ui/test_wizard.py drives them by touch), each in a state
+    with its text shown: the PDF made (or not), a frame with a corner cut off, a throw read, a die found."""
+
+    def build(app: Any) -> Any:
+        app.prefs.set("ui.camera", "none")  # no live feed over the frame shown
+        app.go("wizard")
+        wizard = app.screen("wizard")
+        wizard.show("learn" if step == "throw" else step.split("_")[0])
+        if step == "print":
+            wizard.on_printed(str(wizard.pdf_path()), "")
+        elif step == "print_error":
+            wizard.on_printed(str(wizard.pdf_path()), "OSError")
+        elif step == "camera":
+            from vision.aim import aim_at
+            from vision.boarddefaults import board_for
+
+            image = _cut_board()
+            wizard.camera_placeholder = ""
+            wizard.on_frame(image, aim_at(image, board_for("katenmuis")), None)
+        elif step == "throw":
+            from vision.dice import DieReading
+
+            wizard.learn_text = ""
+            wizard.on_learned(2, "")
+            for _i in range(3):
+                wizard.on_dice([DieReading(3, (0, 0, 9, 9), 0.97, "red"), DieReading(5, (20, 0, 29, 9), 0.97, "blue")])
+        elif step == "devices":
+            from serial.tools.list_ports_common import ListPortInfo
+
+            from ui import wizardsound
+
+            port = ListPortInfo("/dev/ttyACM0")
+            port.vid = 0x2341
+            wizardsound.PORT_LISTER = lambda: [port]
+            try:
+                wizard.search_die()
+            finally:
+                wizardsound.PORT_LISTER = None
+        pump(2)
+        return None
+
+    return build
+
+
+def _cut_board() -> Any:
+    """A printed Kat en Muis board turned a little, its top-left corner marker out of the picture."""
+    import cv2
+
+    from vision.boarddefaults import board_for
+    from vision.printing import render_board
+
+    art = render_board(board_for("katenmuis"), 2.0)
+    h, w = art.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), -12, 1.0)
+    m[0, 2] += 10
+    m[1, 2] += 60
+    return cv2.warpAffine(art, m, (640, 560), borderValue=(90, 90, 90))
+
+
 GAMES = ("katenmuis", "chopchop", "kilkenny", "qubism")
 
 SCENES: list[Scene] = [
@@ -355,4 +415,5 @@ SCENES: list[Scene] = [
     Scene("settings", _settings),
     Scene("history", _history(False)),
     Scene("history_replay", _history(True)),
+    *[Scene(f"wizard_{step}", _wizard(step)) for step in ("print", "print_error", "camera", "throw", "devices")],
 ]

@@ -73,9 +73,11 @@ class SettingsScreen(Screen):
         self.camera_buttons = {}
         current = app.prefs.get("ui.camera")
         choices = list(CAMERA_CHOICES)
-        for dev in app.hardware.camera.detail.split(", "):
-            if dev.startswith("/dev/video"):
-                choices.insert(2, (dev, dev.replace("/dev/", "")))
+        from ui.screens.wizard import camera_words
+
+        devices = [dev for dev in app.hardware.camera.detail.split(", ") if dev.startswith("/dev/video")]
+        for i, dev in reversed(list(enumerate(devices))):
+            choices.insert(2, (dev, camera_words(dev, i)))  # "Camera 1 (USB)", never a device path
         for value, text in choices:
             b = BigToggle(text=_(text), group="camera", allow_no_selection=False,
                           state="down" if value == current else "normal", font_size=theme.FONT_SMALL)

@@ -51,6 +51,7 @@ GLYPHS: dict[str, str] = {
     "repeat": "\uf363",
     "board": "\uf00a",  # table-cells
     "back_arrow": "\uf060",  # arrow-left
+    "setup": "\uf7d9",  # screwdriver-wrench
 }
 
 
