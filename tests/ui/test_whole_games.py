@@ -16,16 +16,66 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.ui.helpers import pump, tap, tap_at, wait_for, walk
-from tests.ui.test_flow import tap_scrolled as _tap_held
+import time
+from collections.abc import Callable
+
+from kivy.base import EventLoop
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.tests.common import UnitTestTouch
+
+from tests.ui.helpers import walk
 
 SCORE = {"Won": 1000, "Parked": 50, "CheeseTaken": 30, "Captured": 20, "TileRevealed": 5}
 """What a player moving by touch prefers (effect name -> points): keeps the games short."""
 
 
+def pump(frames: int = 1) -> None:
+    """Run the app's clock, input and layout as a frame does, without drawing the frame (on
+    the offscreen driver a drawn frame costs 30 to 120 ms; touches need the layout only)."""
+    for _i in range(frames):
+        Clock.tick()
+        EventLoop.dispatch_input()
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
+
+
+def wait_for(cond: Callable[[], bool], timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        pump()
+        if cond():
+            return True
+        time.sleep(0.005)
+    return cond()
+
+
+def tap_at(x: float, y: float, hold: float = 0.0) -> None:
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    end = time.monotonic() + hold
+    while time.monotonic() < end:  # a scrolling list tells a tap from a drag after 0.25 s
+        pump()
+        time.sleep(0.02)
+    touch.touch_up()
+
+
+def tap(widget: Any, hold: float = 0.0) -> None:
+    """A finger on the widget's centre, once laid out (where it stays put from frame to frame)."""
+    last = None
+    for _i in range(30):
+        pump()
+        where = (*widget.to_window(*widget.center), *widget.size)
+        if where == last:
+            break
+        last = where
+    tap_at(*widget.to_window(*widget.center), hold=hold)
+
+
 def tap_scrolled(widget: Any) -> None:
     """A finger on a widget in a scrolling list, once the list has scrolled it into view and
-    stopped moving (a list that just grew still settles for a few frames)."""
+    stopped moving (a list that just grew still settles for a few frames), held 0.3 s."""
     from kivy.uix.scrollview import ScrollView
 
     parent = widget.parent
@@ -33,14 +83,8 @@ def tap_scrolled(widget: Any) -> None:
         parent = parent.parent
     if parent is not None:
         parent.scroll_to(widget, animate=False)
-    last = None
-    for _i in range(30):
-        pump()
-        where = widget.to_window(*widget.center)
-        if where == last:
-            break
-        last = where
-    _tap_held(widget)
+    tap(widget, hold=0.3)
+    pump(2)
 
 
 def _window(app: Any) -> Any:
