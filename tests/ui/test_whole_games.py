@@ -14,10 +14,9 @@ lit. Each game ends on the end-of-game screen, checked against the engine's outc
 from __future__ import annotations
 
 import random
-from typing import Any
-
 import time
 from collections.abc import Callable
+from typing import Any
 
 from kivy.base import EventLoop
 from kivy.clock import Clock
@@ -312,6 +311,9 @@ def _check_game_over(app: Any) -> Any:
         who = name if name == label else f"{name} ({label})"
         assert who in pairs, (who, pairs)
         assert ("winner" in pairs[who]) == (player in won), (who, pairs[who])
+        if session.record.game == "kilkenny":
+            cats = sum(1 for colour in session.state.cats.values() if colour == player)
+            assert pairs[who].startswith(f"{cats} cat"), (who, pairs[who])
         if session.record.game == "katenmuis":
             chips = outcome["banks"][player]
             assert pairs[who].startswith(f"{chips} chip") and f"({outcome['scores'][player]:+d})" in pairs[who]
