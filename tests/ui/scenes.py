@@ -266,8 +266,10 @@ def _companion_seat(app: Any) -> Any:
     home = app.screen("home")
     home.select_game("chopchop")
     choice = home.seat_choices["cat"]
-    choice.who.text = "Companion"
+    choice.set("normal")  # what picking "Companion" in the spinner does, in every language
+    pump(2)
     tap(choice.toggles["strong"])
+    assert choice.is_companion and choice.strength == "strong"
     return None
 
 
@@ -363,6 +365,28 @@ def _chopchop_over(app: Any) -> Any:
     return None
 
 
+def _kilkenny_four_over(app: Any) -> Any:
+    """The end-of-game screen with four players in two columns (long names wrap in their row)."""
+    import random
+
+    from tests.ui.test_whole_games import _choose
+    from ui import actions
+
+    app.start_game("kilkenny", {"red": "Grootmoeder", "blue": "Alexandra", "green": "Maximiliaan"},
+                   {"players": 4, "cats": 2}, {"yellow": "easy"})
+    rng = random.Random(1)
+    for _i in range(2000):
+        state = app.session.state
+        if state.is_over():
+            break
+        if actions.chance_kind(state) == "dice":
+            app.game_screen.picker.roll()
+        else:
+            app.apply(_choose(state, rng))
+    pump(2)
+    return None
+
+
 def _kilkenny_zoomed(app: Any) -> Any:
     from tests.ui.helpers import tap_at
 
@@ -399,6 +423,7 @@ SCENES: list[Scene] = [
     Scene("gameover_chopchop", _chopchop_over),
     Scene("home_kilkenny_4players", _kilkenny_four(False)),
     Scene("game_kilkenny_4players", _kilkenny_four(True)),
+    Scene("gameover_kilkenny_4players", _kilkenny_four_over),
     Scene("game_companion_turn", _companion_turn),
     Scene("game_hint", _hint),
     *[Scene(f"game_guide_{key}", _guide(key)) for key in GAMES],
