@@ -63,6 +63,8 @@ class Page:
     marks: tuple[tuple[str, str], ...] = ()
     """(square id, short text) to print on lit squares, e.g. the number a player counts there
     when the board's own label is too small to read (Kat en Muis)."""
+    tiles: tuple[str, ...] = ()
+    """The tiles the page names (Chop! Chop!'s "cheese", "plus1", ...), shown as their pictures."""
 
 
 @dataclass(frozen=True)

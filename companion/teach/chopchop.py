@@ -39,6 +39,7 @@ def sections(game: Game) -> list[Section]:
     mice_players = int(s.get("mice_players", 1))
     need = int(s.get("cheese_to_win", 10))
     comp = composition(tiles)
+    kinds = tuple(t for t, n in tiles.items() if n)
     return [
         section("setup", [
             Page(ngettext(
@@ -50,7 +51,7 @@ def sections(game: Game) -> list[Section]:
                    "table top, and only mice may walk under it."), top + under),
             Page(_("Put one mouse on each of the four mouse holes, on its hole slab."), holes),
             Page(_("Shuffle the {n} tile slabs and lay them face down on the other floor squares. "
-                   "They are: {tiles}.").format(n=n_slabs, tiles=comp), slabs),
+                   "They are: {tiles}.").format(n=n_slabs, tiles=comp), slabs, tiles=kinds),
             Page(_("The Cat player puts the cat on any square of the table top. Then the mice play "
                    "first, and the two sides take turns."), top),
         ]),
@@ -73,15 +74,16 @@ def sections(game: Game) -> list[Section]:
             Page(_("When a piece stops on a face-down slab, turn the slab over, do what it shows, "
                    "then take it off the board."), slabs),
             Page(_("Cheese: a mouse keeps it. If the Cat stops on a cheese, the cat sits on it and it "
-                   "stays on the board face up; nobody may enter that square.")),
+                   "stays on the board face up; nobody may enter that square."), tiles=("cheese",)),
             Page(_("+1 or +2: the same piece moves 1 or 2 more squares, and whatever it stops on "
-                   "counts again.")),
+                   "counts again."), tiles=("plus1", "plus2")),
             Page(_("Arrow: put the piece on any square it may stand on, except a hole, a mouse or a "
-                   "face-up cheese. Whatever it stops on counts again.")),
+                   "face-up cheese. Whatever it stops on counts again."), tiles=("arrow",)),
             Page(_("Fork: the mice take one face-up cheese that the cat is not sitting on. For the Cat "
-                   "a fork does nothing.")),
-            Page(_("Knife: that side misses its next turn, so the other side plays twice in a row.")),
-            Page(_("Broken crockery does nothing.")),
+                   "a fork does nothing."), tiles=("fork",)),
+            Page(_("Knife: that side misses its next turn, so the other side plays twice in a row."),
+                 tiles=("knife",)),
+            Page(_("Broken crockery does nothing."), tiles=("crockery",)),
             Page(_("When a mouse first leaves its hole slab, turn that slab over to show the hole: "
                    "the hole is now open."), holes),
             Page(_("The Cat catches a mouse by ending its move on it; that mouse is out of the game. "
@@ -102,8 +104,10 @@ def sections(game: Game) -> list[Section]:
         section("companion", [
             Page(_out_of_cheese(str(s.get("out_of_cheese", "cat")), need)),
             Page(_("The companion counts the slabs as: {tiles}. If a slab turns up that does not fit "
-                   "these numbers, it says so and stops counting that kind.").format(tiles=comp), slabs),
-            Page(_("A +1, +2 or arrow that allows no move leaves the piece where it is.")),
+                   "these numbers, it says so and stops counting that kind.").format(tiles=comp), slabs,
+                 tiles=kinds),
+            Page(_("A +1, +2 or arrow that allows no move leaves the piece where it is."),
+                 tiles=("plus1", "plus2", "arrow")),
             Page(_("After a knife, when the mice play twice in a row, the same player throws both "
                    "times and must move the same mouse.")),
         ], notes=game.interpretations()),

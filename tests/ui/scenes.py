@@ -266,8 +266,10 @@ def _companion_seat(app: Any) -> Any:
     home = app.screen("home")
     home.select_game("chopchop")
     choice = home.seat_choices["cat"]
-    choice.who.text = "Companion"
+    choice.set("normal")  # what picking "Companion" in the spinner does, in every language
+    pump(2)
     tap(choice.toggles["strong"])
+    assert choice.is_companion and choice.strength == "strong"
     return None
 
 
@@ -311,6 +313,78 @@ def _howto(key: str) -> Callable[[Any], Any]:
         return None
 
     return build
+
+
+def _howto_tiles(app: Any) -> Any:
+    """Chop! Chop!'s How to play on the cheese page: the tile's picture above the text."""
+    _howto("chopchop")(app)
+    howto = app.screen("howto")
+    howto.go(next(i for i, (_s, page) in enumerate(howto.pages) if page.tiles == ("cheese",)))
+    pump(2)
+    return None
+
+
+def _kilkenny_four(game: bool) -> Callable[[Any], Any]:
+    def build(app: Any) -> Any:
+        app.go("home")
+        home = app.screen("home")
+        home.select_game("kilkenny")
+        home.set_setting("players", 4)
+        if game:
+            home.start_new()
+            for _i in range(8):
+                app.game_screen.picker.roll()
+                state = app.session.state
+                if not state.is_chance() and state.legal_actions():
+                    app.apply(state.legal_actions()[0])
+        pump(2)
+        return None
+
+    return build
+
+
+def _chopchop_over(app: Any) -> Any:
+    import random
+
+    from ui import actions
+
+    app.start_game("chopchop", {"cat": "Mum", "mice1": "Tom"}, {})
+    rng = random.Random(5)
+    for _i in range(3000):
+        state = app.session.state
+        if state.is_over():
+            break
+        kind = actions.chance_kind(state)
+        if kind == "dice":
+            app.game_screen.picker.roll()
+        elif kind == "tile":
+            app.game_screen.enter_tile(rng.choice(actions.tile_outcomes(state))[0])
+        else:
+            app.apply(rng.choice(state.legal_actions()))
+    pump(2)
+    return None
+
+
+def _kilkenny_four_over(app: Any) -> Any:
+    """The end-of-game screen with four players in two columns (long names wrap in their row)."""
+    import random
+
+    from tests.ui.test_whole_games import _choose
+    from ui import actions
+
+    app.start_game("kilkenny", {"red": "Grootmoeder", "blue": "Alexandra", "green": "Maximiliaan"},
+                   {"players": 4, "cats": 2}, {"yellow": "easy"})
+    rng = random.Random(1)
+    for _i in range(2000):
+        state = app.session.state
+        if state.is_over():
+            break
+        if actions.chance_kind(state) == "dice":
+            app.game_screen.picker.roll()
+        else:
+            app.apply(_choose(state, rng))
+    pump(2)
+    return None
 
 
 def _kilkenny_zoomed(app: Any) -> Any:
@@ -406,10 +480,15 @@ SCENES: list[Scene] = [
     Scene("game_choice_view", _choice_view),
     *[Scene(f"game_camera_{what}", _camera_panels(what)) for what in ("crosscheck", "unsure", "offer")],
     Scene("game_katenmuis_over", _katenmuis_over),
+    Scene("gameover_chopchop", _chopchop_over),
+    Scene("home_kilkenny_4players", _kilkenny_four(False)),
+    Scene("game_kilkenny_4players", _kilkenny_four(True)),
+    Scene("gameover_kilkenny_4players", _kilkenny_four_over),
     Scene("game_companion_turn", _companion_turn),
     Scene("game_hint", _hint),
     *[Scene(f"game_guide_{key}", _guide(key)) for key in GAMES],
     *[Scene(f"howto_{key}", _howto(key)) for key in GAMES],
+    Scene("howto_chopchop_tiles", _howto_tiles),
     Scene("camera_off", _camera_off),
     Scene("camera", _camera),
     Scene("settings", _settings),

@@ -7,6 +7,9 @@ paths all end in :meth:`CompanionApp.apply`, which shows an illegal action as a 
 - a throw (dice picker, Roll button, serial die, camera) -> :meth:`enter_throw`;
 - a tile reveal (tile picker, camera proposal) -> :meth:`enter_tile`;
 - a move: touch the piece, then a lit destination -> :meth:`on_square`.
+
+The camera's offers, notes and disagreements over the board are :class:`ui.screens.gamecamera.GameCamera`
+(a mixin); the "Which one?" list is :class:`ui.screens.choice.ChoiceView`.
 """
 
 from __future__ import annotations
@@ -17,25 +20,29 @@ from typing import Any
 from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
-from companion import crosscheck, games, proposals
+from companion import games
 from companion.boards import BoardError, load_board
 from companion.games.base import CHANCE, Action, Effect, State
-from companion.i18n import _, ngettext
+from companion.i18n import _
 from companion.session import Session, SessionEvent
 from ui import actions, companion_turn, feedback, guide, theme
-from ui.widgets.common import BigButton, KeyLabel, Panel, TextLabel, wrap_text
+from ui.screens.choice import ChoiceView
+from ui.screens.choice import as_sentence as _sentence
+from ui.screens.gamecamera import GameCamera
+from ui.widgets.common import wrap_text
 from ui.widgets.dice import DicePicker
 from ui.widgets.icons import IconButton
 from ui.widgets.tiles import TilePicker, pretty_tile
 
+__all__ = ["MAX_NARRATION", "ChoiceView", "GameScreen"]
+
 MAX_NARRATION = 80
 
 
-class GameScreen(Screen):
+class GameScreen(GameCamera, Screen):
     game_key = StringProperty("")
     banner = StringProperty("")
     banner_colour = ListProperty(list(theme.ACCENT))
@@ -345,125 +352,6 @@ class GameScreen(Screen):
     def refresh_panel(self, state: State) -> None:
         """Subclasses draw their side panel here."""
 
-    # -- the camera during play (ui.camwatch) -----------------------------------------------
-
-    def on_enter(self, *args: Any) -> None:
-        app = self.app
-        if app is not None and app.session is not None and app.game_screen is self:
-            app.camera_watch.start()
-
-    def on_leave(self, *args: Any) -> None:
-        app = self.app
-        if app is not None and hasattr(app, "camera_watch"):
-            app.camera_watch.stop()
-
-    def _camera_box(self) -> Any:
-        box = self.ids.get("camera_box")
-        if box is None:
-            area = self.ids.board_area
-            box = BoxLayout(orientation="vertical", spacing=4, size_hint=(None, None))
-            box.bind(minimum_height=box.setter("height"))
-            area.bind(pos=lambda *_: setattr(box, "pos", area.pos), width=box.setter("width"))
-            box.pos, box.width = area.pos, area.width
-            area.add_widget(box)
-            self.ids["camera_box"] = box
-        return box
-
-    def _camera_item(self, name: str, widget: Any) -> None:
-        box = self._camera_box()
-        old = self.ids.get(name)
-        if old is not None and old.parent is box:
-            box.remove_widget(old)
-        self.ids[name] = widget
-        box.add_widget(widget, index=0 if name == "camera_offer" else len(box.children))
-
-    def _camera_drop(self, name: str) -> None:
-        w = self.ids.get(name)
-        if w is not None and w.parent is not None:
-            w.parent.remove_widget(w)
-        self.ids.pop(name, None)
-
-    def offer_camera_throw(self, values: list[int], warning: str | None = None) -> None:
-        """A settled, sure camera reading of the wanted dice: one touch enters it (below a
-        ``warning`` when the die looks like another player's)."""
-        text = _("Camera sees {throw} \u2014 Use").format(throw=" + ".join(map(str, values)))
-        button = BigButton(text=text, size_hint_y=None, height=56, bg=list(theme.GOOD), font_size=theme.FONT)
-        button.values = list(values)
-        button.bind(on_release=lambda b: self.use_camera_throw(b.values))
-        self._camera_drop("camera_note")
-        if warning:
-            self._camera_item("camera_note", self._message_panel(warning))
-        self._camera_item("camera_offer", button)
-        self.app.voice.say(_("The camera sees {dice}.").format(dice=" + ".join(map(str, values))))
-
-    def use_camera_throw(self, values: list[int]) -> None:
-        self._camera_drop("camera_offer")
-        state = self.state
-        if state is None or actions.chance_kind(state) != "dice":
-            self.app.toast(_("No throw is due now."), "info")
-            return
-        self.enter_throw(values, "camera")
-
-    def show_camera_note(self, text: str) -> None:
-        """The camera saw dice but is not sure (never entered as a throw)."""
-        note = self._message_panel(text)
-        self._camera_drop("camera_offer")
-        self._camera_item("camera_note", note)
-        self.app.voice.say(text)
-
-    def show_camera_status(self, text: str | None) -> None:
-        """The camera's own trouble (lost, stopped) above the board until cleared (None)."""
-        if text is None:
-            self._camera_drop("camera_status")
-        else:
-            self._camera_item("camera_status", self._message_panel(text))
-
-    def _message_panel(self, text: str) -> Any:
-        panel = Panel(orientation="vertical", size_hint_y=None, padding=[10, 6, 10, 6], spacing=6,
-                      bg=list(theme.PANEL_HI))
-        label = KeyLabel(text=text, font_size=theme.FONT, color=theme.BAD, size_hint_y=None, halign="left")
-        label.bind(width=lambda w, wd: setattr(w, "text_size", (wd, None)),
-                   texture_size=lambda w, ts: setattr(w, "height", ts[1] + 4))
-        panel.add_widget(label)
-        panel.bind(minimum_height=panel.setter("height"))
-        return panel
-
-    def show_crosscheck(self, mismatches: list[Any]) -> None:
-        """What the camera sees disagrees with the game: ask the players (no state change)."""
-        first = mismatches[0]
-        words = self.session.game.square_words if self.session else None
-        text = _sentence(crosscheck.phrase(first, words) if hasattr(first, "kind") else first.message)
-        if len(mismatches) > 1:
-            more = len(mismatches) - 1
-            text += " " + ngettext("(and {n} more)", "(and {n} more)", more).format(n=more)
-        panel = self._message_panel(text)
-        row = BoxLayout(size_hint_y=None, height=52, spacing=8)
-        fix = BigButton(text=_("I'll fix the board"), bg=list(theme.INFO))
-        ignore = BigButton(text=_("Ignore"), size_hint_x=0.5, bg=list(theme.PANEL))
-        fix.bind(on_release=lambda *_: self.dismiss_crosscheck(fixed=True))
-        ignore.bind(on_release=lambda *_: self.dismiss_crosscheck(fixed=False))
-        row.add_widget(fix)
-        row.add_widget(ignore)
-        panel.add_widget(row)
-        self.crosscheck_shown = list(mismatches)
-        self.ids["crosscheck_fix"] = fix
-        self.ids["crosscheck_ignore"] = ignore
-        self._camera_item("crosscheck", panel)
-        self.app.voice.say(text)
-
-    def dismiss_crosscheck(self, fixed: bool) -> None:
-        self._camera_drop("crosscheck")
-        self.crosscheck_shown = []
-        self.ids.pop("crosscheck_fix", None)
-        self.ids.pop("crosscheck_ignore", None)
-        if fixed:
-            self.app.toast(_("Thanks: put the pieces where the game shows them."), "info")
-
-    def clear_camera(self) -> None:
-        for name in ("camera_offer", "camera_note"):
-            self._camera_drop(name)
-        self.dismiss_crosscheck(fixed=False)
-
     # -- input ------------------------------------------------------------------------------
 
     def enter_throw(self, values: tuple[int, ...] | list[int], source: str = "touch") -> None:
@@ -571,53 +459,3 @@ class GameScreen(Screen):
             self.app.toast(_("No moves to choose now."), "info")
             return
         ChoiceView(self, legal).open()
-
-
-class ChoiceView(ModalView):
-    """Several legal actions fit the touch: pick one."""
-
-    def __init__(self, screen: GameScreen, candidates: list[Action]) -> None:
-        super().__init__(size_hint=(0.7, 0.8), background="", background_color=theme.PANEL, overlay_color=(0, 0, 0, 0.75))
-        self.screen = screen
-        from kivy.uix.scrollview import ScrollView
-
-        outer = BoxLayout(orientation="vertical", padding=12, spacing=8)
-        outer.add_widget(KeyLabel(text=_("Which one?"), size_hint_y=None, height=44))
-        scroll = ScrollView()
-        box = BoxLayout(orientation="vertical", spacing=6, size_hint_y=None)
-        box.bind(minimum_height=box.setter("height"))
-        self.buttons = []
-        for a in candidates[:40]:
-            b = wrap_text(BigButton(text=self.sentence(a), size_hint_y=None, height=52), "left")
-            b.bind(texture_size=lambda w, ts: setattr(w, "height", max(52, ts[1] + 16)))
-            b.action = a
-            b.bind(on_release=lambda _b, act=a: self.pick(act))
-            box.add_widget(b)
-            self.buttons.append(b)
-        scroll.add_widget(box)
-        outer.add_widget(scroll)
-        cancel = BigButton(text=_("Cancel"), size_hint_y=None, height=52)
-        cancel.bind(on_release=lambda *_: self.dismiss())
-        outer.add_widget(cancel)
-        self.add_widget(outer)
-
-    def sentence(self, action: Action) -> str:
-        """The choice as a whole sentence ("Mouse 3 goes from D2 to D4 by way of D3"), never
-        the action's internal form."""
-        state = self.screen.state
-        session = getattr(self.screen, "session", None)
-        if state is None:
-            return actions.describe_action(action)
-        return _sentence(proposals.describe(state, action, getattr(session, "seats", None)).sentence)
-
-    def pick(self, action: Action) -> None:
-        self.dismiss()
-        self.screen.selected = ""
-        self.screen.app.apply(action)
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return text
-    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -1,6 +1,6 @@
-"""The end-of-game screen: who won, each player's chips (Kat en Muis) or the cheese and the
-mice caught (Chop! Chop!), how long the game took (turns, minutes); "Play again with the same
-seats", back to the board (where Undo takes the last move back), or Home.
+"""The end-of-game screen: who won, each player's chips (Kat en Muis) or cats left (Kilkenny),
+the cheese and the mice caught (Chop! Chop!), how long the game took (turns, minutes); "Play
+again with the same seats", back to the board (where Undo takes the last move back), or Home.
 
 Shown by the app as soon as a game it is showing ends (:meth:`GameOverScreen.show_for`)."""
 
@@ -67,7 +67,8 @@ def length_text(session: Session) -> str:
 
 
 def player_lines(session: Session) -> list[tuple[str, str, str]]:
-    """Per player: (name, what they have at the end, their role's colour key)."""
+    """Per player: (name, what they have at the end: Kat en Muis's chips, Kilkenny's cats left;
+    "winner"; their role's colour key)."""
     outcome = session.state.outcome() or {}
     won = set(winners(session))
     lines = []
@@ -82,6 +83,10 @@ def player_lines(session: Session) -> list[tuple[str, str, str]]:
             change = int((outcome.get("scores") or {}).get(player, 0))
             parts.append(ngettext("{n} chip", "{n} chips", chips).format(n=chips)
                          + f" ({change:+d})")
+        cats = getattr(session.state, "cats", None)
+        if session.record.game == "kilkenny" and isinstance(cats, dict):
+            n = sum(1 for colour in cats.values() if colour == player)  # on the board, parked ones too
+            parts.append(ngettext("{n} cat", "{n} cats", n).format(n=n))
         if player in won:
             parts.append(_("winner"))
         lines.append((who, " · ".join(parts), player))
@@ -98,6 +103,10 @@ def extra_lines(session: Session) -> list[str]:
         out.append(ngettext("The mice got {n} cheese.", "The mice got {n} cheeses.", cheese).format(n=cheese))
         out.append(ngettext("The cat caught {n} mouse.", "The cat caught {n} mice.", caught).format(n=caught))
     return out
+
+
+ROW = 40
+"""A player's row on the end-of-game screen, in pixels (taller where its text wraps)."""
 
 
 class GameOverScreen(Screen):
@@ -124,14 +133,21 @@ class GameOverScreen(Screen):
         lines = player_lines(session)
         box.cols = 1 if len(lines) <= 3 else 2  # Chop! Chop! with four mice: two columns
         for who, what, player in lines:
-            row = BoxLayout(size_hint_y=None, height=40, spacing=10)
+            row = BoxLayout(size_hint_y=None, height=ROW, spacing=10)
             name = KeyLabel(text=who, color=theme.text_colour(player), halign="right", valign="middle")
             value = KeyLabel(text=what, halign="left", valign="middle")
             for label in (name, value):
-                label.bind(size=lambda w, s: setattr(w, "text_size", s))
+                # wrapped at its width, and the row as tall as its longer text (four players share
+                # two columns: "Grootmoeder (Rood)" takes two lines there)
+                label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                           texture_size=lambda w, _ts, r=row: self._fit_row(r))
                 row.add_widget(label)
             box.add_widget(row)
         self.ids.extra.text = " ".join(extra_lines(session))
+
+    @staticmethod
+    def _fit_row(row: Any) -> None:
+        row.height = max([ROW] + [label.texture_size[1] + 6 for label in row.children])
 
     def play_again(self) -> None:
         """The same game, rules, names and companion seats, from the start."""

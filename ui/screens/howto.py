@@ -14,6 +14,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
@@ -24,7 +25,11 @@ from companion.i18n import _, on_change
 from companion.teach import Page, Section, board_of, howto
 from ui import guide, theme
 from ui.widgets.board import BoardView
-from ui.widgets.common import BigButton
+from ui.widgets.common import BigButton, KeyLabel
+from ui.widgets.tiles import TileIcon, pretty_tile
+
+TILE_SIDE = 44
+"""A tile's picture on a How to play page, in pixels (at most: seven share the row)."""
 
 
 class HowToBoard(BoardView):
@@ -54,6 +59,8 @@ class HowToScreen(Screen):
         self.tokens: dict[str, str] = {}
         self.back_to = "home"
         self.section_buttons: list[BigButton] = []
+        self.tile_icons: list[TileIcon] = []
+        """The tile pictures shown for the page now."""
         super().__init__(**kwargs)
         on_change(lambda _lang: Clock.schedule_once(lambda _dt: self.retranslate()))
 
@@ -139,6 +146,7 @@ class HowToScreen(Screen):
         self.at_end = index == len(self.pages) - 1
         for i, b in enumerate(self.section_buttons):
             b.bg = list(theme.ACCENT if i == sec_i else theme.PANEL_HI)
+        self.show_tiles(page.tiles)
         view = self.ids.get("board")
         if view is not None:
             view.tokens = dict(self.tokens)
@@ -147,6 +155,27 @@ class HowToScreen(Screen):
         scroll = self.ids.get("scroll")
         if scroll is not None:
             scroll.scroll_y = 1
+
+    def show_tiles(self, tiles: tuple[str, ...]) -> None:
+        """The pictures of the tiles the page names in a row above the text, each with its name
+        below where three or fewer share the row (a page naming them all already lists their
+        names); none: the row takes no room."""
+        row = self.ids.get("tiles_row")
+        if row is None:
+            return
+        row.clear_widgets()
+        self.tile_icons = []
+        named = len(tiles) <= 3
+        for tile in tiles:
+            cell = BoxLayout(orientation="vertical", spacing=2)
+            icon = TileIcon(tile=tile, size_hint_y=None, height=TILE_SIDE)
+            cell.add_widget(icon)
+            if named:
+                cell.add_widget(KeyLabel(text=pretty_tile(tile), font_size=theme.FONT_SMALL, size_hint_y=None,
+                                         height=22))
+            row.add_widget(cell)
+            self.tile_icons.append(icon)
+        row.height = (TILE_SIDE + (24 if named else 0)) if tiles else 0
 
     def next(self) -> None:
         self.go(self.index + 1)

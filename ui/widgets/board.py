@@ -11,7 +11,10 @@ Readable at arm's length (issue 28): square labels are drawn at 16 px or more, o
 (never cut short); chess-style coordinates (``companion.boards.coords``) stand left of and below
 the board at 16 px; marks for the squares to touch (a dark and a white ring and a dot, >= 3:1
 against any square's fill) are drawn above the pieces. What was drawn is kept in
-``drawn_labels`` for the design test (tests/ui/test_design.py).
+``drawn_labels`` for the design test (tests/ui/test_design.py). Words printed on squares
+("Cat", "red mouse") are drawn in the language in use; squares that share their place (Chop!
+Chop!'s table top over the floor under it) get no label: their pieces fill the cell, and the
+coordinates name them.
 """
 
 from __future__ import annotations
@@ -26,7 +29,21 @@ from kivy.uix.stencilview import StencilView
 
 from companion.boards import Board
 from companion.boards.coords import axes
+from companion.i18n import N_, _
 from ui import art, theme
+
+LABEL_WORDS: dict[str, str] = {
+    "table": N_("table"), "Cat": N_("Cat"), "Mouse": N_("Mouse"),
+    "red mouse": N_("red mouse"), "blue mouse": N_("blue mouse"), "green mouse": N_("green mouse"),
+    "yellow mouse": N_("yellow mouse"),
+}
+"""The words the board files print on squares (English), translated when drawn; numbers such
+as Kat en Muis's "15/52" are drawn as printed."""
+
+
+def label_text(label: str) -> str:
+    """A square's printed label in the language now in use."""
+    return _(LABEL_WORDS[label]) if label in LABEL_WORDS else label
 
 KIND_FILL = {
     "hole": theme.hex_colour("#6d5840"),
@@ -311,10 +328,11 @@ class BoardView(StencilView):
                 _fill_polygon(pts)
                 Color(*theme.BOARD_LINE)
                 Line(points=[c for p in pts + pts[:1] for c in p], width=1.1)
+            overlaps = self._overlaps()
             for sid, sq in b.squares.items():
                 x, y, w, h = self.square_rect(sid)
-                if sq.label:
-                    self._draw_square_label(sid, sq.label, (x, y, w, h), fills[sid])
+                if sq.label and not overlaps.get(sid):  # (two squares in one place: pieces fill the cell)
+                    self._draw_square_label(sid, label_text(sq.label), (x, y, w, h), fills[sid])
                 mark = self.marks.get(sid)
                 if mark in art.TILE_COLOURS:  # a turned slab: its tile's picture (a badge over a piece)
                     if sid not in self.tokens:
@@ -330,7 +348,6 @@ class BoardView(StencilView):
                     if shown:
                         Color(1, 1, 1, 1)
                         Rectangle(texture=tex, pos=(x + w - tex.size[0] - 2, y + 1), size=tex.size)
-            overlaps = self._overlaps()
             for i, (sid, token) in enumerate(sorted(self.tokens.items())):
                 if sid in b.squares:
                     self._draw_token(sid, str(token), i, overlaps.get(sid, 0))

@@ -1,0 +1,146 @@
+"""The game screen's camera during play (ui.camwatch): the camera's offer of a throw it read
+("Camera sees 3 + 5 — Use"), its unsure notes, its own trouble, and its disagreements with the
+game (the players fix the board or ignore it), shown in a column over the board. A mixin of
+:class:`ui.screens.game.GameScreen`; nothing here changes the game but :meth:`use_camera_throw`,
+which enters the throw as a touch would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from companion import crosscheck
+from companion.i18n import _, ngettext
+from ui import actions, theme
+from ui.screens.choice import as_sentence
+from ui.widgets.common import BigButton, KeyLabel, Panel
+
+
+class GameCamera:
+    """The camera's part of the game screen (see the module's text)."""
+
+    app: Any
+    ids: Any
+    session: Any
+    crosscheck_shown: list[Any]
+    state: Any
+    enter_throw: Any
+    """(GameScreen's: the game's state now, and a throw entered.)"""
+
+    def on_enter(self, *args: Any) -> None:
+        app = self.app
+        if app is not None and app.session is not None and app.game_screen is self:
+            app.camera_watch.start()
+
+    def on_leave(self, *args: Any) -> None:
+        app = self.app
+        if app is not None and hasattr(app, "camera_watch"):
+            app.camera_watch.stop()
+
+    def _camera_box(self) -> Any:
+        box = self.ids.get("camera_box")
+        if box is None:
+            area = self.ids.board_area
+            box = BoxLayout(orientation="vertical", spacing=4, size_hint=(None, None))
+            box.bind(minimum_height=box.setter("height"))
+            area.bind(pos=lambda *_: setattr(box, "pos", area.pos), width=box.setter("width"))
+            box.pos, box.width = area.pos, area.width
+            area.add_widget(box)
+            self.ids["camera_box"] = box
+        return box
+
+    def _camera_item(self, name: str, widget: Any) -> None:
+        box = self._camera_box()
+        old = self.ids.get(name)
+        if old is not None and old.parent is box:
+            box.remove_widget(old)
+        self.ids[name] = widget
+        box.add_widget(widget, index=0 if name == "camera_offer" else len(box.children))
+
+    def _camera_drop(self, name: str) -> None:
+        w = self.ids.get(name)
+        if w is not None and w.parent is not None:
+            w.parent.remove_widget(w)
+        self.ids.pop(name, None)
+
+    def offer_camera_throw(self, values: list[int], warning: str | None = None) -> None:
+        """A settled, sure camera reading of the wanted dice: one touch enters it (below a
+        ``warning`` when the die looks like another player's)."""
+        text = _("Camera sees {throw} \u2014 Use").format(throw=" + ".join(map(str, values)))
+        button = BigButton(text=text, size_hint_y=None, height=56, bg=list(theme.GOOD), font_size=theme.FONT)
+        button.values = list(values)
+        button.bind(on_release=lambda b: self.use_camera_throw(b.values))
+        self._camera_drop("camera_note")
+        if warning:
+            self._camera_item("camera_note", self._message_panel(warning))
+        self._camera_item("camera_offer", button)
+        self.app.voice.say(_("The camera sees {dice}.").format(dice=" + ".join(map(str, values))))
+
+    def use_camera_throw(self, values: list[int]) -> None:
+        self._camera_drop("camera_offer")
+        state = self.state
+        if state is None or actions.chance_kind(state) != "dice":
+            self.app.toast(_("No throw is due now."), "info")
+            return
+        self.enter_throw(values, "camera")
+
+    def show_camera_note(self, text: str) -> None:
+        """The camera saw dice but is not sure (never entered as a throw)."""
+        note = self._message_panel(text)
+        self._camera_drop("camera_offer")
+        self._camera_item("camera_note", note)
+        self.app.voice.say(text)
+
+    def show_camera_status(self, text: str | None) -> None:
+        """The camera's own trouble (lost, stopped) above the board until cleared (None)."""
+        if text is None:
+            self._camera_drop("camera_status")
+        else:
+            self._camera_item("camera_status", self._message_panel(text))
+
+    def _message_panel(self, text: str) -> Any:
+        panel = Panel(orientation="vertical", size_hint_y=None, padding=[10, 6, 10, 6], spacing=6,
+                      bg=list(theme.PANEL_HI))
+        label = KeyLabel(text=text, font_size=theme.FONT, color=theme.BAD, size_hint_y=None, halign="left")
+        label.bind(width=lambda w, wd: setattr(w, "text_size", (wd, None)),
+                   texture_size=lambda w, ts: setattr(w, "height", ts[1] + 4))
+        panel.add_widget(label)
+        panel.bind(minimum_height=panel.setter("height"))
+        return panel
+
+    def show_crosscheck(self, mismatches: list[Any]) -> None:
+        """What the camera sees disagrees with the game: ask the players (no state change)."""
+        first = mismatches[0]
+        words = self.session.game.square_words if self.session else None
+        text = as_sentence(crosscheck.phrase(first, words) if hasattr(first, "kind") else first.message)
+        if len(mismatches) > 1:
+            more = len(mismatches) - 1
+            text += " " + ngettext("(and {n} more)", "(and {n} more)", more).format(n=more)
+        panel = self._message_panel(text)
+        row = BoxLayout(size_hint_y=None, height=52, spacing=8)
+        fix = BigButton(text=_("I'll fix the board"), bg=list(theme.INFO))
+        ignore = BigButton(text=_("Ignore"), size_hint_x=0.5, bg=list(theme.PANEL))
+        fix.bind(on_release=lambda *_: self.dismiss_crosscheck(fixed=True))
+        ignore.bind(on_release=lambda *_: self.dismiss_crosscheck(fixed=False))
+        row.add_widget(fix)
+        row.add_widget(ignore)
+        panel.add_widget(row)
+        self.crosscheck_shown = list(mismatches)
+        self.ids["crosscheck_fix"] = fix
+        self.ids["crosscheck_ignore"] = ignore
+        self._camera_item("crosscheck", panel)
+        self.app.voice.say(text)
+
+    def dismiss_crosscheck(self, fixed: bool) -> None:
+        self._camera_drop("crosscheck")
+        self.crosscheck_shown = []
+        self.ids.pop("crosscheck_fix", None)
+        self.ids.pop("crosscheck_ignore", None)
+        if fixed:
+            self.app.toast(_("Thanks: put the pieces where the game shows them."), "info")
+
+    def clear_camera(self) -> None:
+        for name in ("camera_offer", "camera_note"):
+            self._camera_drop(name)
+        self.dismiss_crosscheck(fixed=False)
