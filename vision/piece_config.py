@@ -57,6 +57,11 @@ class PieceConfig:
     mice's looks are learned on the holes themselves (they start there), so a hole spot whose
     look is farther than this (look-feature distance) from every learned mouse is an opened
     hole, unless opened holes' looks have been learned too (then the nearer wins)."""
+    chop_slab_dist: float = 0.6
+    chop_slab_share: float = 0.4
+    """Chop! Chop!: a slab square too little changed to count as occupied on its own is a slab
+    when its look is within ``chop_slab_dist`` of the learned slab look and nearer it than this
+    share of its distance to its own empty print (``vision.chop_read``)."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},

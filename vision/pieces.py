@@ -52,6 +52,7 @@ import numpy as np
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
+from vision.chop_read import apply_rules, spot_kinds, start_cat
 from vision.errors import InvalidImageError
 from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
@@ -100,6 +101,8 @@ class BoardReader(SpotFeatures):
         self._defaults = PieceModel.defaults(board.game)
         self.tracker = BoardTracker(board, cfg.locate)
         super().__init__(board, cfg)
+        self._chop_kinds = (spot_kinds(self.groups, set(board.region("slabs")), set(board.region("holes")))
+                            if board.game == "chopchop" else [])
 
     # -- learning and reading ------------------------------------------------------------------
 
@@ -110,8 +113,14 @@ class BoardReader(SpotFeatures):
         if not pose.found:
             raise PieceError("cannot learn: the board was not found in this image")
         pose = self.refine(image, pose)
-        _, looks, _ = self.features(image, pose)
+        score, looks, _ = self.features(image, pose)
         spot_index = {sid: i for i, ids in enumerate(self.groups) for sid in ids}
+        if self._chop_kinds and "cat" not in known.values():
+            # C1: the cat stands on a table-top square of its player's choice (not in the engine's start)
+            tops = [sid for sid in known if sid.startswith("top:")]
+            at = start_cat(self._chop_kinds, score) if not tops else None
+            if at is not None:
+                known = {**known, _square_for(self.groups[at], "cat"): "cat"}
         n = 0
         for sid, token in known.items():
             if sid in spot_index:
@@ -188,6 +197,9 @@ class BoardReader(SpotFeatures):
             decided.append((token, conf))
         self._frame_looks(score, looks, decided, names, protos)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
+        if self._chop_kinds:
+            apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
+                        set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share)
         for ids, (token, conf) in zip(self.groups, decided):
             if token is None:
                 for sid in ids:
