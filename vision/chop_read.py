@@ -22,6 +22,13 @@ of each piece there are, like chesscog's use of the rules after its per-square c
 Every reading changed here gets a lower confidence, so the cross-check asks rather than trusts
 (``companion.crosscheck`` ignores readings under the threshold).
 
+A hole holds a mouse or an opened hole slab. A hole slab that was never opened still holds its
+mouse (C4: leaving it opens it), so the ring of a hole spot around its middle tells the two
+apart when the mice look like the hole (dark mice): where the ring still looks as it did in the
+start photo (``PieceModel.rings``, learned by ``board learn``), the slab is closed and its mouse
+is there; where it changed, the hole is open, and a mouse on it is read from the middle only
+when it is clearly a mouse's look, with a low confidence otherwise (the app asks).
+
 At the start (C1) the cat stands on a table-top square of its player's choice: ``start_cat``
 finds it (the table-top spot that changed most), so ``board learn`` learns the cat's look from
 the start photo without being told where it stands.
@@ -31,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.piece_looks import _look_distance
+from vision.piece_looks import P, _look_distance, _look_features
 
 Decided = list[tuple[str | None, float]]
 
@@ -130,6 +137,13 @@ def _one_cat(kinds: list[str], decided: Decided, d_cat: np.ndarray, d_mouse: np.
                 decided[i] = (decided[i][0], min(decided[i][1], 0.4))
 
 
+def start_like(known: dict[str, str], holes: list[str], slabs: list[str]) -> bool:
+    """A known position as C1 lays it: every slab square with its slab, a mouse on every hole
+    (so no hole slab was ever left: all are closed)."""
+    return (all(str(known.get(h, "")).startswith("mouse") for h in holes)
+            and all(known.get(s) == "slab" for s in slabs))
+
+
 def start_cat(kinds: list[str], score: np.ndarray) -> int | None:
     """The spot of the cat in a start photo (C1: on a table-top square, nothing else there):
     the table-top spot that changed most, when it clearly changed (evidence >= 1)."""
@@ -138,3 +152,32 @@ def start_cat(kinds: list[str], score: np.ndarray) -> int | None:
         return None
     i = max(table, key=lambda j: float(score[j]))
     return i if score[i] >= 1 else None
+
+
+_yy, _xx = np.mgrid[0:P, 0:P]
+_RING = ((np.minimum(np.minimum(_yy, _xx), np.minimum(P - 1 - _yy, P - 1 - _xx)) >= 1)
+         & ((_yy < 4) | (_yy >= 12) | (_xx < 4) | (_xx >= 12)))
+"""A spot's ring: its patch outside the middle (``INNER``), less the outermost pixel (grid line)."""
+
+
+def ring_looks(patches: np.ndarray) -> np.ndarray:
+    """[N, P, P, 3] light-normalised spot patches -> [N, 4] look features of their rings."""
+    ring = patches[:, _RING][:, None, :, :]
+    out: np.ndarray = _look_features(ring)
+    return out
+
+
+def hole_reading(ring: np.ndarray, rings: list[list[float]], token: str, conf: float,
+                 d_mouse: float, ring_dist: float, mouse_dist: float) -> tuple[str, float]:
+    """A hole spot's reading (``token``, ``conf`` from its look alone) with its ring: a mouse read
+    on a hole whose ring changed from the start (farther than ``ring_dist`` from every learned
+    start ring: the slab was opened) is the opened hole, unless its middle is within
+    ``mouse_dist`` of a learned mouse (then a mouse, unsure)."""
+    if not rings:
+        return token, conf
+    d_ring = float(_look_distance(np.asarray(rings, np.float64), ring).min())
+    if d_ring < ring_dist or token != "mouse":
+        return token, conf  # the look alone decides (a closed slab's ring: its mouse is read there)
+    if d_mouse < mouse_dist:
+        return "mouse", 0.55
+    return "hole", float(min(0.95, 0.6 + 0.2 * min(d_ring / ring_dist - 1, 1.0) + 0.15 * min(d_mouse / mouse_dist - 1, 1.0)))

@@ -62,6 +62,12 @@ class PieceConfig:
     """Chop! Chop!: a slab square too little changed to count as occupied on its own is a slab
     when its look is within ``chop_slab_dist`` of the learned slab look and nearer it than this
     share of its distance to its own empty print (``vision.chop_read``)."""
+    chop_ring_dist: float = 1.0
+    chop_open_mouse_dist: float = 0.8
+    """Chop! Chop!'s holes (``vision.chop_read.hole_reading``): a hole spot's ring within
+    ``chop_ring_dist`` of its look at the start is a closed hole slab, so its mouse is there;
+    farther, the hole is open and holds a mouse only when its middle is within
+    ``chop_open_mouse_dist`` of a learned mouse."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},

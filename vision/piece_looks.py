@@ -75,6 +75,10 @@ class PieceModel:
     """Look class -> how much its examples changed the middle of their spot in the raised
     plane (``_centre_change``; games with a ``top_plane`` only)."""
 
+    rings: list[list[float]] = field(default_factory=list)
+    """Chop! Chop!: looks of the hole spots' rings in the start photo (hole slabs still closed;
+    ``vision.chop_read``)."""
+
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
 
@@ -89,7 +93,7 @@ class PieceModel:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks, "arrows": self.arrows,
-                                          "centre": self.centre}), encoding="utf-8")
+                                          "centre": self.centre, "rings": self.rings}), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> PieceModel:
@@ -100,7 +104,8 @@ class PieceModel:
             looks = {str(k): [_numbers(row, NFEAT) for row in v] for k, v in data["looks"].items()}
             return cls(str(data.get("game", "")), looks,
                        [_numbers(a, ARROW_SIDE * ARROW_SIDE) for a in data.get("arrows", [])],
-                       {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()})
+                       {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()},
+                       [_numbers(r, NFEAT) for r in data.get("rings", [])])
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc} (make it again with 'companion board "
                              "learn')") from None

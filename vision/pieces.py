@@ -52,7 +52,7 @@ import numpy as np
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
-from vision.chop_read import apply_rules, spot_kinds, start_cat
+from vision.chop_read import apply_rules, hole_reading, ring_looks, spot_kinds, start_cat, start_like
 from vision.errors import InvalidImageError
 from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
@@ -113,8 +113,14 @@ class BoardReader(SpotFeatures):
         if not pose.found:
             raise PieceError("cannot learn: the board was not found in this image")
         pose = self.refine(image, pose)
-        score, looks, _ = self.features(image, pose)
+        score, looks, patches = self.features(image, pose)
         spot_index = {sid: i for i, ids in enumerate(self.groups) for sid in ids}
+        if self._chop_kinds and start_like(known, self.board.region("holes"), self.board.region("slabs")):
+            # C1/C4: at the start every hole slab is closed, its mouse on it
+            rings = ring_looks(patches)
+            for h in self.board.region("holes"):
+                if h in spot_index:
+                    self.model.rings.append([float(v) for v in rings[spot_index[h]]])
         if self._chop_kinds and "cat" not in known.values():
             # C1: the cat stands on a table-top square of its player's choice (not in the engine's start)
             tops = [sid for sid in known if sid.startswith("top:")]
@@ -167,6 +173,11 @@ class BoardReader(SpotFeatures):
             if self._never_empty[i] and names:
                 token, conf = self._hole_or_mouse(looks[i], names, protos)
                 conf *= occ_conf
+                if self._chop_kinds and self.model.rings:
+                    d_mouse = min((float(_look_distance(p_, looks[i])) for n_, p_ in zip(names, protos)
+                                   if n_ == "mouse"), default=1e9)
+                    token, conf = hole_reading(ring_looks(patches[i:i + 1])[0], self.model.rings, token, conf,
+                                               d_mouse, cfg.chop_ring_dist, cfg.chop_open_mouse_dist)
             elif score[i] < 1 or not names:
                 token = None
                 conf = 1 - occ_conf
