@@ -23,11 +23,15 @@ Every reading changed here gets a lower confidence, so the cross-check asks rath
 (``companion.crosscheck`` ignores readings under the threshold).
 
 A hole holds a mouse or an opened hole slab. A hole slab that was never opened still holds its
-mouse (C4: leaving it opens it), so the ring of a hole spot around its middle tells the two
-apart when the mice look like the hole (dark mice): where the ring still looks as it did in the
-start photo (``PieceModel.rings``, learned by ``board learn``), the slab is closed and its mouse
-is there; where it changed, the hole is open, and a mouse on it is read from the middle only
-when it is clearly a mouse's look, with a low confidence otherwise (the app asks).
+mouse (C4: leaving it opens it), and a mouse that never left stands where it stood: a hole spot
+that looks as it did in the start photo is the closed slab with its mouse; one that changed was
+opened, and a mouse on it is read only when its middle is clearly a mouse's look, and then
+unsure (the app asks). Under the camera of the start photo (the board's corners where they
+were), "looks as it did" is the same picture (``PieceModel.hole_starts``: the mouse that never
+left stands where it stood); under another camera, the same ring around the middle (the slab's
+side up, ``PieceModel.rings``). Both are learned by ``board learn`` from the start.
+The mice's looks alone cannot tell a dark mouse, or a mouse on a pale slab, from an opened
+hole: their mean colours are alike.
 
 At the start (C1) the cat stands on a table-top square of its player's choice: ``start_cat``
 finds it (the table-top spot that changed most), so ``board learn`` learns the cat's look from
@@ -154,6 +158,19 @@ def start_cat(kinds: list[str], score: np.ndarray) -> int | None:
     return i if score[i] >= 1 else None
 
 
+def hole_faces(patches: np.ndarray) -> np.ndarray:
+    """[N, P, P, 3] light-normalised spot patches -> [N, P*P]: each one's grey levels, smoothed,
+    less their mean, at unit length (compared by a dot product: 1 the same picture)."""
+    g = patches.mean(axis=3)
+    g = (g[:, :-2, :] + 2 * g[:, 1:-1, :] + g[:, 2:, :]) / 4
+    g = np.pad(g, ((0, 0), (1, 1), (0, 0)), mode="edge")
+    g = (g[:, :, :-2] + 2 * g[:, :, 1:-1] + g[:, :, 2:]) / 4
+    g = np.pad(g, ((0, 0), (0, 0), (1, 1)), mode="edge").reshape(len(patches), -1)
+    g = g - g.mean(axis=1, keepdims=True)
+    out: np.ndarray = g / (np.linalg.norm(g, axis=1, keepdims=True) + 1e-6)
+    return out
+
+
 _yy, _xx = np.mgrid[0:P, 0:P]
 _RING = ((np.minimum(np.minimum(_yy, _xx), np.minimum(P - 1 - _yy, P - 1 - _xx)) >= 1)
          & ((_yy < 4) | (_yy >= 12) | (_xx < 4) | (_xx >= 12)))
@@ -167,12 +184,12 @@ def ring_looks(patches: np.ndarray) -> np.ndarray:
     return out
 
 
-def hole_reading(ring: np.ndarray, rings: list[list[float]], token: str, conf: float,
+def ring_reading(ring: np.ndarray, rings: list[list[float]], token: str, conf: float,
                  d_mouse: float, ring_dist: float, mouse_dist: float) -> tuple[str, float]:
-    """A hole spot's reading (``token``, ``conf`` from its look alone) with its ring: a mouse read
-    on a hole whose ring changed from the start (farther than ``ring_dist`` from every learned
-    start ring: the slab was opened) is the opened hole, unless its middle is within
-    ``mouse_dist`` of a learned mouse (then a mouse, unsure)."""
+    """A hole spot's reading under another camera than the start's: a mouse read on a hole whose
+    ring changed from the start (farther than ``ring_dist`` from every learned start ring: the
+    slab was opened) is the opened hole, unless its middle is within ``mouse_dist`` of a learned
+    mouse (then a mouse, unsure)."""
     if not rings:
         return token, conf
     d_ring = float(_look_distance(np.asarray(rings, np.float64), ring).min())
@@ -180,4 +197,30 @@ def hole_reading(ring: np.ndarray, rings: list[list[float]], token: str, conf: f
         return token, conf  # the look alone decides (a closed slab's ring: its mouse is read there)
     if d_mouse < mouse_dist:
         return "mouse", 0.55
-    return "hole", float(min(0.95, 0.6 + 0.2 * min(d_ring / ring_dist - 1, 1.0) + 0.15 * min(d_mouse / mouse_dist - 1, 1.0)))
+    return "hole", float(min(0.95, 0.6 + 0.2 * min(d_ring / ring_dist - 1, 1.0)
+                             + 0.15 * min(d_mouse / mouse_dist - 1, 1.0)))
+
+
+def same_camera(corners: list[float], now: np.ndarray, tol_px: float) -> bool:
+    """The board's four corners (8 numbers, pixels) where the start photo showed them, within
+    ``tol_px`` of where they are now: the same camera, so spots can be compared picture to picture."""
+    return len(corners) == 8 and float(np.abs(np.asarray(corners) - now.ravel()).max()) <= tol_px
+
+
+def hole_reading(face: np.ndarray, starts: list[list[float]], token: str, conf: float,
+                 d_mouse: float, same: float, mouse_dist: float) -> tuple[str, float]:
+    """A hole spot's reading (``token``, ``conf`` from its look alone) against the hole spots as
+    the start showed them (``starts``: ``hole_faces`` of each hole with its mouse on its closed
+    slab). Nearly the same picture as one of them (correlation >= ``same``): the closed slab
+    with its mouse. Otherwise the slab was opened (C4): a mouse read there is the opened hole,
+    unless its middle is within ``mouse_dist`` of a learned mouse (then a mouse, unsure)."""
+    if not starts:
+        return token, conf
+    sim = float((np.asarray(starts, np.float64) @ face).max())
+    if sim >= same:
+        return "mouse", float(max(conf, 0.8))
+    if token != "mouse":
+        return token, conf
+    if d_mouse < mouse_dist:
+        return "mouse", 0.55
+    return "hole", float(min(0.9, 0.6 + 0.3 * (same - sim)))

@@ -57,7 +57,7 @@ def test_C4_dark_mice_and_opened_holes_told_apart_by_the_ring_the_start_showed()
     # before: with mice as dark as the hole, 6-7 opened holes of 6 read as mice per set
     for seed in (0, 1):
         reader, pieces, rng = _taught(seed, mouse=(35.0, 38.0, 42.0))
-        assert len(reader.model.rings) == len(HOLES)  # learned from the start: every hole slab closed
+        assert len(reader.model.hole_starts) == len(HOLES)  # learned from the start: every hole slab closed
         errors = []
         for k in range(3):
             pos = random_position(BOARD, rng)
