@@ -94,3 +94,36 @@ def test_C5_a_face_up_tile_unlike_every_learned_look_is_a_cheese() -> None:
             cheese += sum(t == "cheese" for t in pos.values())
             right += sum(t == "cheese" and s not in wrong for s, t in pos.items())
         assert cheese >= 6 and right == cheese
+
+
+def _open_hole(image: np.ndarray, homography: np.ndarray, square: str, tile_bgr: tuple[int, int, int]) -> np.ndarray:
+    """The picture with the slab on ``square`` turned hole side up (and its mouse gone): a tile
+    with a dark hole in its middle, drawn through the scene's board -> pixel homography."""
+    import cv2
+
+    poly = np.asarray(BOARD.squares[square].polygon, np.float64)
+    centre = poly.mean(axis=0)
+    tile = centre + (poly - centre) * 0.95
+    disc = np.array([centre + 0.12 * 25.0 * np.array([np.cos(t), np.sin(t)])
+                     for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
+    out = image.copy()
+    for pts, colour in ((tile, tile_bgr), (disc, (25, 25, 30))):
+        px = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography).reshape(-1, 2)
+        cv2.fillPoly(out, [np.int32(np.round(px))], colour)
+    return out
+
+
+def test_C4_under_the_start_camera_a_hole_that_changed_was_opened_and_the_others_keep_their_mice() -> None:
+    # before: an opened hole whose slab is the mice's colour (its mean look a mouse's) read as a mouse
+    rng = np.random.default_rng(3)
+    pieces = alt_look(BOARD, rng)
+    pieces["mouse"] = (60.0, 90.0, 130.0)  # brown mice
+    start = random_position(BOARD, rng, reference=True)
+    scene = render_alt_scene(BOARD, start, pieces, rng, occlude=False, hide_marker=False)
+    reader = BoardReader(BOARD)
+    reader.learn(scene["image"], {s: t for s, t in start.items() if t != "cat"})
+    h = np.asarray(scene["homography"], np.float64)
+    for opened in (HOLES[0], HOLES[2]):
+        reading = reader.read(_open_hole(scene["image"], h, opened, (70, 100, 140)), track=False)
+        got = {s: reading.squares[s][0] for s in HOLES}
+        assert got == {s: "hole" if s == opened else "mouse" for s in HOLES}
