@@ -71,12 +71,15 @@ def _class_distances(looks: np.ndarray, names: list[str], protos: np.ndarray) ->
 def apply_rules(kinds: list[str], score: np.ndarray, looks: np.ndarray, empty_looks: np.ndarray,
                 decided: Decided, names: list[str], protos: np.ndarray, learned: set[str],
                 slab_dist: float = 0.6, slab_share: float = 0.4, weak: float = 0.3,
-                far: float = 1.6, figure_far: float = 3.0) -> None:
+                far: float = 1.6, figure_far: float = 3.0, parts: np.ndarray | None = None,
+                shade_max: float = 1.0) -> None:
     """Chop! Chop!'s rules on one frame's per-spot readings, in place (see the module doc).
 
     ``kinds`` from ``spot_kinds``; ``score`` the occupancy evidence (1: occupied); ``looks`` and
     ``empty_looks`` the spots' look features and their empty print's; ``learned`` the look
-    classes learned from known positions (the others are built-in guesses)."""
+    classes learned from known positions (the others are built-in guesses); ``parts`` the
+    evidence's parts per spot (structure, chroma, brightness, spread): a figure read where only
+    the brightness changed (each other part under ``shade_max``) is a shadow."""
     if not len(names):
         return
     d = _class_distances(looks, names, protos)
@@ -112,6 +115,11 @@ def apply_rules(kinds: list[str], score: np.ndarray, looks: np.ndarray, empty_lo
         if base not in allowed:
             best = min(allowed, key=lambda c: float(dist(c)[i]))
             decided[i] = (best, conf * 0.7)
+    if parts is not None:
+        for i, (token, _) in enumerate(decided):
+            if (token is not None and token.split(":")[0] in ("cat", "mouse") and kinds[i] != "hole"
+                    and float(np.max(parts[i, [0, 1, 3]])) < shade_max):
+                decided[i] = (None, 0.6)  # darker only: the print's lines, colour and texture unchanged
     _one_cat(kinds, decided, dist("cat"), dist("mouse"))
 
 

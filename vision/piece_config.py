@@ -62,6 +62,9 @@ class PieceConfig:
     """Chop! Chop!: a slab square too little changed to count as occupied on its own is a slab
     when its look is within ``chop_slab_dist`` of the learned slab look and nearer it than this
     share of its distance to its own empty print (``vision.chop_read``)."""
+    chop_shade_max: float = 0.5
+    """Chop! Chop!: a cat or mouse read off the holes where the print changed in brightness only
+    (structure, chroma and spread each under this share of their occupancy scale) is a shadow."""
     chop_hole_same: float = 0.8
     chop_open_mouse_dist: float = 0.3
     chop_same_camera_px: float = 6.0

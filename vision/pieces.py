@@ -210,7 +210,8 @@ class BoardReader(SpotFeatures):
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
         if self._chop_kinds:
             apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
-                        set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share)
+                        set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
+                        parts=self.last_scores, shade_max=cfg.chop_shade_max)
         for ids, (token, conf) in zip(self.groups, decided):
             if token is None:
                 for sid in ids:

@@ -127,3 +127,28 @@ def test_C4_under_the_start_camera_a_hole_that_changed_was_opened_and_the_others
         reading = reader.read(_open_hole(scene["image"], h, opened, (70, 100, 140)), track=False)
         got = {s: reading.squares[s][0] for s in HOLES}
         assert got == {s: "hole" if s == opened else "mouse" for s in HOLES}
+
+
+def test_a_shadow_over_the_empty_table_top_is_not_read_as_mice() -> None:
+    # before: the table's squares under a shadow of 0.7 (their print's lines and colour unchanged) read as
+    # mice, all 18 of them
+    import cv2
+
+    table = [s for s in BOARD.region("table_top")]
+    under = list(BOARD.region("under_table"))
+    wrong = 0
+    for seed in (0, 1, 2):
+        reader, pieces, rng = _taught(seed)
+        pos = {s: t for s, t in random_position(BOARD, rng).items() if s not in table and s not in under}
+        if "cat" not in pos.values():
+            pos[next(s for s in BOARD.region("slabs") if s not in pos)] = "cat"
+        scene = render_alt_scene(BOARD, pos, pieces, rng, occlude=False, hide_marker=False)
+        h = np.asarray(scene["homography"], np.float64)
+        quad = np.array([[120.0, 75.0], [203.0, 75.0], [203.0, 135.0], [120.0, 135.0]]).reshape(-1, 1, 2)
+        mask = np.zeros(scene["image"].shape[:2], np.float32)
+        cv2.fillPoly(mask, [np.int32(np.round(cv2.perspectiveTransform(quad, h).reshape(-1, 2)))], 1.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), 4)
+        image = np.clip(scene["image"] * (1 - 0.7 * mask[..., None]), 0, 255).astype(np.uint8)
+        got = reader.read_spots(reader.read(image, track=False))
+        wrong += sum(got.get(s) is not None for s in under)
+    assert wrong == 0
