@@ -57,6 +57,26 @@ class PieceConfig:
     mice's looks are learned on the holes themselves (they start there), so a hole spot whose
     look is farther than this (look-feature distance) from every learned mouse is an opened
     hole, unless opened holes' looks have been learned too (then the nearer wins)."""
+    chop_slab_dist: float = 0.6
+    chop_slab_share: float = 0.4
+    """Chop! Chop!: a slab square too little changed to count as occupied on its own is a slab
+    when its look is within ``chop_slab_dist`` of the learned slab look and nearer it than this
+    share of its distance to its own empty print (``vision.chop_read``)."""
+    chop_shade_max: float = 0.5
+    """Chop! Chop!: a cat or mouse read off the holes where the print changed in brightness only
+    (structure, chroma and spread each under this share of their occupancy scale) is a shadow."""
+    chop_hole_same: float = 0.8
+    chop_open_mouse_dist: float = 0.3
+    chop_same_camera_px: float = 6.0
+    chop_ring_dist: float = 1.0
+    chop_ring_mouse_dist: float = 0.8
+    """Chop! Chop!'s holes (``vision.chop_read``). Under the start photo's camera (the board's
+    corners within ``chop_same_camera_px``): a hole spot whose picture correlates at least
+    ``chop_hole_same`` with its own picture at the start is the closed slab with its mouse;
+    otherwise the hole is open and holds a mouse only when its middle is within
+    ``chop_open_mouse_dist`` of a learned mouse. Under another camera: a mouse read on a hole
+    whose ring is farther than ``chop_ring_dist`` from the start's rings is the opened hole,
+    unless its middle is within ``chop_ring_mouse_dist`` of a learned mouse."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},

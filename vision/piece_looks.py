@@ -75,6 +75,14 @@ class PieceModel:
     """Look class -> how much its examples changed the middle of their spot in the raised
     plane (``_centre_change``; games with a ``top_plane`` only)."""
 
+    rings: list[list[float]] = field(default_factory=list)
+    """Chop! Chop!: the hole spots' rings in the start photo (look features; ``vision.chop_read``)."""
+    start_corners: list[float] = field(default_factory=list)
+    """Chop! Chop!: the board's corners in the start photo (pixels, 8 numbers): its camera."""
+    hole_starts: list[list[float]] = field(default_factory=list)
+    """Chop! Chop!: each hole spot as the start photo showed it, its mouse on its closed slab
+    (``vision.chop_read.hole_faces``: P*P numbers)."""
+
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
 
@@ -89,7 +97,8 @@ class PieceModel:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks, "arrows": self.arrows,
-                                          "centre": self.centre}), encoding="utf-8")
+                                          "centre": self.centre, "hole_starts": self.hole_starts,
+                                          "rings": self.rings, "start_corners": self.start_corners}), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> PieceModel:
@@ -100,7 +109,10 @@ class PieceModel:
             looks = {str(k): [_numbers(row, NFEAT) for row in v] for k, v in data["looks"].items()}
             return cls(str(data.get("game", "")), looks,
                        [_numbers(a, ARROW_SIDE * ARROW_SIDE) for a in data.get("arrows", [])],
-                       {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()})
+                       {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()},
+                       [_numbers(r, NFEAT) for r in data.get("rings", [])],
+                       _numbers(data["start_corners"], 8) if data.get("start_corners") else [],
+                       [_numbers(r, P * P) for r in data.get("hole_starts", [])])
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc} (make it again with 'companion board "
                              "learn')") from None

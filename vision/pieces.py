@@ -47,11 +47,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
+from vision.chop_read import (apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, same_camera, spot_kinds,
+                              start_cat, start_like)
 from vision.errors import InvalidImageError
 from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
@@ -100,6 +103,8 @@ class BoardReader(SpotFeatures):
         self._defaults = PieceModel.defaults(board.game)
         self.tracker = BoardTracker(board, cfg.locate)
         super().__init__(board, cfg)
+        self._chop_kinds = (spot_kinds(self.groups, set(board.region("slabs")), set(board.region("holes")))
+                            if board.game == "chopchop" else [])
 
     # -- learning and reading ------------------------------------------------------------------
 
@@ -110,8 +115,21 @@ class BoardReader(SpotFeatures):
         if not pose.found:
             raise PieceError("cannot learn: the board was not found in this image")
         pose = self.refine(image, pose)
-        _, looks, _ = self.features(image, pose)
+        score, looks, patches = self.features(image, pose)
         spot_index = {sid: i for i, ids in enumerate(self.groups) for sid in ids}
+        if self._chop_kinds and start_like(known, self.board.region("holes"), self.board.region("slabs")):
+            # C1/C4: at the start every hole slab is closed, its mouse on it
+            faces, rings = hole_faces(patches), ring_looks(patches)
+            holes = [h for h in self.board.region("holes") if h in spot_index]
+            self.model.hole_starts = [[float(v) for v in faces[spot_index[h]]] for h in holes]
+            self.model.rings += [[float(v) for v in rings[spot_index[h]]] for h in holes]
+            self.model.start_corners = [float(v) for v in self._corners(pose).ravel()]
+        if self._chop_kinds and "cat" not in known.values():
+            # C1: the cat stands on a table-top square of its player's choice (not in the engine's start)
+            tops = [sid for sid in known if sid.startswith("top:")]
+            at = start_cat(self._chop_kinds, score) if not tops else None
+            if at is not None:
+                known = {**known, _square_for(self.groups[at], "cat"): "cat"}
         n = 0
         for sid, token in known.items():
             if sid in spot_index:
@@ -158,6 +176,8 @@ class BoardReader(SpotFeatures):
             if self._never_empty[i] and names:
                 token, conf = self._hole_or_mouse(looks[i], names, protos)
                 conf *= occ_conf
+                if self._chop_kinds:
+                    token, conf = self._chop_hole(i, ids, token, conf, looks[i], patches, names, protos, pose)
             elif score[i] < 1 or not names:
                 token = None
                 conf = 1 - occ_conf
@@ -188,6 +208,10 @@ class BoardReader(SpotFeatures):
             decided.append((token, conf))
         self._frame_looks(score, looks, decided, names, protos)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
+        if self._chop_kinds:
+            apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
+                        set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
+                        parts=self.last_scores, shade_max=cfg.chop_shade_max)
         for ids, (token, conf) in zip(self.groups, decided):
             if token is None:
                 for sid in ids:
@@ -355,6 +379,29 @@ class BoardReader(SpotFeatures):
         """The raised plane's middle of spot ``i`` changed much less than the nearest piece
         look's learned examples did there (see ``PieceConfig.centre_share``)."""
         return self._centre_weak_for(i, names[int(np.argmin(_look_distance(protos, look)))])
+
+    def _chop_hole(self, i: int, ids: list[str], token: str, conf: float, look: np.ndarray, patches: np.ndarray,
+                   names: list[str], protos: np.ndarray, pose: BoardPose) -> tuple[str, float]:
+        """A Chop! Chop! hole spot against the start photo (``vision.chop_read``)."""
+        cfg, m = self.config, self.model
+        d_mouse = min((float(_look_distance(p_, look)) for n_, p_ in zip(names, protos) if n_ == "mouse"), default=1e9)
+        holes = list(self.board.region("holes"))
+        k = next((n for n, h in enumerate(holes) if h in ids), -1)
+        if len(m.hole_starts) == len(holes) and k >= 0 and same_camera(m.start_corners, self._corners(pose),
+                                                                        cfg.chop_same_camera_px):
+            # a mouse that never left stands where it stood
+            return hole_reading(hole_faces(patches[i:i + 1])[0], [m.hole_starts[k]], token, conf, d_mouse,
+                                cfg.chop_hole_same, cfg.chop_open_mouse_dist)
+        return ring_reading(ring_looks(patches[i:i + 1])[0], m.rings, token, conf, d_mouse, cfg.chop_ring_dist,
+                            cfg.chop_ring_mouse_dist)
+
+    def _corners(self, pose: BoardPose) -> np.ndarray:
+        """The board's four corners in the picture (pixels), [4, 2]."""
+        assert pose.homography is not None
+        w, h = self.board.width_mm, self.board.height_mm
+        pts = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)
+        out: np.ndarray = cv2.perspectiveTransform(pts, pose.homography).reshape(4, 2)
+        return out
 
     def _hole_or_mouse(self, look: np.ndarray, names: list[str], protos: np.ndarray) -> tuple[str, float]:
         """A Chop! Chop! hole spot: a mouse or an opened hole slab (rule C3), with a confidence."""
