@@ -90,7 +90,7 @@ class SpotFeatures:
         block = np.zeros_like(ref)
         for sq in board.squares.values():
             cv2.fillPoly(block, [np.int32(np.asarray(sq.polygon) * s).reshape(-1, 1, 2)], 1)
-        for m in board.markers:
+        for m in (m for layout in (board.markers, *board.older_markers) for m in layout):  # any print's
             x, y = int(m.x_mm * s), int(m.y_mm * s)
             side = int(m.size_mm * s)
             block[max(y - 4, 0):y + side + 4, max(x - 4, 0):x + side + 4] = 1
