@@ -77,6 +77,11 @@ class PieceConfig:
     look, that shows it best: evidence times how much nearer its look is to the kind's than to
     its own empty print. Low confidence (0.3-0.7), so the cross-check asks when unsure."""
     always_min_score: float = 0.5
+    pairs: dict[str, tuple[str, str]] = field(default_factory=lambda: {"katenmuis": ("cat", "mouse")})
+    """Two pieces of a game that may share a square (Kat en Muis, rule K7: the engine's
+    ``"cat+mouse"``). When one is read and the other nowhere, the read one's spot holds both
+    if each colour fills at least ``pair_share`` of its middle (``vision.piece_pairs``)."""
+    pair_share: float = 0.15
     demote_dist: float = 2.0
     """A reading dropped for the count takes its next-nearest class with room only within this
     look distance of that class's learned looks (any distance while only built-in guesses are

@@ -28,7 +28,8 @@ A frame's readings are then checked as a whole: pieces of one kind look alike wi
 (a frame's own looks recruit weak spots; a crowd of look-alikes read as a kind the game has
 fewer of is another kind), and the game's piece set bounds what can be read (Qubism: one pawn
 each, nine cubes; Kat en Muis: one cat, one mouse; a pawn, cat or mouse read nowhere is looked
-for among the weak spots).
+for among the weak spots; Kat en Muis's cat and mouse on one square, K7, are read as the
+engine's ``"cat+mouse"``: ``vision.piece_pairs``).
 A Qubism cube's arrow is read on the cube's top face (the plane of its top, from the camera):
 matched against cube tops learned from known positions, turned four ways (any glyph: arrow,
 triangle, chevron, light or dark), or, with nothing learned, from the shape of the dark glyph.
@@ -57,6 +58,7 @@ from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
+from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 
 __all__ = [
@@ -114,7 +116,7 @@ class BoardReader(SpotFeatures):
         spot_index = {sid: i for i, ids in enumerate(self.groups) for sid in ids}
         n = 0
         for sid, token in known.items():
-            if sid in spot_index:
+            if sid in spot_index and "+" not in token:  # two pieces on one square: a mix of looks
                 self.model.add(appearance(token), looks[spot_index[sid]])
                 centre = float(self.last_centre[spot_index[sid]])
                 if np.isfinite(centre):
@@ -331,8 +333,9 @@ class BoardReader(SpotFeatures):
                     decided[i] = (token, 0.5 * conf)
                 else:
                     decided[i] = (None, 0.5)
+        self._pairs(decided, names, protos)
         for c in cfg.always.get(self.board.game, ()):
-            if c not in d_cls or any(kind(t) == c for t, _ in decided):
+            if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue
             nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(decided))])
             cand = [i for i, (t, _) in enumerate(decided)
@@ -341,6 +344,21 @@ class BoardReader(SpotFeatures):
             if cand:
                 i = max(cand, key=lambda j: support(j, c))
                 decided[i] = (c, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
+
+    def _pairs(self, decided: list[tuple[str | None, float]], names: list[str], protos: np.ndarray) -> None:
+        """Two pieces on one square (``PieceConfig.pairs``; see ``vision.piece_pairs``): one
+        of the pair read, the other nowhere, and the read one's spot showing both colours."""
+        pair = self.config.pairs.get(self.board.game)
+        if not pair:
+            return
+        where = {c: [i for i, (t, _) in enumerate(decided) if t is not None and appearance(t) == c] for c in pair}
+        if sum(len(v) for v in where.values()) != 1 or any(c not in names for c in pair):
+            return
+        i = next(v[0] for v in where.values() if v)
+        colours = [look_colour(np.median(protos[[n == c for n in names]], axis=0)) for c in pair]
+        shares = pair_shares(self._last_patches[i], self._last_empty_patches[i], colours)
+        if min(shares) >= self.config.pair_share:
+            decided[i] = ("+".join(pair), decided[i][1])
 
     def _centre_weak_for(self, i: int, cls: str) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than class ``cls``'s
