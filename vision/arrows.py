@@ -31,6 +31,21 @@ def arrow_from_templates(top: np.ndarray, arrows: list[list[float]]) -> tuple[st
 
     Each learned top's middle is searched over the (turned) top within a few pixels, since
     the top face is seldom exactly where the estimated camera puts it; best match wins."""
+    return arrow_from_correlations(arrow_correlations(top, arrows))
+
+
+def arrow_from_correlations(corr: dict[str, float]) -> tuple[str | None, float]:
+    """The direction (and a confidence) of ``arrow_correlations``' answer."""
+    ranked = sorted(corr, key=lambda d: -corr[d])
+    best, second = corr[ranked[0]], corr[ranked[1]]
+    if best <= 0.1:
+        return None, 0.0
+    return ranked[0], float(np.clip((best - second) * 4, 0.05, 1.0))
+
+
+def arrow_correlations(top: np.ndarray, arrows: list[list[float]]) -> dict[str, float]:
+    """Each direction's best normalised correlation of a cube top with the learned tops
+    turned that way (see ``arrow_from_templates``): how much it looks like a cube's top at all."""
     side = top.shape[0]
     g = _glyph_map(cv2.resize(top, (ARROW_SIDE, ARROW_SIDE)) if side != ARROW_SIDE else top)
     m = ARROW_SIDE // 8
@@ -40,11 +55,7 @@ def arrow_from_templates(top: np.ndarray, arrows: list[list[float]]) -> tuple[st
         turned = np.ascontiguousarray(np.rot90(g, k)).astype(np.float32)
         corr[d] = max(float(cv2.matchTemplate(turned, np.ascontiguousarray(t), cv2.TM_CCOEFF_NORMED).max())
                       for t in temps)
-    ranked = sorted(corr, key=lambda d: -corr[d])
-    best, second = corr[ranked[0]], corr[ranked[1]]
-    if best <= 0.1:
-        return None, 0.0
-    return ranked[0], float(np.clip((best - second) * 4, 0.05, 1.0))
+    return corr
 
 
 def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:

@@ -30,10 +30,20 @@ class PieceConfig:
     read in the plane this many square sides above the board (found from the camera pose), so
     a piece leaning over from a neighbour, which does not reach up there above this spot, is
     not taken for a piece here; looks are read there too (no ground, no contact shadow)."""
+    flat_structure: dict[str, float] = field(default_factory=lambda: {"qubism": 0.08})
+    """Games whose squares are printed plain (no lines or labels inside): a spot's structure
+    evidence there is the detrended grey energy of its middle (``CENTRE_WINDOW``, relative to
+    its brightness) over this scale, instead of nothing (the print has nothing to correlate
+    with): a white pawn on a light Qubism square shows only its rim and shading."""
     top_weight: float = 2.0
     """The top-plane score counts this much more (it only has to show that something is there)."""
     cube_top: float = 0.8
     """Height of a cube's top face in square sides (where the arrow is read)."""
+    cube_top_match: float = 0.6
+    """A spot read as a cube whose top face (seen in the plane of a cube's top) correlates
+    less than this with every learned cube top, turned four ways, holds no cube: measured on
+    both renderers' Qubism scenes, real cubes' tops match at 0.67 or more (2nd percentile),
+    shadows, white pawns and neighbours' sides at 0.63 at most (median 0.40)."""
     combine: str = "l2"
     shadow_step_frac: float = 0.35
     """Games whose pieces are all figures (those with a ``top_plane``): a spot whose change

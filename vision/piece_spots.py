@@ -17,7 +17,7 @@ from companion.boards import Board
 from vision.arrows import ARROW_SIDE
 from vision.boardlocate import BoardPose, camera_from_homography
 from vision.piece_config import PieceConfig
-from vision.piece_looks import INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
+from vision.piece_looks import CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
 from vision.printing import render_board
 
 
@@ -162,7 +162,14 @@ class SpotFeatures:
         looks = _look_features(patches[:, INNER, INNER])
         d_chroma = np.abs(looks[:, :2] - empty_looks[:, :2]).sum(axis=1)
         d_bright = looks[:, 2] - empty_looks[:, 2]
-        struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
+        flat_scale = cfg.flat_structure.get(self.board.game)
+        if flat_scale:
+            # a plain printed square has no structure to compare with: what the spot's middle
+            # shows (edges, shading: a white pawn's rim on a light square) counts instead
+            energy = np.sqrt((CENTRE_WINDOW * wg0 ** 2).sum(axis=(1, 2))) / (patches.mean(axis=(1, 2, 3)) + 0.05)
+            struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, energy / flat_scale)
+        else:
+            struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
         bright_score = np.maximum(-d_bright / cfg.dark_scale, d_bright / cfg.light_scale)
         spread_score = np.maximum((looks[:, 3] - empty_looks[:, 3]) / cfg.spread_scale,
                                   (empty_looks[:, 3] - looks[:, 3]) / cfg.hidden_scale)

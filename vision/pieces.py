@@ -51,7 +51,8 @@ from typing import Any
 import numpy as np
 
 from companion.boards import Board
-from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
+from vision.arrows import (ARROW_SIDE, _TURNS, _glyph_map, arrow_correlations, arrow_direction,
+                           arrow_from_correlations, arrow_from_templates)
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
 from vision.errors import InvalidImageError
 from vision.piece_config import PieceConfig
@@ -149,6 +150,7 @@ class BoardReader(SpotFeatures):
         out: dict[str, tuple[str | None, float]] = {}
         decided: list[tuple[str | None, float]] = []
         self._look_dist: dict[str, dict[int, float]] = {}
+        self._top_match: dict[int, float] = {}
         token: str | None
         step_frac = np.ones(len(self.groups))
         if cfg.top_plane.get(self.board.game) and len(names):
@@ -187,6 +189,10 @@ class BoardReader(SpotFeatures):
                     arrow, aconf = self._arrow(img, pose, i)
                     token = f"cube:{arrow}" if arrow else "cube:?"
                     conf *= aconf
+                    if self._no_cube_top(i):  # a shadow, a pawn or a neighbour's side: no cube's top here
+                        other = [k for k in ranked[1:] if k != "cube" and per_cls[k] < cfg.demote_dist
+                                 and not self._centre_weak_for(i, k)]
+                        token, conf = (other[0], 0.5 * conf / max(aconf, 0.05)) if other else (None, 0.5)
             decided.append((token, conf))
         self._frame_looks(score, looks, decided, names, protos)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
@@ -317,7 +323,7 @@ class BoardReader(SpotFeatures):
             room_c = max(n_max - sum(kind(t) == c for i, (t, _) in enumerate(decided) if self._never_empty[i]), 0)
             if len(spots) <= room_c:
                 continue
-            spots.sort(key=lambda i: d_cls[c][i])
+            spots.sort(key=lambda i: d_cls[c][i] / self._centre_support(i, c))
             for i in spots[room_c:]:
                 room = [k for k in classes if k != c and
                         sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
@@ -330,6 +336,8 @@ class BoardReader(SpotFeatures):
                         arrow, aconf = self._arrow(img, pose, i)
                         token = f"cube:{arrow}" if arrow else "cube:?"
                         conf *= aconf
+                        if self._no_cube_top(i):
+                            token, conf = None, 1.0
                     decided[i] = (token, 0.5 * conf)
                 else:
                     decided[i] = (None, 0.5)
@@ -360,6 +368,16 @@ class BoardReader(SpotFeatures):
         if min(shares) >= self.config.pair_share:
             decided[i] = ("+".join(pair), decided[i][1])
 
+    def _centre_support(self, i: int, cls: str) -> float:
+        """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of
+        what class ``cls``'s learned examples showed there (1 without a raised plane or
+        examples): a piece standing there fills it, a shadow or a neighbour's edge hardly."""
+        centre = float(self.last_centre[i])
+        ref = self.model.centre.get(cls)
+        if not np.isfinite(centre) or not ref:
+            return 1.0
+        return float(np.clip(centre / max(float(np.median(ref)), 1e-6), 0.2, 1.0))
+
     def _centre_weak_for(self, i: int, cls: str) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than class ``cls``'s
         learned examples did there (see ``PieceConfig.centre_share``)."""
@@ -389,11 +407,21 @@ class BoardReader(SpotFeatures):
         return token, float(np.clip(0.4 + (b - a) / (b + 1e-6), 0.0, 1.0))
 
     def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
-        """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape."""
+        """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape.
+        Keeps how well the top matched a learned cube top at all (``_no_cube_top``)."""
         top = self.cube_top(image, pose, i)
         if self.model.arrows:
-            return arrow_from_templates(top, self.model.arrows)
+            corr = arrow_correlations(top, self.model.arrows)
+            self._top_match[i] = max(corr.values())
+            return arrow_from_correlations(corr)
         return arrow_direction(np.repeat(top[..., None], 3, axis=2))
+
+    def _no_cube_top(self, i: int) -> bool:
+        """Where a cube's top face would be seen above spot ``i`` nothing matches a learned
+        cube top (best correlation below ``PieceConfig.cube_top_match``): a hand's shadow, a
+        white pawn, a neighbouring cube's side. Never without learned tops."""
+        match = self._top_match.get(i)
+        return match is not None and match < self.config.cube_top_match
 
     def read_spots(self, reading: BoardReading) -> dict[str, str]:
         """A reading as spot key -> token (for comparing with ``comparable``)."""

@@ -1,0 +1,83 @@
+"""Qubism: white pawns on plain light squares found; no cube read where no cube's top is."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from vision.boarddefaults import board_for
+from vision.piece_config import PieceConfig
+from vision.pieces import BoardReader, comparable
+from vision.synth.board import random_look, random_position, render_scene
+from vision.synth.board_alt import alt_look, render_alt_scene
+
+BOARD = board_for("qubism")
+
+
+def _set(renderer: str, seed: int, config: PieceConfig | None = None
+         ) -> tuple[BoardReader, Callable[[dict[str, str]], np.ndarray]]:
+    """A reader that learned one set's start, and a camera drawing that set's positions."""
+    rng = np.random.default_rng(seed)
+    start = random_position(BOARD, rng, reference=True)
+    if renderer == "main":
+        look = random_look(BOARD, rng)
+
+        def draw(pos: dict[str, str]) -> np.ndarray:
+            return render_scene(BOARD, pos, look, rng, hand=False, hide_marker=False, clean=True).image
+    else:
+        alook = alt_look(BOARD, rng)
+
+        def draw(pos: dict[str, str]) -> np.ndarray:
+            image: np.ndarray = render_alt_scene(BOARD, pos, alook, rng, occlude=False, hide_marker=False)["image"]
+            return image
+    reader = BoardReader(BOARD, config=config)
+    reader.learn(draw(start), start)
+    return reader, draw
+
+
+@pytest.mark.slow
+def test_white_pawn_on_plain_squares_is_found() -> None:
+    # a plain printed square has no structure to correlate with: the pawn's rim and shading
+    # in the spot's middle are the evidence (PieceConfig.flat_structure); without it 21 of 24
+    found = total = 0
+    for seed in range(4):
+        reader, draw = _set("alt", seed)
+        for sq in ("0,0", "1,1", "2,2", "3,3", "0,2", "2,0"):
+            pos = {sq: "pawn:white", "4,4": "pawn:black", "4,0": "cube:N", "0,4": "cube:E"}
+            got = reader.read_spots(reader.read(draw(pos), track=False))
+            total += 1
+            found += got == comparable(BOARD, pos)
+    assert found >= total - 1, (found, total)
+
+
+@pytest.mark.slow
+def test_no_cube_where_no_cube_top_matches() -> None:
+    # a white pawn ringed by cubes: their sides lean over it and its look is near a pale cube's;
+    # read as a cube only where a learned cube top is seen at a cube's height (7 such with the check off)
+    false_cubes = pawns = total = 0
+    for seed in range(4):
+        reader, draw = _set("alt", 300 + seed)
+        for c in ("1,1", "1,3", "3,1", "3,3"):
+            r0, c0 = map(int, c.split(","))
+            pos = {c: "pawn:white", "0,0" if c != "1,1" else "4,4": "pawn:black"}
+            for dr, dc, a in ((0, 1, "N"), (1, 0, "E"), (0, -1, "S"), (-1, 0, "W"), (1, 1, "N")):
+                pos[f"{r0 + dr},{c0 + dc}"] = f"cube:{a}"
+            truth = comparable(BOARD, pos)
+            got = reader.read_spots(reader.read(draw(pos), track=False))
+            total += 1
+            pawns += got.get(c) == "pawn:white"
+            false_cubes += sum(1 for s, t in got.items() if t.startswith("cube") and not truth.get(s, "").startswith("cube"))
+    assert false_cubes <= 3 and pawns >= total - 2, (false_cubes, pawns, total)
+
+
+def test_cube_top_check_needs_learned_tops() -> None:
+    # with nothing learned (built-in looks only) no cube is dropped by the check
+    rng = np.random.default_rng(8)
+    pos = {"2,2": "pawn:white", "0,0": "pawn:black", "1,1": "cube:N", "3,3": "cube:E"}
+    image = render_scene(BOARD, pos, random_look(BOARD, rng), rng, hand=False, hide_marker=False, clean=True).image
+    reader = BoardReader(BOARD)
+    got = reader.read_spots(reader.read(image, track=False))
+    assert not reader._top_match and not any(reader._no_cube_top(i) for i in range(len(reader.groups)))
+    assert {s for s, t in got.items() if t.startswith("cube")} >= {"1,1", "3,3"}
