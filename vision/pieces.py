@@ -165,6 +165,9 @@ class BoardReader(SpotFeatures):
             elif score[i] < 1 or not names:
                 token = None
                 conf = 1 - occ_conf
+            elif self._colourless(i):
+                token = None  # the colour did not change: a shadow (a hand's, an arm's), not a cat
+                conf = 0.6
             elif step_frac[i] < cfg.shadow_step_frac:
                 token = None  # a cast shadow's straight edge explains the change
                 conf = float(0.5 + 0.5 * (1 - step_frac[i] / cfg.shadow_step_frac))
@@ -367,6 +370,18 @@ class BoardReader(SpotFeatures):
         shares = pair_shares(self._last_patches[i], self._last_empty_patches[i], colours)
         if min(shares) >= self.config.pair_share:
             decided[i] = ("+".join(pair), decided[i][1])
+
+    def _colourless(self, i: int) -> bool:
+        """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):
+        spot ``i``'s chromaticity changed less than the game's minimum in the board's plane or
+        the raised one."""
+        least = self.config.min_chroma.get(self.board.game)
+        if not least:
+            return False
+        chroma = [float(self.last_base_scores[i][1])]
+        if self.config.top_plane.get(self.board.game):
+            chroma.append(float(self.last_top_scores[i][1]))
+        return min(chroma) < least
 
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of
