@@ -46,6 +46,11 @@ class PieceConfig:
     """The top-plane score counts this much more (it only has to show that something is there)."""
     cube_top: float = 0.8
     """Height of a cube's top face in square sides (where the arrow is read)."""
+    glyph_cube: float = 0.75
+    """Qubism before any cube's look is learned (its start position has none): a spot whose
+    look is nearest the white pawn's but whose top, seen at a cube's height, shows an arrow
+    this clearly (``arrow_direction``'s confidence) is a cube. Measured: 3-D cubes 0.77 or
+    more (5th percentile), white pawns 0.58 (3-D) to 0.77 (main renderer) at the 95th."""
     cube_top_match: float = 0.6
     """A spot read as a cube whose top face (seen in the plane of a cube's top) correlates
     less than this with every learned cube top, turned four ways, holds no cube: measured on

@@ -151,6 +151,7 @@ class BoardReader(SpotFeatures):
         decided: list[tuple[str | None, float]] = []
         self._look_dist: dict[str, dict[int, float]] = {}
         self._top_match: dict[int, float] = {}
+        self._arrow_conf: dict[int, float] = {}
         token: str | None
         step_frac = np.ones(len(self.groups))
         if cfg.top_plane.get(self.board.game) and len(names):
@@ -188,7 +189,12 @@ class BoardReader(SpotFeatures):
                 conf = occ_conf * min(1.0, 0.4 + margin) * (1.0 if d[order[0]] < 6 else 0.6)
                 token = best
                 self._look_dist.setdefault(best, {})[i] = float(d[0])
-                if best == "cube":
+                if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
+                    # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
+                    arrow, aconf = self._arrow(img, pose, i)
+                    if arrow and aconf >= cfg.glyph_cube:
+                        token, conf = f"cube:{arrow}", conf * aconf
+                elif best == "cube":
                     arrow, aconf = self._arrow(img, pose, i)
                     token = f"cube:{arrow}" if arrow else "cube:?"
                     conf *= aconf
@@ -326,7 +332,7 @@ class BoardReader(SpotFeatures):
             room_c = max(n_max - sum(kind(t) == c for i, (t, _) in enumerate(decided) if self._never_empty[i]), 0)
             if len(spots) <= room_c:
                 continue
-            spots.sort(key=lambda i: d_cls[c][i] / self._centre_support(i, c))
+            spots.sort(key=lambda i: d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c)))
             for i in spots[room_c:]:
                 room = [k for k in classes if k != c and
                         sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
@@ -428,8 +434,18 @@ class BoardReader(SpotFeatures):
         if self.model.arrows:
             corr = arrow_correlations(top, self.model.arrows)
             self._top_match[i] = max(corr.values())
-            return arrow_from_correlations(corr)
-        return arrow_direction(np.repeat(top[..., None], 3, axis=2))
+            arrow, conf = arrow_from_correlations(corr)
+        else:
+            arrow, conf = arrow_direction(np.repeat(top[..., None], 3, axis=2))
+        self._arrow_conf[i] = conf
+        return arrow, conf
+
+    def _arrow_support(self, i: int, cls: str) -> float:
+        """How clearly spot ``i`` shows a cube's arrow (0.2 to 1; 1 for other classes or
+        before its arrow was read): a cube's top more than an arm or a leaning side."""
+        if cls != "cube" or i not in self._arrow_conf:
+            return 1.0
+        return float(np.clip(self._arrow_conf[i], 0.2, 1.0))
 
     def _no_cube_top(self, i: int) -> bool:
         """Where a cube's top face would be seen above spot ``i`` nothing matches a learned
