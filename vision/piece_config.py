@@ -51,6 +51,10 @@ class PieceConfig:
     look is nearest the white pawn's but whose top, seen at a cube's height, shows an arrow
     this clearly (``arrow_direction``'s confidence) is a cube. Measured: 3-D cubes 0.77 or
     more (5th percentile), white pawns 0.58 (3-D) to 0.77 (main renderer) at the 95th."""
+    cube_glyph_min: float = 0.65
+    """The same before any cube top is learned: a spot read as a cube whose top, seen at a
+    cube's height, shows an arrow's shape less clearly than this (``arrow_direction``'s
+    confidence) holds no cube (a neighbour leaning over it, an arm)."""
     cube_top_match: float = 0.6
     """A spot read as a cube whose top face (seen in the plane of a cube's top) correlates
     less than this with every learned cube top, turned four ways, holds no cube: measured on

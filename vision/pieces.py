@@ -450,9 +450,13 @@ class BoardReader(SpotFeatures):
     def _no_cube_top(self, i: int) -> bool:
         """Where a cube's top face would be seen above spot ``i`` nothing matches a learned
         cube top (best correlation below ``PieceConfig.cube_top_match``): a hand's shadow, a
-        white pawn, a neighbouring cube's side. Never without learned tops."""
+        white pawn, a neighbouring cube's side. With no cube top learned, an arrow's shape
+        read less clearly than ``PieceConfig.cube_glyph_min`` there."""
         match = self._top_match.get(i)
-        return match is not None and match < self.config.cube_top_match
+        if match is not None:
+            return match < self.config.cube_top_match
+        shape = self._arrow_conf.get(i)  # nothing learned: the arrow's shape (vision.arrows.arrow_direction)
+        return shape is not None and shape < self.config.cube_glyph_min
 
     def read_spots(self, reading: BoardReading) -> dict[str, str]:
         """A reading as spot key -> token (for comparing with ``comparable``)."""

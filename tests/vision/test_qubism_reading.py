@@ -76,13 +76,14 @@ def test_no_cube_where_no_cube_top_matches() -> None:
 
 
 def test_cube_top_check_needs_learned_tops() -> None:
-    # with nothing learned (built-in looks only) no cube is dropped by the check
+    # with nothing learned (built-in looks only) no top is matched; cubes are still read by
+    # their arrows' shape
     rng = np.random.default_rng(8)
     pos = {"2,2": "pawn:white", "0,0": "pawn:black", "1,1": "cube:N", "3,3": "cube:E"}
     image = render_scene(BOARD, pos, random_look(BOARD, rng), rng, hand=False, hide_marker=False, clean=True).image
     reader = BoardReader(BOARD)
     got = reader.read_spots(reader.read(image, track=False))
-    assert not reader._top_match and not any(reader._no_cube_top(i) for i in range(len(reader.groups)))
+    assert not reader._top_match
     assert {s for s, t in got.items() if t.startswith("cube")} >= {"1,1", "3,3"}
 
 
@@ -124,3 +125,24 @@ def test_cubes_read_before_any_cube_is_learned() -> None:
                     cubes += 1
                     right += got.get(s) == t
     assert right >= 0.9 * cubes, (right, cubes)
+
+
+def test_no_cube_read_beside_a_cube_before_any_is_learned() -> None:
+    # tall cubes lean over their neighbours at a steep camera: with no cube top learned yet, a
+    # spot read as a cube must show an arrow's shape at a cube's height (cube_glyph_min;
+    # 10 false cubes in these 12 scenes without it)
+    false_cubes = 0
+    for seed in range(4):
+        rng = np.random.default_rng(700 + seed)
+        look = alt_look(BOARD, rng)
+        look.update(glyph="line")
+        start = {"4,2": "pawn:white", "0,2": "pawn:black"}
+        reader = BoardReader(BOARD)
+        reader.learn(render_alt_scene(BOARD, start, look, rng, occlude=False, hide_marker=False)["image"], start)
+        for _ in range(3):
+            pos = random_position(BOARD, rng)
+            truth = comparable(BOARD, pos)
+            image = render_alt_scene(BOARD, pos, look, rng, occlude=False, hide_marker=False)["image"]
+            got = reader.read_spots(reader.read(image, track=False))
+            false_cubes += sum(1 for s, t in got.items() if t.startswith("cube") and not truth.get(s, "").startswith("cube"))
+    assert false_cubes <= 2, false_cubes
