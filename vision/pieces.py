@@ -166,9 +166,6 @@ class BoardReader(SpotFeatures):
             elif score[i] < 1 or not names:
                 token = None
                 conf = 1 - occ_conf
-            elif self._colourless(i):
-                token = None  # the colour did not change: a shadow (a hand's, an arm's), not a cat
-                conf = 0.6
             elif step_frac[i] < cfg.shadow_step_frac:
                 token = None  # a cast shadow's straight edge explains the change
                 conf = float(0.5 + 0.5 * (1 - step_frac[i] / cfg.shadow_step_frac))
@@ -189,6 +186,8 @@ class BoardReader(SpotFeatures):
                 conf = occ_conf * min(1.0, 0.4 + margin) * (1.0 if d[order[0]] < 6 else 0.6)
                 token = best
                 self._look_dist.setdefault(best, {})[i] = float(d[0])
+                if conf < cfg.colourless_conf and self._colourless(i):
+                    token, conf = None, 0.6  # an unsure look and no colour change: a shadow, not a cat
                 if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
                     # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
                     arrow, aconf = self._arrow(img, pose, i)
