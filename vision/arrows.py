@@ -3,7 +3,8 @@
 A stage of the board reader (``vision.pieces``): the top face is cut out of the image in the
 plane of the cube's top (``vision.piece_spots.SpotFeatures.cube_top``) and read here, either by
 matching cube tops learned from known positions, turned four ways (any glyph: arrow, triangle,
-chevron, light or dark), or, with nothing learned, from the shape of the dark glyph.
+chevron, light or dark), or, with nothing learned, from the shape of the glyph (dark on a light
+top, light on a dark one).
 """
 
 from __future__ import annotations
@@ -31,6 +32,21 @@ def arrow_from_templates(top: np.ndarray, arrows: list[list[float]]) -> tuple[st
 
     Each learned top's middle is searched over the (turned) top within a few pixels, since
     the top face is seldom exactly where the estimated camera puts it; best match wins."""
+    return arrow_from_correlations(arrow_correlations(top, arrows))
+
+
+def arrow_from_correlations(corr: dict[str, float]) -> tuple[str | None, float]:
+    """The direction (and a confidence) of ``arrow_correlations``' answer."""
+    ranked = sorted(corr, key=lambda d: -corr[d])
+    best, second = corr[ranked[0]], corr[ranked[1]]
+    if best <= 0.1:
+        return None, 0.0
+    return ranked[0], float(np.clip((best - second) * 4, 0.05, 1.0))
+
+
+def arrow_correlations(top: np.ndarray, arrows: list[list[float]]) -> dict[str, float]:
+    """Each direction's best normalised correlation of a cube top with the learned tops
+    turned that way (see ``arrow_from_templates``): how much it looks like a cube's top at all."""
     side = top.shape[0]
     g = _glyph_map(cv2.resize(top, (ARROW_SIDE, ARROW_SIDE)) if side != ARROW_SIDE else top)
     m = ARROW_SIDE // 8
@@ -40,22 +56,26 @@ def arrow_from_templates(top: np.ndarray, arrows: list[list[float]]) -> tuple[st
         turned = np.ascontiguousarray(np.rot90(g, k)).astype(np.float32)
         corr[d] = max(float(cv2.matchTemplate(turned, np.ascontiguousarray(t), cv2.TM_CCOEFF_NORMED).max())
                       for t in temps)
-    ranked = sorted(corr, key=lambda d: -corr[d])
-    best, second = corr[ranked[0]], corr[ranked[1]]
-    if best <= 0.1:
-        return None, 0.0
-    return ranked[0], float(np.clip((best - second) * 4, 0.05, 1.0))
+    return corr
 
 
 def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
-    """N/E/S/W of the dark arrow on a cube top in a normalised top-down patch, with confidence.
+    """N/E/S/W of the arrow on a cube top in a normalised top-down patch, with confidence.
 
-    The arrow is the dark blob; its head is the end where the blob is widest across its axis.
+    The arrow is the glyph blob: the minority of the top's middle, split at Otsu's threshold
+    (dark on a light top, light on a dark one); its head is the end where the blob is widest
+    across its axis.
     """
     big = cv2.resize(patch, (48, 48), interpolation=cv2.INTER_AREA)
     gray = big.mean(axis=2)
-    hi = float(np.percentile(gray, 90))
-    mask = (gray < min(0.3, 0.35 * hi)).astype(np.uint8)
+    g8 = np.clip(gray * 255, 0, 255).astype(np.uint8)
+    cut, _ = cv2.threshold(np.ascontiguousarray(g8[8:40, 8:40]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    light = g8 > cut
+    mask = np.zeros(gray.shape, np.uint8)
+    if float(light[8:40, 8:40].mean()) < 0.5:  # the glyph is the minority of the top's middle
+        mask[6:42, 6:42] = light[6:42, 6:42]
+    else:
+        mask[6:42, 6:42] = ~light[6:42, 6:42]
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
     if n <= 1:
         return None, 0.0

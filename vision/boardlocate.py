@@ -6,8 +6,10 @@
 Every visible marker of the board gives 4 point correspondences (its corners in board mm and in
 pixels). One marker is enough for a homography; with more, the homography is fitted to all
 corners by least squares inside RANSAC, so one badly detected marker cannot pull it off.
-Markers of other boards (other ids) are ignored. The pose reports which markers were used, the
-reprojection error in pixels and a confidence in [0, 1].
+Markers of other boards (other ids) are ignored. A board reprinted with its markers moved
+(``Board.older_markers``: Qubism's before November 2026) is found in either print: the ids
+seen pick the layout (``Board.printed_as``), whose marker positions give the pose. The pose
+reports which markers were used, the reprojection error in pixels and a confidence in [0, 1].
 
 The tracker keeps the last good pose while markers are hidden (a hand over one corner) as long
 as the markers still visible agree with it (the board has not moved), and refits from scratch
@@ -120,18 +122,19 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
             cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
             corners = [pts[4 * i:4 * i + 4].reshape(1, 4, 2) for i in range(len(corners))]
-        n_ok = 0 if ids is None else len(set(int(i) for i in ids.ravel()) & {m.id for m in board.markers})
-        if n_ok < len(board.markers):
+        seen_ids = set() if ids is None else {int(i) for i in ids.ravel()}
+        layout = {m.id for m in board.printed_as(seen_ids).markers}
+        if len(seen_ids & layout) < len(layout):
             corners, ids, _ = det.detectMarkers(gray)
     else:
         corners, ids, _ = det.detectMarkers(gray)
-    wanted = {m.id for m in board.markers}
+    wanted = set(board.marker_ids)
     found: dict[int, np.ndarray] = {}
     if ids is not None:
         for c, i in zip(corners, ids.ravel()):
             if int(i) in wanted and int(i) not in found:
                 found[int(i)] = np.asarray(c, np.float64).reshape(4, 2)
-    if len(found) < len(wanted) and cfg.upscale > 1:
+    if len(found) < len(board.printed_as(found).markers) and cfg.upscale > 1:
         sides = [float(np.linalg.norm(c[0] - c[2])) / np.sqrt(2) for c in found.values()]
         if not sides or float(np.median(sides)) < cfg.small_marker_px:
             # a far-away board: its markers are only a few pixels per cell; look closer
@@ -166,8 +169,11 @@ def _confidence(n_markers: int, total: int, error_px: float, cfg: LocateConfig) 
 
 def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | None = None
              ) -> BoardPose:
-    """Fit the homography to the markers seen (marker id -> 4 pixel corners)."""
+    """Fit the homography to the markers seen (marker id -> 4 pixel corners), in the marker
+    layout those ids belong to (an older print's too)."""
     cfg = config or LocateConfig()
+    board = board.printed_as(seen)
+    seen = {i: c for i, c in seen.items() if i in {m.id for m in board.markers}}
     ids = sorted(seen)
     if not ids:
         return BoardPose(found=False)
@@ -224,6 +230,11 @@ class BoardTracker:
     def update_with(self, seen: dict[int, np.ndarray]) -> BoardPose:
         """Update from detected marker corners (what ``update`` does after detection)."""
         cfg = self.config
+        printed = self.board.printed_as(seen)
+        if seen and printed.markers != self.board.markers:
+            self.board, self.pose = printed, None  # another print of the board: start afresh
+        layout = {m.id for m in self.board.markers}
+        seen = {i: c for i, c in seen.items() if i in layout}
         total = len(self.board.markers)
         fresh = fit_pose(self.board, seen, cfg)
         old = self.pose

@@ -52,7 +52,7 @@ def _marker_frame(board: Board, image: np.ndarray) -> tuple[np.ndarray, list[Mar
                                f"(need ids {[m.id for m in board.markers]})")
     if len(pose.used) < 2:
         raise CalibrationError("only one marker is visible: take the photo with all four in view")
-    return np.linalg.inv(pose.homography), list(board.markers)
+    return np.linalg.inv(pose.homography), list(board.printed_as(pose.used).markers)  # the print's own
 
 
 def _to_mm(h: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -30,10 +30,38 @@ class PieceConfig:
     read in the plane this many square sides above the board (found from the camera pose), so
     a piece leaning over from a neighbour, which does not reach up there above this spot, is
     not taken for a piece here; looks are read there too (no ground, no contact shadow)."""
+    flat_structure: dict[str, float] = field(default_factory=lambda: {"qubism": 0.08})
+    """Games whose squares are printed plain (no lines or labels inside): a spot's structure
+    evidence there is the detrended grey energy of its middle (``CENTRE_WINDOW``, relative to
+    its brightness) over this scale, instead of nothing (the print has nothing to correlate
+    with): a white pawn on a light Qubism square shows only its rim and shading."""
+    min_chroma: dict[str, float] = field(default_factory=lambda: {"kilkenny": 0.8})
+    colourless_conf: float = 0.8
+    """Games whose pieces all differ in colour from the print (Kilkenny's red, blue, green and
+    yellow cats): a spot read as a piece with a confidence below ``colourless_conf`` whose
+    chromaticity changed less than ``min_chroma`` (its chroma score, in the board's plane or
+    the raised one) holds none: a hand's or an arm's shadow, a neighbour's edge. Measured on
+    Kilkenny scenes of three renderers (main, alt, two seeds of the 3-D one): 176 of the 179
+    empty squares read as cats are dropped, 1 of 2520 real cats (in a dim light real cats'
+    chroma falls to 0.5, but their looks stay sure)."""
     top_weight: float = 2.0
     """The top-plane score counts this much more (it only has to show that something is there)."""
     cube_top: float = 0.8
     """Height of a cube's top face in square sides (where the arrow is read)."""
+    glyph_cube: float = 0.75
+    """Qubism before any cube's look is learned (its start position has none): a spot whose
+    look is nearest the white pawn's but whose top, seen at a cube's height, shows an arrow
+    this clearly (``arrow_direction``'s confidence) is a cube. Measured: 3-D cubes 0.77 or
+    more (5th percentile), white pawns 0.58 (3-D) to 0.77 (main renderer) at the 95th."""
+    cube_glyph_min: float = 0.65
+    """The same before any cube top is learned: a spot read as a cube whose top, seen at a
+    cube's height, shows an arrow's shape less clearly than this (``arrow_direction``'s
+    confidence) holds no cube (a neighbour leaning over it, an arm)."""
+    cube_top_match: float = 0.6
+    """A spot read as a cube whose top face (seen in the plane of a cube's top) correlates
+    less than this with every learned cube top, turned four ways, holds no cube: measured on
+    both renderers' Qubism scenes, real cubes' tops match at 0.67 or more (2nd percentile),
+    shadows, white pawns and neighbours' sides at 0.63 at most (median 0.40)."""
     combine: str = "l2"
     shadow_step_frac: float = 0.35
     """Games whose pieces are all figures (those with a ``top_plane``): a spot whose change
@@ -97,6 +125,11 @@ class PieceConfig:
     look, that shows it best: evidence times how much nearer its look is to the kind's than to
     its own empty print. Low confidence (0.3-0.7), so the cross-check asks when unsure."""
     always_min_score: float = 0.5
+    pairs: dict[str, tuple[str, str]] = field(default_factory=lambda: {"katenmuis": ("cat", "mouse")})
+    """Two pieces of a game that may share a square (Kat en Muis, rule K7: the engine's
+    ``"cat+mouse"``). When one is read and the other nowhere, the read one's spot holds both
+    if each colour fills at least ``pair_share`` of its middle (``vision.piece_pairs``)."""
+    pair_share: float = 0.15
     demote_dist: float = 2.0
     """A reading dropped for the count takes its next-nearest class with room only within this
     look distance of that class's learned looks (any distance while only built-in guesses are

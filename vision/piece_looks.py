@@ -29,6 +29,10 @@ _g = np.exp(-0.5 * ((np.arange(P) - (P - 1) / 2) / 4.5) ** 2)
 WINDOW = (np.outer(_g, _g) / np.outer(_g, _g).sum()).astype(np.float32)
 """Weights of the structure comparison: the middle of a spot counts most (pieces on
 neighbouring squares lean into the edges)."""
+_gc = np.exp(-0.5 * ((np.arange(P) - (P - 1) / 2) / 3.0) ** 2)
+CENTRE_WINDOW = (np.outer(_gc, _gc) / np.outer(_gc, _gc).sum()).astype(np.float32)
+"""Tighter weights for the structure a plain printed square shows (``PieceConfig.flat_structure``):
+a piece standing on it, not a neighbour's edge."""
 
 DEFAULT_LOOKS: dict[str, dict[str, tuple[int, int, int]]] = {
     # built-in guesses (BGR) used until looks are learned from a known position

@@ -17,7 +17,7 @@ from companion.boards import Board
 from vision.arrows import ARROW_SIDE
 from vision.boardlocate import BoardPose, camera_from_homography
 from vision.piece_config import PieceConfig
-from vision.piece_looks import INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
+from vision.piece_looks import CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
 from vision.printing import render_board
 
 
@@ -90,7 +90,7 @@ class SpotFeatures:
         block = np.zeros_like(ref)
         for sq in board.squares.values():
             cv2.fillPoly(block, [np.int32(np.asarray(sq.polygon) * s).reshape(-1, 1, 2)], 1)
-        for m in board.markers:
+        for m in (m for layout in (board.markers, *board.older_markers) for m in layout):  # any print's
             x, y = int(m.x_mm * s), int(m.y_mm * s)
             side = int(m.size_mm * s)
             block[max(y - 4, 0):y + side + 4, max(x - 4, 0):x + side + 4] = 1
@@ -162,7 +162,14 @@ class SpotFeatures:
         looks = _look_features(patches[:, INNER, INNER])
         d_chroma = np.abs(looks[:, :2] - empty_looks[:, :2]).sum(axis=1)
         d_bright = looks[:, 2] - empty_looks[:, 2]
-        struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
+        flat_scale = cfg.flat_structure.get(self.board.game)
+        if flat_scale:
+            # a plain printed square has no structure to compare with: what the spot's middle
+            # shows (edges, shading: a white pawn's rim on a light square) counts instead
+            energy = np.sqrt((CENTRE_WINDOW * wg0 ** 2).sum(axis=(1, 2))) / (patches.mean(axis=(1, 2, 3)) + 0.05)
+            struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, energy / flat_scale)
+        else:
+            struct_score = np.where(eg_norm >= 0.03, (1 - ncc) / cfg.ncc_scale, 0.0)
         bright_score = np.maximum(-d_bright / cfg.dark_scale, d_bright / cfg.light_scale)
         spread_score = np.maximum((looks[:, 3] - empty_looks[:, 3]) / cfg.spread_scale,
                                   (empty_looks[:, 3] - looks[:, 3]) / cfg.hidden_scale)

@@ -28,7 +28,8 @@ A frame's readings are then checked as a whole: pieces of one kind look alike wi
 (a frame's own looks recruit weak spots; a crowd of look-alikes read as a kind the game has
 fewer of is another kind), and the game's piece set bounds what can be read (Qubism: one pawn
 each, nine cubes; Kat en Muis: one cat, one mouse; a pawn, cat or mouse read nowhere is looked
-for among the weak spots).
+for among the weak spots; Kat en Muis's cat and mouse on one square, K7, are read as the
+engine's ``"cat+mouse"``: ``vision.piece_pairs``).
 A Qubism cube's arrow is read on the cube's top face (the plane of its top, from the camera):
 matched against cube tops learned from known positions, turned four ways (any glyph: arrow,
 triangle, chevron, light or dark), or, with nothing learned, from the shape of the dark glyph.
@@ -51,7 +52,8 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
-from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
+from vision.arrows import (ARROW_SIDE, _TURNS, _glyph_map, arrow_correlations, arrow_direction,
+                           arrow_from_correlations, arrow_from_templates)
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
 from vision.chop_read import (apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, same_camera, spot_kinds,
                               start_cat, start_like)
@@ -60,6 +62,7 @@ from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
+from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 
 __all__ = [
@@ -132,7 +135,7 @@ class BoardReader(SpotFeatures):
                 known = {**known, _square_for(self.groups[at], "cat"): "cat"}
         n = 0
         for sid, token in known.items():
-            if sid in spot_index:
+            if sid in spot_index and "+" not in token:  # two pieces on one square: a mix of looks
                 self.model.add(appearance(token), looks[spot_index[sid]])
                 centre = float(self.last_centre[spot_index[sid]])
                 if np.isfinite(centre):
@@ -165,6 +168,8 @@ class BoardReader(SpotFeatures):
         out: dict[str, tuple[str | None, float]] = {}
         decided: list[tuple[str | None, float]] = []
         self._look_dist: dict[str, dict[int, float]] = {}
+        self._top_match: dict[int, float] = {}
+        self._arrow_conf: dict[int, float] = {}
         token: str | None
         step_frac = np.ones(len(self.groups))
         if cfg.top_plane.get(self.board.game) and len(names):
@@ -201,10 +206,21 @@ class BoardReader(SpotFeatures):
                 conf = occ_conf * min(1.0, 0.4 + margin) * (1.0 if d[order[0]] < 6 else 0.6)
                 token = best
                 self._look_dist.setdefault(best, {})[i] = float(d[0])
-                if best == "cube":
+                if conf < cfg.colourless_conf and self._colourless(i):
+                    token, conf = None, 0.6  # an unsure look and no colour change: a shadow, not a cat
+                if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
+                    # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
+                    arrow, aconf = self._arrow(img, pose, i)
+                    if arrow and aconf >= cfg.glyph_cube:
+                        token, conf = f"cube:{arrow}", conf * aconf
+                elif best == "cube":
                     arrow, aconf = self._arrow(img, pose, i)
                     token = f"cube:{arrow}" if arrow else "cube:?"
                     conf *= aconf
+                    if self._no_cube_top(i):  # a shadow, a pawn or a neighbour's side: no cube's top here
+                        other = [k for k in ranked[1:] if k != "cube" and per_cls[k] < cfg.demote_dist
+                                 and not self._centre_weak_for(i, k)]
+                        token, conf = (other[0], 0.5 * conf / max(aconf, 0.05)) if other else (None, 0.5)
             decided.append((token, conf))
         self._frame_looks(score, looks, decided, names, protos)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
@@ -339,7 +355,7 @@ class BoardReader(SpotFeatures):
             room_c = max(n_max - sum(kind(t) == c for i, (t, _) in enumerate(decided) if self._never_empty[i]), 0)
             if len(spots) <= room_c:
                 continue
-            spots.sort(key=lambda i: d_cls[c][i])
+            spots.sort(key=lambda i: d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c)))
             for i in spots[room_c:]:
                 room = [k for k in classes if k != c and
                         sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
@@ -352,11 +368,14 @@ class BoardReader(SpotFeatures):
                         arrow, aconf = self._arrow(img, pose, i)
                         token = f"cube:{arrow}" if arrow else "cube:?"
                         conf *= aconf
+                        if self._no_cube_top(i):
+                            token, conf = None, 1.0
                     decided[i] = (token, 0.5 * conf)
                 else:
                     decided[i] = (None, 0.5)
+        self._pairs(decided, names, protos)
         for c in cfg.always.get(self.board.game, ()):
-            if c not in d_cls or any(kind(t) == c for t, _ in decided):
+            if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue
             nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(decided))])
             cand = [i for i, (t, _) in enumerate(decided)
@@ -365,6 +384,43 @@ class BoardReader(SpotFeatures):
             if cand:
                 i = max(cand, key=lambda j: support(j, c))
                 decided[i] = (c, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
+
+    def _pairs(self, decided: list[tuple[str | None, float]], names: list[str], protos: np.ndarray) -> None:
+        """Two pieces on one square (``PieceConfig.pairs``; see ``vision.piece_pairs``): one
+        of the pair read, the other nowhere, and the read one's spot showing both colours."""
+        pair = self.config.pairs.get(self.board.game)
+        if not pair:
+            return
+        where = {c: [i for i, (t, _) in enumerate(decided) if t is not None and appearance(t) == c] for c in pair}
+        if sum(len(v) for v in where.values()) != 1 or any(c not in names for c in pair):
+            return
+        i = next(v[0] for v in where.values() if v)
+        colours = [look_colour(np.median(protos[[n == c for n in names]], axis=0)) for c in pair]
+        shares = pair_shares(self._last_patches[i], self._last_empty_patches[i], colours)
+        if min(shares) >= self.config.pair_share:
+            decided[i] = ("+".join(pair), decided[i][1])
+
+    def _colourless(self, i: int) -> bool:
+        """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):
+        spot ``i``'s chromaticity changed less than the game's minimum in the board's plane or
+        the raised one."""
+        least = self.config.min_chroma.get(self.board.game)
+        if not least:
+            return False
+        chroma = [float(self.last_base_scores[i][1])]
+        if self.config.top_plane.get(self.board.game):
+            chroma.append(float(self.last_top_scores[i][1]))
+        return min(chroma) < least
+
+    def _centre_support(self, i: int, cls: str) -> float:
+        """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of
+        what class ``cls``'s learned examples showed there (1 without a raised plane or
+        examples): a piece standing there fills it, a shadow or a neighbour's edge hardly."""
+        centre = float(self.last_centre[i])
+        ref = self.model.centre.get(cls)
+        if not np.isfinite(centre) or not ref:
+            return 1.0
+        return float(np.clip(centre / max(float(np.median(ref)), 1e-6), 0.2, 1.0))
 
     def _centre_weak_for(self, i: int, cls: str) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than class ``cls``'s
@@ -418,11 +474,35 @@ class BoardReader(SpotFeatures):
         return token, float(np.clip(0.4 + (b - a) / (b + 1e-6), 0.0, 1.0))
 
     def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
-        """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape."""
+        """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape.
+        Keeps how well the top matched a learned cube top at all (``_no_cube_top``)."""
         top = self.cube_top(image, pose, i)
         if self.model.arrows:
-            return arrow_from_templates(top, self.model.arrows)
-        return arrow_direction(np.repeat(top[..., None], 3, axis=2))
+            corr = arrow_correlations(top, self.model.arrows)
+            self._top_match[i] = max(corr.values())
+            arrow, conf = arrow_from_correlations(corr)
+        else:
+            arrow, conf = arrow_direction(np.repeat(top[..., None], 3, axis=2))
+        self._arrow_conf[i] = conf
+        return arrow, conf
+
+    def _arrow_support(self, i: int, cls: str) -> float:
+        """How clearly spot ``i`` shows a cube's arrow (0.2 to 1; 1 for other classes or
+        before its arrow was read): a cube's top more than an arm or a leaning side."""
+        if cls != "cube" or i not in self._arrow_conf:
+            return 1.0
+        return float(np.clip(self._arrow_conf[i], 0.2, 1.0))
+
+    def _no_cube_top(self, i: int) -> bool:
+        """Where a cube's top face would be seen above spot ``i`` nothing matches a learned
+        cube top (best correlation below ``PieceConfig.cube_top_match``): a hand's shadow, a
+        white pawn, a neighbouring cube's side. With no cube top learned, an arrow's shape
+        read less clearly than ``PieceConfig.cube_glyph_min`` there."""
+        match = self._top_match.get(i)
+        if match is not None:
+            return match < self.config.cube_top_match
+        shape = self._arrow_conf.get(i)  # nothing learned: the arrow's shape (vision.arrows.arrow_direction)
+        return shape is not None and shape < self.config.cube_glyph_min
 
     def read_spots(self, reading: BoardReading) -> dict[str, str]:
         """A reading as spot key -> token (for comparing with ``comparable``)."""

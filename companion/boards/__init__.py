@@ -40,14 +40,21 @@ Format::
     y_mm = 5.0
     size_mm = 20.0
 
+    [[older_markers]]            # optional: markers of an earlier print of this board
+    layout = 1                   # which earlier layout (default 1); ids differ from [[markers]]
+    id = 12                      # and from every other layout, so the ids seen tell the print
+    x_mm = 31.0
+    y_mm = 17.5
+    size_mm = 24.0
+
     [settings]                   # game settings this board implies
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -112,12 +119,32 @@ class Board:
     aruco: str = "DICT_4X4_50"
     grid: tuple[int, int] | None = None
     """(rows, cols) when the board has a grid section."""
+    older_markers: tuple[tuple[Marker, ...], ...] = ()
+    """Marker layouts of earlier prints of this board (ids unlike ``markers`` and each other):
+    a print of any of them is still found; see :meth:`printed_as`."""
 
     def square(self, square_id: str) -> Square:
         try:
             return self.squares[square_id]
         except KeyError:
             raise BoardError(f"board {self.name!r} has no square {square_id!r}") from None
+
+    @property
+    def marker_ids(self) -> frozenset[int]:
+        """The ids of every marker layout this board has been printed with."""
+        return frozenset(m.id for layout in (self.markers, *self.older_markers) for m in layout)
+
+    def printed_as(self, seen_ids: Iterable[int]) -> Board:
+        """This board as printed with the marker layout whose ids are among ``seen_ids`` most
+        (the current layout when none is seen or on a tie): ``markers`` is that layout,
+        ``older_markers`` the others. The squares are the same in every layout."""
+        seen = set(seen_ids)
+        layouts = (self.markers, *self.older_markers)
+        best = max(range(len(layouts)), key=lambda k: (len(seen & {m.id for m in layouts[k]}), -k))
+        if best == 0:
+            return self
+        others = tuple(layout for k, layout in enumerate(layouts) if k != best)
+        return replace(self, markers=layouts[best], older_markers=others)
 
     def neighbours(self, square_id: str) -> tuple[str, ...]:
         return self.adjacency.get(square_id, ())
@@ -249,19 +276,14 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
             raise BoardError(f"{source}: region {rname!r} names unknown squares {unknown}")
         regions[str(rname)] = ids_t
 
-    markers: list[Marker] = []
-    raw_markers = data.get("markers", ())
-    if not isinstance(raw_markers, list | tuple):
-        raise BoardError(f"{source}: [[markers]] must be a list of tables")
-    for i, raw in enumerate(raw_markers):
-        try:
-            markers.append(
-                Marker(int(raw["id"]), float(raw["x_mm"]), float(raw["y_mm"]), float(raw["size_mm"]))
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BoardError(f"{source}: markers[{i}] needs id, x_mm, y_mm, size_mm ({exc})") from None
-    if len({m.id for m in markers}) != len(markers):
-        raise BoardError(f"{source}: marker ids must be distinct")
+    markers = _markers(data, "markers", source)
+    older: dict[int, list[Marker]] = {}
+    for layout, marker in zip(_layouts(data, source), _markers(data, "older_markers", source)):
+        older.setdefault(layout, []).append(marker)
+    all_ids = [m.id for m in markers] + [m.id for layout in older.values() for m in layout]
+    if len(set(all_ids)) != len(all_ids):
+        raise BoardError(f"{source}: marker ids must be distinct, across [[markers]] and every "
+                         "layout of [[older_markers]] (the ids seen tell which print it is)")
 
     return Board(
         name=name,
@@ -273,10 +295,36 @@ def parse_board(data: Mapping[str, Any], source: str = "<board>") -> Board:
         adjacency={k: tuple(sorted(v)) for k, v in adjacency.items()},
         regions=regions,
         markers=tuple(markers),
+        older_markers=tuple(tuple(older[k]) for k in sorted(older)),
         settings=dict(data.get("settings", {})),
         aruco=str(head.get("aruco", "DICT_4X4_50")),
         grid=grid_shape,
     )
+
+
+def _markers(data: Mapping[str, Any], section: str, source: str) -> list[Marker]:
+    raw_markers = data.get(section, ())
+    if not isinstance(raw_markers, list | tuple):
+        raise BoardError(f"{source}: [[{section}]] must be a list of tables")
+    out: list[Marker] = []
+    for i, raw in enumerate(raw_markers):
+        try:
+            out.append(Marker(int(raw["id"]), float(raw["x_mm"]), float(raw["y_mm"]), float(raw["size_mm"])))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BoardError(f"{source}: {section}[{i}] needs id, x_mm, y_mm, size_mm ({exc})") from None
+    return out
+
+
+def _layouts(data: Mapping[str, Any], source: str) -> list[int]:
+    """The ``layout`` number of each ``[[older_markers]]`` entry (1 when not given)."""
+    out: list[int] = []
+    raw_markers = data.get("older_markers", ())
+    for i, raw in enumerate(raw_markers if isinstance(raw_markers, list | tuple) else ()):
+        try:
+            out.append(int(raw.get("layout", 1)) if isinstance(raw, Mapping) else 1)
+        except (TypeError, ValueError):
+            raise BoardError(f"{source}: older_markers[{i}]: layout must be a whole number") from None
+    return out
 
 
 def load_board_file(path: str | Path) -> Board:

@@ -61,6 +61,8 @@ def random_position(board: Board, rng: np.random.Generator, reference: bool = Fa
         else:
             a, b = rng.choice(track + starts, 2, replace=False)
             pos[str(a)], pos[str(b)] = "cat", "mouse"
+            if rng.random() < 0.15:  # K7: the cat caught up with the mouse
+                pos = {str(a): "cat+mouse"}
     elif game == "chopchop":
         holes = list(board.region("holes"))
         tops = list(board.region("table_top"))
@@ -334,7 +336,10 @@ def draw_piece(img: np.ndarray, cam: Camera, board: Board, sid: str, token: str,
     cy += float(rng.normal(0, size * 0.04))
     colour = _piece_colour(look, token)
     base = token.split(":")[0]
-    if base in ("cat", "mouse") and board.game == "katenmuis" or token == "cat+mouse":
+    if token == "cat+mouse":  # K7: both counters on one square, the mouse over the cat's edge
+        for k, part in ((-1, "cat"), (1, "mouse")):
+            _cylinder(img, cam, cx + k * size * 0.19, cy, size * 0.3, 0, 4.0, _piece_colour(look, part), rim=True)
+    elif base in ("cat", "mouse") and board.game == "katenmuis":
         _cylinder(img, cam, cx, cy, size * 0.33, 0, 4.0, colour, rim=True)
     elif base in ("cat", "mouse"):
         r = size * (0.36 if base == "cat" else 0.3)

@@ -34,7 +34,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.boards import Board
+from companion.boards import Board, Marker
 from vision.synth.board_scenes import homography_json, write_scenes
 from vision.printing import render_board
 
@@ -263,7 +263,13 @@ def piece_faces(board: Board, sid: str, token: str, look: dict[str, Any], rng: n
     base = token.split(":")[0]
     col = look.get(token) or look.get(base) or (128.0, 128.0, 128.0)
     decals: list[tuple[np.ndarray, tuple[float, float, float]]] = []
-    if board.game == "katenmuis":
+    if token == "cat+mouse":  # K7: both counters on one square, one over the other's edge
+        r, h = size * 0.3, look["height"]
+        faces = []
+        for k, part in ((-1, "cat"), (1, "mouse")):
+            c_part = look.get(part) or (128.0, 128.0, 128.0)
+            faces += _place(_revolve([(r, 0), (r, h - 1.2), (r - 1.2, h)], c_part), k * size * 0.19, 0, 0)
+    elif board.game == "katenmuis":
         r, h = size * 0.36, look["height"]
         faces = _revolve([(r, 0), (r, h - 1.2), (r - 1.2, h)], col)
     elif base == "cat" and board.game == "chopchop":
@@ -350,10 +356,10 @@ def render_alt_scene(board: Board, position: dict[str, str], look: dict[str, Any
     """One frame and its labels: {"image", "squares", "occluded", "markers_visible", ...}."""
     cam = alt_camera(board, rng)
     hmm = cam.homography()
-    art = _ART.get(board.name)
+    art = _ART.get((board.name, board.markers))  # an older print of a board has other markers
     if art is None:
         _ART.clear()
-        art = _ART[board.name] = render_board(board, ART_PX_PER_MM).astype(np.float32) / 255
+        art = _ART[(board.name, board.markers)] = render_board(board, ART_PX_PER_MM).astype(np.float32) / 255
     # the printer's response and the paper tint
     gamma = rng.uniform(0.85, 1.2, 3).astype(np.float32)
     paper = rng.uniform(0.9, 1.0, 3).astype(np.float32)
@@ -483,7 +489,7 @@ def render_alt_scene(board: Board, position: dict[str, str], look: dict[str, Any
             "markers_visible": [m.id for m in board.markers if m.id not in hidden], "homography": hmm}
 
 
-_ART: dict[str, np.ndarray] = {}
+_ART: dict[tuple[str, tuple[Marker, ...]], np.ndarray] = {}
 
 
 def _cover(mask: np.ndarray, quad: np.ndarray) -> float:
