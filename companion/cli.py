@@ -22,6 +22,7 @@ from companion import games
 from companion.boards import BoardError
 from companion.crashlog import append_crash
 from companion.i18n import _
+from companion.outfile import OutputFileError, check_output
 from companion.store import Store, StoreError, default_db_path
 from companion.textsafe import printable
 
@@ -199,6 +200,10 @@ def history_main(argv: Sequence[str]) -> int:
     return 0
 
 
+BACKUP_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+"""What a copy of the database may be called (so a typo never replaces a photo or a sound with it)."""
+
+
 def backup_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="companion backup",
@@ -206,18 +211,14 @@ def backup_main(argv: Sequence[str]) -> int:
         "game is being played).",
     )
     add_db_argument(parser)
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the copy to write")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="the copy to write (a name ending in .db, .sqlite or .sqlite3)")
     parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
     args = parser.parse_args(argv)
-    target = Path(args.output).expanduser()
-    if target.is_dir():
-        raise CliError(_("{path} is a folder: give a file name for the copy.").format(path=target))
-    if (target.exists() or target.is_symlink()) and not args.force:
-        raise CliError(_("{path} already exists: choose another name, or add --force to replace it.").format(
-            path=target))
-    if not target.parent.is_dir():
-        raise CliError(_("The folder {folder} does not exist (it is not created): create it first or "
-                         "choose another.").format(folder=target.parent))
+    try:  # the checks every command's output goes through (companion.outfile)
+        target = check_output(Path(args.output).expanduser(), BACKUP_SUFFIXES, args.force)
+    except OutputFileError as exc:
+        raise CliError(str(exc)) from None
     with open_store(args.db, readonly=True) as store:
         if target.resolve() == store.path.resolve():
             raise CliError(_("The copy cannot replace the database itself: choose another name."))

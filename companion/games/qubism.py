@@ -48,8 +48,9 @@ from fractions import Fraction
 from typing import Any
 
 from companion.boards import Board, BoardError, board_setting, coords, load_board
-from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, SquareWords, State
-from companion.i18n import N_, _
+from companion.games.base import CHANCE, Action, Effect, Game, IllegalAction, State
+from companion.games.qubism_effects import CubePlaced, CubeSlid, CubeTipped, Moved, Won, arrow_words, player_name
+from companion.i18n import _
 
 __all__ = [
     "Qubism",
@@ -71,18 +72,6 @@ ARROWS: dict[str, tuple[int, int]] = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 CUBE_MODELS = ("observed", "forward", "back")
 UNKNOWN = "?"
-ARROW_WORDS: dict[str, str] = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
-"""An arrow as a sentence says it (the printed board's top is north), translated when shown."""
-
-
-def arrow_words(arrow: str) -> str:
-    """"north" for ``"N"`` (in the current language); anything else as it is."""
-    return _(ARROW_WORDS[arrow]) if arrow in ARROW_WORDS else arrow
-
-
-def _words(squares: SquareWords | None, square: str) -> str:
-    """A square as a sentence names it (the game's board, else the shipped one): "C3"."""
-    return (squares or coords.shipped_words("qubism"))(square)
 
 
 # -- actions -----------------------------------------------------------------------------------
@@ -111,83 +100,6 @@ class Tip(Action):
 
     square: str
     arrow: str
-
-
-LABELS: dict[str, str] = {"white": N_("White"), "black": N_("Black")}
-"""The players' names (translated when shown)."""
-
-
-def player_name(names: Mapping[str, str] | None, player: str) -> str:
-    """The name to narrate for ``player``: from ``names``, else White or Black."""
-    if names and player in names:
-        return names[player]
-    return _(LABELS[player]) if player in LABELS else player.title()
-
-
-# -- effects -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Moved(Effect):
-    player: str
-    frm: str
-    to: str
-    how: str = "step"
-    """``"step"``, ``"jump"`` or ``"side-step"``."""
-
-    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
-        if self.how == "jump":
-            text = _("{player} jumps from {start} to {stop}")
-        elif self.how == "side-step":
-            text = _("{player} side-steps from {start} to {stop}")
-        else:
-            text = _("{player} moves from {start} to {stop}")
-        return text.format(player=player_name(names, self.player), start=_words(squares, self.frm),
-                           stop=_words(squares, self.to))
-
-
-@dataclass(frozen=True)
-class CubePlaced(Effect):
-    player: str
-    square: str
-    arrow: str
-    pool: int
-
-    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
-        return _("{player} places a cube on {square}, its arrow pointing {arrow} ({n} left in the pool)").format(
-            player=player_name(names, self.player), square=_words(squares, self.square), arrow=arrow_words(self.arrow),
-            n=self.pool)
-
-
-@dataclass(frozen=True)
-class CubeSlid(Effect):
-    player: str
-    frm: str
-    to: str
-
-    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
-        return _("{player} slides the cube from {start} to {stop}").format(
-            player=player_name(names, self.player), start=_words(squares, self.frm), stop=_words(squares, self.to))
-
-
-@dataclass(frozen=True)
-class CubeTipped(Effect):
-    square: str
-    arrow: str
-
-    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
-        return _("the cube on {square} now points {arrow}").format(
-            square=_words(squares, self.square), arrow=arrow_words(self.arrow))
-
-
-@dataclass(frozen=True)
-class Won(Effect):
-    player: str
-    square: str
-
-    def describe(self, names: Mapping[str, str] | None = None, squares: SquareWords | None = None) -> str:
-        return _("{player} reaches {square} and wins").format(
-            player=player_name(names, self.player), square=_words(squares, self.square))
 
 
 # -- geometry ----------------------------------------------------------------------------------

@@ -197,6 +197,35 @@ def test_backup_copies_consistently_and_never_overwrites_or_creates_folders(tmp_
     assert not (tmp_path / "no").exists()
 
 
+def test_backup_goes_through_the_output_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """companion.outfile's checks: a name that is not a database's, or a link, is refused even
+    with --force, and nothing is written or replaced."""
+    from companion.cli import main
+
+    db = tmp_path / "family.db"
+    played(db, 2)
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"precious photo")
+    assert main(["backup", "--db", str(db), "-o", str(photo), "--force"]) == 2
+    assert "does not end in .db or .sqlite or .sqlite3" in capsys.readouterr().err
+    assert photo.read_bytes() == b"precious photo"
+    kept = tmp_path / "kept.db"
+    kept.write_bytes(b"another file")
+    link = tmp_path / "link.db"
+    link.symlink_to(kept)
+    assert main(["backup", "--db", str(db), "-o", str(link), "--force"]) == 2
+    assert "is a link" in capsys.readouterr().err
+    assert link.is_symlink() and kept.read_bytes() == b"another file"
+    (tmp_path / "folder.db").mkdir()
+    assert main(["backup", "--db", str(db), "-o", str(tmp_path / "folder.db"), "--force"]) == 2
+    assert "not a plain file" in capsys.readouterr().err
+    assert main(["backup", "--db", str(db), "-o", str(tmp_path / "copy.sqlite")]) == 0
+    with Store.open(tmp_path / "copy.sqlite", readonly=True) as copy:
+        assert len(copy.events(1)) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "copy.sqlite", "family.db", "family.db.lock", "folder.db", "kept.db", "link.db", "photo.jpg"]
+
+
 # -- full disk, read-only folder ----------------------------------------------------------------
 
 

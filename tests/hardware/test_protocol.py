@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hardware.protocol import (
@@ -98,10 +98,13 @@ _STREAMS = st.one_of(
 )
 
 
-@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=_STREAMS, cuts=st.lists(st.integers(0, 120), max_size=4))
+@example(data=b"1 01\nROLL 03 5\r", cuts=[3])  # leading zeros: what the 10,000-stream run found once
+@example(data=b'{"dice": [03, 5]}\n6 6\n', cuts=[12, 40])
 def test_random_bytes_never_crash_or_throw_falsely(data: bytes, cuts: list[int]) -> None:
-    """10,000 random byte strings, fed in random pieces: only real throw lines are throws."""
+    """2,000 random byte strings (10,000 once; the leading-zero case it found is kept as an
+    example), fed in random pieces: only real throw lines are throws."""
     points = sorted({0, len(data), *(c for c in cuts if c <= len(data))})
     chunks = [data[a:b] for a, b in zip(points, points[1:])]
     msgs = decode_all(chunks + [b"\n"], KATENMUIS)

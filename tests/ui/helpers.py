@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -60,10 +61,12 @@ def screenshot(root: Widget, name: str, keep_toast: bool = False) -> Path:
     if window is not None and any(type(w).__name__.endswith("View") for w in window.children):
         # a modal view is open over the screen: capture the whole window
         path.unlink(missing_ok=True)
-        made = window.screenshot(name=str(SCREENS / f"{name}.png"))  # Kivy adds 0001
-        Path(made).rename(path)
-    else:
-        root.export_to_png(str(path))
+        made = window.screenshot(name=str(SCREENS / f".{name}.{os.getpid()}.png"))  # Kivy adds 0001
+        os.replace(made, path)
+    else:  # written beside, then renamed: a worker of a parallel run never sees half a file
+        tmp = SCREENS / f".{name}.{os.getpid()}.png"
+        root.export_to_png(str(tmp))
+        os.replace(tmp, path)
     return path
 
 
