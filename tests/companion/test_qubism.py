@@ -41,10 +41,10 @@ def test_Q1_setup_pawns_on_their_baselines_white_first() -> None:
     assert game.goal_row == {"white": 0, "black": 4}
     assert s.board_view() == {"4,2": "pawn:white", "0,2": "pawn:black"}
     board = load_board("qubism")
-    assert len(board.squares) == 25 and [m.id for m in board.markers] == [12, 13, 14, 15]
+    assert len(board.squares) == 25 and [m.id for m in board.markers] == [16, 17, 18, 19]
     xs = [p[0] for sq in board.squares.values() for p in sq.polygon]
-    for m in board.markers:  # outside the play area with a 6 mm margin, on A4 landscape
-        assert m.x_mm + m.size_mm + 6 <= min(xs) or m.x_mm - 6 >= max(xs)
+    for m in board.markers:  # 30 mm or more outside the play area (an edge cube hides none), on A4
+        assert m.x_mm + m.size_mm + 30 <= min(xs) or m.x_mm - 30 >= max(xs)
         assert m.x_mm >= 0 and m.x_mm + m.size_mm <= 297 and m.y_mm >= 0 and m.y_mm + m.size_mm <= 210
 
 

@@ -105,6 +105,8 @@ def test_a_closed_device_is_noticed_by_check(flaky: MockFactory) -> None:
         assert not p.check()
         assert p.state == "lost" and "GPIODeviceClosed" in p.reason
         assert wait_until(lambda: p.state == "connected")  # its pins are free again: reopened
+        # the players are told just after the state changes (on the reconnecting thread)
+        assert wait_until(lambda: len(states.seen) == 2)
         assert p.check() and [s for s, _ in states.seen] == ["lost", "connected"]
     finally:
         p.close()

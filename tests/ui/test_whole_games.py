@@ -110,6 +110,22 @@ def _seat_companion(app: Any, home: Any, role: str, strength: str) -> None:
     assert choice.strength == strength
 
 
+def _scroll_into_view(scroll: Any, row: Any, button: Any) -> None:
+    """Scroll until the button's whole height is inside the list's window (a finger on a row
+    half under the list's edge lands on Start, below it)."""
+    # the held touch that opened the rules leaves the list gliding, which sets scroll_y on every
+    # frame until it stops: wait for it, as a finger would, then scroll
+    wait_for(lambda: not scroll.effect_y.velocity and not scroll.effect_y.is_manual, timeout=5)
+    for _i in range(10):
+        scroll.scroll_to(row, animate=False)
+        pump(2)
+        left, bottom = scroll.parent.to_window(*scroll.pos)  # the list's window on the screen
+        x, y = button.to_window(*button.center)
+        if bottom <= y - button.height / 2 and y + button.height / 2 <= bottom + scroll.height:
+            return
+    raise AssertionError(f"the rules row never came into the list's view ({y} in {bottom}+{scroll.height})")
+
+
 def _step_rule(app: Any, home: Any, label_id: str, target: int) -> None:
     """Touch the setting's - or + until it shows ``target`` (the rules opened by their button)."""
     if not home.rules_open:
@@ -122,8 +138,7 @@ def _step_rule(app: Any, home: Any, label_id: str, target: int) -> None:
         if int(num.text) == target:
             break
         button = minus if int(num.text) > target else plus
-        home.ids.home_scroll.scroll_to(row, animate=False)
-        pump(2)
+        _scroll_into_view(home.ids.home_scroll, row, button)
         tap(button)
     assert int(num.text) == target
 
