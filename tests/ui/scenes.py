@@ -330,6 +330,9 @@ def _kilkenny_four(game: bool) -> Callable[[Any], Any]:
         home = app.screen("home")
         home.select_game("kilkenny")
         home.set_setting("players", 4)
+        if not game:  # the four seats in view, below any unfinished games of earlier scenes
+            pump(2)
+            home.ids.home_scroll.scroll_to(home.ids.players, padding=0, animate=False)
         if game:
             home.start_new()
             for _i in range(8):
