@@ -202,6 +202,23 @@ def test_port_scan_in_words() -> None:
     assert scan_sentence(found[:1]) == "Found USB serial device (ttyACM0): touch it to use it."
 
 
+def test_settings_names_the_ports_in_words_too() -> None:
+    """Settings' line under the port box: the ports in words, or what to do; no bare path."""
+    from serial.tools.list_ports_common import ListPortInfo
+
+    from ui.screens.settings import ports_sentence
+
+    acm = ListPortInfo("/dev/ttyACM0")
+    acm.vid = 0x2341
+    assert ports_sentence(lambda: [acm]) == "Found: USB serial device (ttyACM0)"
+    assert ports_sentence(lambda: []) == "No electronic die found: plug it in and touch Test."
+
+    def broken() -> list[Any]:
+        raise OSError("no /sys")
+
+    assert ports_sentence(broken) == "No electronic die found: plug it in and touch Test."
+
+
 def test_the_die_found_by_search_works_live_through_a_pty(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from serial.tools.list_ports_common import ListPortInfo
 

@@ -30,6 +30,20 @@ HEADER_PIN = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0
 """The Raspberry Pi's GPIO numbers -> the pin counted on its 40-pin header (where to wire)."""
 
 
+def ports_sentence(lister: Any = None) -> str:
+    """The serial ports a die can be on, in words ("Found: USB serial device (ttyACM0)"), or
+    what to do when there is none; never a device path alone."""
+    from hardware import portscan
+
+    try:
+        found = portscan.scan(lister)
+    except OSError:
+        found = []
+    if not found:
+        return _("No electronic die found: plug it in and touch Test.")
+    return _("Found: {ports}").format(ports=", ".join(p.words for p in found))
+
+
 def pin_words(gpio: int) -> str:
     """A GPIO number as the person wiring it finds it: "GPIO 17, header pin 11"."""
     pin = HEADER_PIN.get(gpio)
@@ -65,8 +79,7 @@ class SettingsScreen(Screen):
         self.notes = "\n".join(app.prefs.notes)
         self.build_languages()
         self.ids.port.text = app.prefs.get("ui.serial_port")
-        ports = app.hardware.serial.detail
-        self.ids.ports_found.text = _("Found: {ports}").format(ports=_(ports))
+        self.ids.ports_found.text = ports_sentence()
         # camera
         box = self.ids.cameras
         box.clear_widgets()
