@@ -40,6 +40,8 @@ the start photo without being told where it stands.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from vision.piece_looks import P, _look_distance, _look_features
@@ -149,7 +151,7 @@ def _one_cat(kinds: list[str], decided: Decided, d_cat: np.ndarray, d_mouse: np.
                 decided[i] = (decided[i][0], min(decided[i][1], 0.4))
 
 
-def start_like(known: dict[str, str], holes: list[str], slabs: list[str]) -> bool:
+def start_like(known: dict[str, str], holes: Sequence[str], slabs: Sequence[str]) -> bool:
     """A known position as C1 lays it: every slab square with its slab, a mouse on every hole
     (so no hole slab was ever left: all are closed)."""
     return (all(str(known.get(h, "")).startswith("mouse") for h in holes)

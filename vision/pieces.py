@@ -48,7 +48,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import cv2
 import numpy as np
 
 from companion.boards import Board
@@ -453,11 +452,8 @@ class BoardReader(SpotFeatures):
 
     def _corners(self, pose: BoardPose) -> np.ndarray:
         """The board's four corners in the picture (pixels), [4, 2]."""
-        assert pose.homography is not None
         w, h = self.board.width_mm, self.board.height_mm
-        pts = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)
-        out: np.ndarray = cv2.perspectiveTransform(pts, pose.homography).reshape(4, 2)
-        return out
+        return pose.to_pixels(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
 
     def _hole_or_mouse(self, look: np.ndarray, names: list[str], protos: np.ndarray) -> tuple[str, float]:
         """A Chop! Chop! hole spot: a mouse or an opened hole slab (rule C3), with a confidence."""
