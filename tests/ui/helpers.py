@@ -33,6 +33,25 @@ def wait_for(cond: Callable[[], bool], timeout: float = 5.0) -> bool:
     return cond()
 
 
+def play_on(app: Any, rng: Any, steps: int, choose: Callable[[Any, Any], Any] | None = None) -> None:
+    """Play the app's game on for at most ``steps`` decisions, as players at the screen would:
+    throws through the dice picker, turned tiles drawn by ``rng`` through the tile picker, and
+    each move ``choose(state, rng)`` (default: ``rng.choice`` of the legal moves). Stops at the end."""
+    from ui import actions
+
+    for _i in range(steps):
+        state = app.session.state
+        if state.is_over():
+            return
+        kind = actions.chance_kind(state)
+        if kind == "dice":
+            app.game_screen.picker.roll()
+        elif kind == "tile":
+            app.game_screen.enter_tile(rng.choice(actions.tile_outcomes(state))[0])
+        else:
+            app.apply(choose(state, rng) if choose is not None else rng.choice(state.legal_actions()))
+
+
 def tap(widget: Widget) -> None:
     """A simulated finger touch at the widget's centre, through the window's input path."""
     pump()  # lay out first, so the widget is where the finger lands

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.ui.helpers import pump, tap, wait_for
+from tests.ui.helpers import play_on, pump, tap, wait_for
 
 
 @dataclass(frozen=True)
@@ -349,21 +349,9 @@ def _kilkenny_four(game: bool) -> Callable[[Any], Any]:
 def _chopchop_over(app: Any) -> Any:
     import random
 
-    from ui import actions
-
     app.start_game("chopchop", {"cat": "Mum", "mice1": "Tom"}, {})
     rng = random.Random(5)
-    for _i in range(3000):
-        state = app.session.state
-        if state.is_over():
-            break
-        kind = actions.chance_kind(state)
-        if kind == "dice":
-            app.game_screen.picker.roll()
-        elif kind == "tile":
-            app.game_screen.enter_tile(rng.choice(actions.tile_outcomes(state))[0])
-        else:
-            app.apply(rng.choice(state.legal_actions()))
+    play_on(app, rng, 3000)
     pump(2)
     return None
 
@@ -373,19 +361,11 @@ def _kilkenny_four_over(app: Any) -> Any:
     import random
 
     from tests.ui.test_whole_games import _choose
-    from ui import actions
 
     app.start_game("kilkenny", {"red": "Grootmoeder", "blue": "Alexandra", "green": "Maximiliaan"},
                    {"players": 4, "cats": 2}, {"yellow": "easy"})
     rng = random.Random(1)
-    for _i in range(2000):
-        state = app.session.state
-        if state.is_over():
-            break
-        if actions.chance_kind(state) == "dice":
-            app.game_screen.picker.roll()
-        else:
-            app.apply(_choose(state, rng))
+    play_on(app, rng, 2000, _choose)
     pump(2)
     return None
 

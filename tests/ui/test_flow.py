@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.ui.catalogue import lang_app, locale_dir  # noqa: F401  (fixtures)
-from tests.ui.helpers import pump, screenshot, small_touch_targets, tap, wait_for, walk
+from tests.ui.helpers import play_on, pump, screenshot, small_touch_targets, tap, wait_for, walk
 
 
 def _views(app: Any, name: str) -> list[Any]:
@@ -195,23 +195,10 @@ def test_end_of_game_screen_after_a_whole_game_and_play_again(make_app: Any) -> 
 
 
 def test_end_of_game_screen_chop_chop_counts_cheese(make_app: Any) -> None:
-    from ui import actions
-
     app = make_app()
     app.start_game("chopchop", {"cat": "Mum", "mice1": "Tom"}, {})
     rng = random.Random(5)
-    for _i in range(3000):
-        state = app.session.state
-        if state.is_over():
-            break
-        kind = actions.chance_kind(state)
-        if kind == "dice":
-            app.game_screen.picker.roll()
-        elif kind == "tile":
-            outcomes = actions.tile_outcomes(state)
-            app.game_screen.enter_tile(rng.choice(outcomes)[0])
-        else:
-            app.apply(rng.choice(state.legal_actions()))
+    play_on(app, rng, 3000)
     assert app.session.is_over()
     pump(2)
     over = app.screen("gameover")
@@ -354,7 +341,6 @@ def test_flow_screens_in_three_languages(lang_app: Any, lang: str) -> None:
     """Every screen this flow adds or changes, rendered in en/nl/fr with nothing clipped, sticking
     out of its parent or too small to touch (artifacts/screens/flow_*_<lang>_800x480.png)."""
     from tests.ui.test_screens_i18n import Scenes
-    from ui import actions
 
     app = lang_app(lang)
     s = Scenes(app, lang)
@@ -389,17 +375,7 @@ def test_flow_screens_in_three_languages(lang_app: Any, lang: str) -> None:
     s.check("flow_game_over_board")
     # Chop! Chop! to the end
     app.continue_game(max(g.id for g in app.store.unfinished_games("chopchop")))
-    for _i in range(3000):
-        state = app.session.state
-        if state.is_over():
-            break
-        kind = actions.chance_kind(state)
-        if kind == "dice":
-            app.game_screen.picker.roll()
-        elif kind == "tile":
-            app.game_screen.enter_tile(rng.choice(actions.tile_outcomes(state))[0])
-        else:
-            app.apply(rng.choice(state.legal_actions()))
+    play_on(app, rng, 3000)
     pump(2)
     s.check("flow_gameover_chopchop")
     app.start_game("kilkenny", {"red": "Anna", "blue": "Carl"}, {})
@@ -416,22 +392,11 @@ def test_flow_screens_in_three_languages(lang_app: Any, lang: str) -> None:
 @pytest.mark.parametrize("key", ["katenmuis", "chopchop", "kilkenny", "qubism"])
 def test_the_replay_draws_each_games_board_at_every_step(make_app: Any, key: str) -> None:
     from companion.session import replay
-    from ui import actions
 
     app = make_app()
     app.start_game(key, {}, {})
     rng = random.Random(4)
-    for _i in range(12):
-        state = app.session.state
-        if state.is_over():
-            break
-        kind = actions.chance_kind(state)
-        if kind == "dice":
-            app.game_screen.picker.roll()
-        elif kind == "tile":
-            app.game_screen.enter_tile(rng.choice(actions.tile_outcomes(state))[0])
-        else:
-            app.apply(rng.choice(state.legal_actions()))
+    play_on(app, rng, 12)
     session = app.session
     app.undo()  # an undone move is not replayed
     app.go("history")

@@ -7,25 +7,16 @@ import random
 from typing import Any
 
 from tests.ui.catalogue import lang_app, locale_dir  # noqa: F401  (fixtures)
-from tests.ui.helpers import clipped, outside_parent, pump, screenshot
+from tests.ui.helpers import clipped, outside_parent, play_on, pump, screenshot
 from tests.ui.test_whole_games import _choose
 
 
 def test_four_kilkenny_players_fit_the_end_of_game_screen_in_dutch(lang_app: Any) -> None:
-    from ui import actions
-
     app = lang_app("nl")
     app.start_game("kilkenny", {"red": "Grootmoeder", "blue": "Alexandra", "green": "Maximiliaan"},
                    {"players": 4, "cats": 2}, {"yellow": "easy"})
     rng = random.Random(1)
-    for _i in range(2000):
-        state = app.session.state
-        if state.is_over():
-            break
-        if actions.chance_kind(state) == "dice":
-            app.game_screen.picker.roll()
-        else:
-            app.apply(_choose(state, rng))
+    play_on(app, rng, 2000, _choose)
     assert app.session.is_over()
     pump(3)
     over = app.screen("gameover")
