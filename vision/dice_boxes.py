@@ -115,3 +115,35 @@ def ask_overlapping(found: list, thr: float) -> list:
             f = (f[0], f[1], f[2], 0.0)
         out.append(f)
     return out
+
+
+def touches(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Two boxes on the same die: either's centre inside the other, or any overlap beyond a touch
+    (IoU over 0.1)."""
+    def centre_in(p: Sequence[float], q: Sequence[float]) -> bool:
+        x, y = (p[0] + p[2]) / 2, (p[1] + p[3]) / 2
+        return q[0] <= x <= q[2] and q[1] <= y <= q[3]
+    return centre_in(a, b) or centre_in(b, a) or iou(a, b) > 0.1
+
+
+def new_small(small: list, found: list, sure: float, biggest: float) -> list:
+    """The proposals of the pass for small dice worth reading: none on a die read surely already
+    (nor on its pips), none that is a pip of any die found (mostly inside it, under 0.4 of its
+    side, itself at most ``biggest``: a top face seen obliquely inside a box round the whole die is
+    0.5 of it or more, and a box round a whole close-up frame is no die's)."""
+    return [p for p in small if not any((f[3] >= sure and touches(p[0], f[0]))
+                                        or (frac_inside(p[0], f[0]) >= 0.6 and side(p[0]) < 0.4 * side(f[0]) and side(f[0]) <= biggest)
+                                        for f in found)]
+
+
+def take_small(found: list, small: list, sure: float, replace: float) -> list:
+    """Readings (box, P(die), value, confidence) of the reader's pass for small dice merged into
+    those of its first pass: a small die read with at least ``sure`` is added where the first
+    pass found nothing, and one read with at least ``replace`` takes the place of the first
+    pass's unsure readings on it (at a coarser scale a small die is often boxed with its side
+    faces, or with the printed art round it, and read unsurely; but a part of a big die seen
+    finely may look like a small die too, so taking a reading's place asks for more). Any other
+    is left out, and so is one on a die the first pass read surely."""
+    kept = [s for s in small if s[3] >= sure and not any(touches(s[0], f[0]) and (f[3] >= sure or s[3] < replace)
+                                                         for f in found)]
+    return [f for f in found if not any(touches(s[0], f[0]) for s in kept)] + kept
