@@ -32,7 +32,8 @@ JPEG, a tilted camera, a quarter turn, focus blur, a wider view over a wood tabl
 other imaging.
 
 ``--det-model``, ``--cls-model`` and ``--fast-model`` read with another detector, full classifier
-or quick classifier (``--fast-model none``: the full classifier reads every crop).
+or quick classifier (``--fast-model none``: the full classifier reads every crop); ``--small-size 640``
+with the pass for small dice (thirteenth round; off by default).
 """
 
 from __future__ import annotations
@@ -133,6 +134,8 @@ def main() -> int:
                                         "(comma-separated: several, their probabilities averaged)")
     ap.add_argument("--fast-model", help="another quick classifier (ONNX) read first, or 'none': every crop "
                                          "read by the full one")
+    ap.add_argument("--small-size", type=int, default=None,
+                    help="DiceConfig.small_size: 640 reads with the pass for small dice (thirteenth round; default 0: off)")
     ap.add_argument("--keep", help="write the synthetic and variant sets here (reused when present)")
     ap.add_argument("--variants", action="store_true", help="also dice-dev's test photos as other cameras take them")
     ap.add_argument("--only-variants", action="store_true", help="only those (no synthetic sets)")
@@ -145,6 +148,8 @@ def main() -> int:
         cfg = replace(cfg, cls_models=tuple((Path(m), CROP_GROW) for m in a.cls_model.split(",")))
     if a.min_value_prob is not None:
         cfg = replace(cfg, min_value_prob=a.min_value_prob)
+    if a.small_size is not None:
+        cfg = replace(cfg, small_size=a.small_size)
     if a.fast_model:
         cfg = replace(cfg, cls_fast=None if a.fast_model == "none" else (Path(a.fast_model), CROP_GROW))
     results = []

@@ -82,13 +82,12 @@ class DiceConfig:
     die_px: float = 20.0
     det_size_big: int = 128  # a second, coarser pass for dice close to the camera (0: off)
     big_min_frac: float = 0.12  # coarse-pass boxes kept from this fraction of the long side
-    # a frame that the fine pass left with a die asked about or none read surely is looked at
-    # again at this input size, for dice too small for that pass: boxes under small_side pixels
-    # there, read surely, replace the unsure readings on them (docs/readme/dice.md, thirteenth
-    # round; 0: off)
-    small_size: int = 640
+    # a pass for small dice at small_size (640; 0: off, the default: more of rf-dice-public's dice
+    # read, but more misread; docs/readme/dice.md, thirteenth round): its boxes under small_side
+    # px there are added, or with small_replace_prob take the place of unsure readings
+    small_size: int = 0
     small_side: float = 24.0
-    small_replace_prob: float = 0.85  # ... or this, for one to take the place of an unsure reading
+    small_replace_prob: float = 0.85
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
     # ... or this much beside a die proposed so (dice packed together damp each other's peaks)
     crowd_threshold: float = 0.12
@@ -560,14 +559,13 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
     if cfg.det_size_big and sum(f[3] >= cfg.min_value_prob for f in found) < 2:
         found += _judge(img, place(detect_coarse(region, cfg, fine)), cfg)
     px = max(region.shape[:2]) / max(1, cfg.small_size)  # image pixels per pixel of the pass for small dice
+    # ... run where the fine pass left a die unsure, read none surely or found a small die
     if cfg.small_size > size and (not found or any(f[3] < cfg.min_value_prob or bx.side(f[0]) < cfg.small_side * px
                                                    for f in found)):
         small = [p for p in place(bx.nms(_detect_at(region, cfg.small_size, cfg), cfg.nms_iou))
-                 if p[1] >= SMALL_MIN_SCORE
-                 and bx.side(p[0]) < cfg.small_side * px]
-        found = bx.take_small(found, _judge(img, bx.new_small(small, found, cfg.min_value_prob,
-                                                        4 * cfg.small_side * px), cfg),
-                              cfg.min_value_prob, cfg.small_replace_prob)
+                 if p[1] >= SMALL_MIN_SCORE and bx.side(p[0]) < cfg.small_side * px]
+        small = bx.new_small(small, found, cfg.min_value_prob, 4 * cfg.small_side * px)
+        found = bx.take_small(found, _judge(img, small, cfg), cfg.min_value_prob, cfg.small_replace_prob)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     found = bx.one_per_die([f for f in found if not bx.is_group(f[0], sure)])
     found = bx.ask_overlapping(found, cfg.overlap_iou)
