@@ -82,12 +82,12 @@ class DiceConfig:
     die_px: float = 20.0
     det_size_big: int = 128  # a second, coarser pass for dice close to the camera (0: off)
     big_min_frac: float = 0.12  # coarse-pass boxes kept from this fraction of the long side
-    # a pass for small dice at small_size (640; 0: off, the default: more of rf-dice-public's dice
-    # read, but more misread; docs/readme/dice.md, thirteenth round): its boxes under small_side
-    # px there are added, or with small_replace_prob take the place of unsure readings
+    # a pass for small dice at small_size (640; 0: off, the default; docs/readme/dice.md,
+    # thirteenth round): its boxes under small_side px there read with at least small_value_prob
+    # are added, or take the place of unsure readings
     small_size: int = 0
     small_side: float = 24.0
-    small_replace_prob: float = 0.85
+    small_value_prob: float = 0.95
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
     # ... or this much beside a die proposed so (dice packed together damp each other's peaks)
     crowd_threshold: float = 0.12
@@ -565,7 +565,7 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
         small = [p for p in place(bx.nms(_detect_at(region, cfg.small_size, cfg), cfg.nms_iou))
                  if p[1] >= SMALL_MIN_SCORE and bx.side(p[0]) < cfg.small_side * px]
         small = bx.new_small(small, found, cfg.min_value_prob, 4 * cfg.small_side * px)
-        found = bx.take_small(found, _judge(img, small, cfg), cfg.min_value_prob, cfg.small_replace_prob)
+        found = bx.take_small(found, _judge(img, small, cfg), cfg.min_value_prob, cfg.small_value_prob)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     found = bx.one_per_die([f for f in found if not bx.is_group(f[0], sure)])
     found = bx.ask_overlapping(found, cfg.overlap_iou)

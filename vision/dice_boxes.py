@@ -136,14 +136,12 @@ def new_small(small: list, found: list, sure: float, biggest: float) -> list:
                                         for f in found)]
 
 
-def take_small(found: list, small: list, sure: float, replace: float) -> list:
+def take_small(found: list, small: list, sure: float, bar: float) -> list:
     """Readings (box, P(die), value, confidence) of the reader's pass for small dice merged into
-    those of its first pass: a small die read with at least ``sure`` is added where the first
-    pass found nothing, and one read with at least ``replace`` takes the place of the first
-    pass's unsure readings on it (at a coarser scale a small die is often boxed with its side
-    faces, or with the printed art round it, and read unsurely; but a part of a big die seen
-    finely may look like a small die too, so taking a reading's place asks for more). Any other
-    is left out, and so is one on a die the first pass read surely."""
-    kept = [s for s in small if s[3] >= sure and not any(touches(s[0], f[0]) and (f[3] >= sure or s[3] < replace)
-                                                         for f in found)]
+    those of its first pass: a small die read with at least ``bar`` is added where the first pass
+    found nothing and takes the place of its unsure readings on it (at a coarser scale a small
+    die is often boxed with its side faces, or with the printed art round it, and read unsurely);
+    one read less surely is left out, and so is one on a die the first pass read with at least
+    ``sure``."""
+    kept = [s for s in small if s[3] >= bar and not any(f[3] >= sure and touches(s[0], f[0]) for f in found)]
     return [f for f in found if not any(touches(s[0], f[0]) for s in kept)] + kept
