@@ -7,7 +7,7 @@ VAL is a folder of sets (``scripts/dice_sets.py``'s ``--holdout`` photos: never 
 choosing anything). OUT gets ``<set>.jsonl`` (one line a case: kind, the label's and the
 prediction's boxes and values, the die's side in pixels, the detector's best score near a missed
 die, the classifier's top probabilities of an asked one) and ``<set>-<kind>.png`` sheets (each
-crop twice the label box, the label in green, the prediction in red, its value and size written
+crop about twice the label box, the label in green, the prediction in red, its value and size written
 under it). Pairs are made as ``vision.cli.score_image`` makes them.
 """
 
