@@ -20,8 +20,10 @@ and alt (as before); ``all`` adds 3d. For every renderer it then prints, per gam
 token kind (the truth's token: "-" is an empty square), the squares and how many were read
 right, what they were read as (truth -> read, counts; "?" when the board was not found), the
 squares the reader cannot report (two pieces on one printed square: Kat en Muis's cat+mouse,
-a Chop! Chop! cat on the table over a mouse; not scored) and the median ms per read after
-each group's first.
+a Chop! Chop! cat on the table over a mouse; scored as the pair "cat+mouse" and counted apart),
+which mouse is which (``MiceNamed``: each Chop! Chop! scene's mice named from the scene before it
+in its group, as the app names them from the last confirmed position) and the median ms per read
+after each group's first.
 """
 
 from __future__ import annotations
@@ -37,11 +39,13 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
+from vision.chop_who import name_mice  # noqa: E402
 from vision.synth.board_scenes import evaluate_dir, write_dataset  # noqa: E402
 from vision.synth.board_alt import write_alt_dataset  # noqa: E402
 from vision.synth.board3d import write_3d_dataset  # noqa: E402
@@ -58,7 +62,8 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         else:
             (write_alt_dataset if renderer == "alt" else write_dataset)(root, count, seed=seed, games=games)
     t1 = time.perf_counter()
-    r = evaluate_dir(root, threads=1)
+    named = MiceNamed()
+    r = evaluate_dir(root, threads=1, observe=named.observe)
     t2 = time.perf_counter()
     group = GROUP_3D if renderer == "3d" else 25
     print(f"== renderer {renderer}: {root} (written in {t1 - t0:.0f} s); {r['scenes']} scenes scored "
@@ -74,6 +79,39 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
     print("most common mistakes (truth -> read):", ", ".join(f"{a}->{b} x{n}" for (a, b), n in common))
     print(f"evaluation took {t2 - t1:.0f} s")
     print_kinds(r)
+    named.print()
+
+
+class MiceNamed:
+    """Which mouse is which, scored: each Chop! Chop! scene's mice read by the camera, named
+    by ``vision.chop_who.name_mice`` from the truth of the group's scene before it (the last
+    confirmed position), against the scene's own truth ("mouse:2")."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+
+    def observe(self, scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
+        if not reading.found or reader.board.game != "chopchop":
+            return
+        seen = [s for s, (t, _) in reading.squares.items() if t is not None and t.startswith("mouse")]
+        names = name_mice(seen, dict(before["squares"]))
+        skip = set(scene.get("occluded", ()))
+        for sq, token in dict(scene["squares"]).items():
+            if not token.startswith("mouse:") or sq in skip:
+                continue
+            self.counts["mice"] += 1
+            if sq not in names:
+                self.counts["not read"] += 1
+            elif names[sq] is None:
+                self.counts["asked"] += 1
+            else:
+                self.counts["right" if names[sq] == token else "wrong"] += 1
+
+    def print(self) -> None:
+        c = self.counts
+        if c["mice"]:
+            print(f"mice named right {c['right']} of {c['mice']} (asked {c['asked']}, named wrong {c['wrong']}, "
+                  f"not read as a mouse {c['not read']}); named from the scene before in the group")
 
 
 def kind_of(token: str) -> str:

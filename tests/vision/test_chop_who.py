@@ -1,0 +1,123 @@
+"""Chop! Chop!'s who-is-where (vision.chop_who): the cat on the table top and the mouse under it
+both reported, which mouse is which from the last confirmed position, and the legal moves a
+reading shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from companion import games
+from vision.chop_who import camera_moves, name_mice, pair_token, spot_squares
+
+
+def test_a_mouse_that_stayed_keeps_its_name_and_the_one_that_moved_is_the_missing_one() -> None:
+    last = {"0,3": "mouse:1", "2,7": "mouse:2", "5,4": "mouse:3", "3,0": "mouse:4", "top:2,3": "cat"}
+    seen = ["0,3", "2,6", "5,4", "3,0"]
+    assert name_mice(seen, last) == {"0,3": "mouse:1", "2,6": "mouse:2", "5,4": "mouse:3", "3,0": "mouse:4"}
+
+
+def test_two_mice_that_may_each_have_gone_to_two_new_squares_are_asked_about() -> None:
+    last = {"0,3": "mouse:1", "2,7": "mouse:2", "5,4": "mouse:3"}
+    seen = ["0,3", "1,1", "4,4"]  # mice 2 and 3 both moved: which went where cannot be told
+    assert name_mice(seen, last) == {"0,3": "mouse:1", "1,1": None, "4,4": None}
+    # the moves the rules allow tell them apart: mouse 2 cannot reach 4,4 nor mouse 3 1,1
+    near = {("2,7", "1,1"), ("5,4", "4,4")}
+    assert name_mice(seen, last, lambda a, b: (a, b) in near) == {"0,3": "mouse:1", "1,1": "mouse:2",
+                                                                 "4,4": "mouse:3"}
+
+
+def test_a_caught_mouse_is_not_given_to_a_mouse_seen_elsewhere() -> None:
+    last = {"1,1": "mouse:1", "4,4": "mouse:2"}
+    assert name_mice(["4,4"], last) == {"4,4": "mouse:2"}
+    assert name_mice([], last) == {}
+
+
+def test_the_cat_over_a_mouse_is_reported_on_both_squares_and_as_one_pair() -> None:
+    ids = ["top:2,3", "2,3"]
+    assert spot_squares(ids, "cat", 0.9, both=True) == {"top:2,3": ("cat", 0.9), "2,3": ("mouse", 0.9)}
+    # the cat alone: the floor under it is hidden, so unsure rather than surely empty
+    assert spot_squares(ids, "cat", 0.9, both=False) == {"top:2,3": ("cat", 0.9), "2,3": (None, 0.5)}
+    assert spot_squares(["4,4"], "cat", 0.9, both=False) is None
+    assert pair_token(["mouse", "cat"]) == pair_token(["cat", "mouse:2"]) == "cat+mouse"
+
+
+def _turn_with_mouse_under_cat(seed: int = 26) -> tuple[Any, Any]:
+    """Seeded legal play to a mice turn where a mouse may go under the table-top cat."""
+    rng = np.random.default_rng(seed)
+    state = games.make("chopchop", {}).new_state()
+    for _ in range(60):
+        if not state.is_chance() and str(state.cat or "").startswith("top:"):
+            moves = [a for a in state.legal_actions() if type(a).__name__ == "Move"
+                     and a.piece.startswith("mouse") and a.to == str(state.cat)[4:]]
+            if moves:
+                return state, moves[0]
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            p = np.array([float(w) for _, w in outcomes])
+            action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
+        else:
+            acts = state.legal_actions()
+            action = acts[int(rng.integers(len(acts)))]
+        state.apply(action)
+    raise AssertionError("no such turn")
+
+
+def _observe(view: dict[str, str], conf: float = 0.9) -> dict[str, tuple[str | None, float]]:
+    from vision.boarddefaults import board_for
+
+    out: dict[str, tuple[str | None, float]] = {s: (None, conf) for s in board_for("chopchop").squares}
+    for s, t in view.items():
+        out[s] = (t.split(":")[0] if t.startswith("mouse") else t, conf)
+    return out
+
+
+def test_the_move_the_reading_shows_is_the_one_legal_move_and_names_its_mouse() -> None:
+    state, move = _turn_with_mouse_under_cat()
+    after = state.clone()
+    after.apply(move)
+    seen = _observe(after.board_view())
+    seen[move.to] = (None, 0.5)  # the cat on the table top hides the mouse under it
+    fits = camera_moves(state, seen)
+    assert fits.sure and fits.actions == (move,)
+    assert fits.results[0][move.to] == move.piece  # the mouse named: the game knows which one moved
+    # before the players moved, nothing fits; the state is never changed
+    view = dict(state.board_view())
+    assert camera_moves(state, _observe(view)).actions == ()
+    assert dict(state.board_view()) == view
+
+
+def _turn_with_two_mice_for_one_square(seed: int = 3) -> tuple[Any, Any, Any]:
+    """Seeded legal play to a mice turn where two mice may go to one square."""
+    rng = np.random.default_rng(seed)
+    state = games.make("chopchop", {}).new_state()
+    for _ in range(200):
+        if not state.is_chance() and not state.is_over():
+            moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.piece.startswith("mouse")]
+            for a in moves:
+                other = next((b for b in moves if b.piece != a.piece and b.to == a.to), None)
+                if other is not None:
+                    return state, a, other
+        if state.is_over():
+            state = games.make("chopchop", {}).new_state()
+        elif state.is_chance():
+            outcomes = state.chance_outcomes()
+            p = np.array([float(w) for _, w in outcomes])
+            state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
+        else:
+            acts = state.legal_actions()
+            state.apply(acts[int(rng.integers(len(acts)))])
+    raise AssertionError("no such turn")
+
+
+def test_where_the_squares_left_are_hidden_two_mice_fit_and_are_asked_about() -> None:
+    state, move, other = _turn_with_two_mice_for_one_square()
+    after = state.clone()
+    after.apply(move)
+    seen = _observe(after.board_view())
+    assert camera_moves(state, seen).actions == (move,)  # both squares left in view: the one that moved
+    for a in (move, other):
+        seen[state.mice[a.piece]] = (None, 0.3)  # a hand over both squares the mice stood on
+    fits = camera_moves(state, seen)
+    assert set(fits.actions) == {move, other} and not fits.sure
