@@ -10,6 +10,13 @@ position: the move that fits names its mouse. Two moves that fit (two mice that 
 there, two paths) are named to the players, who make the move by touch; no move that fits: no
 offer (the cross-check after a move speaks of disagreements). Nothing changes the game but the
 players' touch on the offer.
+
+**Learning the face-up cheese in play** (``learn_cheese``): a cheese the cat sat on stays face up
+(C5); the start photo never shows one, so the board reader knows no cheese look. When the
+cross-check reads the board after a confirmed move, each face-up cheese of that confirmed
+position (new in this game) teaches the reader its look, in that frame's light, with the cat
+where the game has it; the piece model is saved beside the database (``pieces-chopchop.json``),
+so the next game starts with it.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from typing import Any
 from companion.i18n import _
 
 MOVE_KIND = "camwatch_move"
+MAX_CHEESE_LOOKS = 12
+"""Face-up cheese looks kept in the learned piece model (the newest)."""
 
 
 def move_due(state: Any) -> bool:
@@ -69,3 +78,30 @@ def offer(screen: Any, state: Any, moves: list[Any]) -> None:
         return
     screen.show_camera_note(_("The camera sees a move but cannot tell which: {first} or {second}. "
                               "Make it by touch.").format(first=said[0], second=said[1]))
+
+
+def learn_cheese(read_board: Any, frame: Any, confirmed: dict[str, str], done: set[str]) -> int:
+    """Worker thread: the board reader behind ``read_board`` learns the look of each face-up
+    cheese of the ``confirmed`` position not in ``done`` (then added to it) from ``frame``, and
+    its model is saved. Returns the looks learned (0: not a Chop! Chop! reader, nothing new)."""
+    from vision.chop_who import cheese_lesson
+    from vision.pieces import BoardReader, PieceError
+
+    reader = getattr(read_board, "__self__", None)
+    if not isinstance(reader, BoardReader) or reader.board.game != "chopchop":
+        return 0
+    known = cheese_lesson(confirmed, done)
+    if not known:
+        return 0
+    try:
+        n = reader.learn(frame, known)
+    except PieceError:
+        return 0
+    looks = reader.model.looks
+    looks["cheese"] = looks.get("cheese", [])[-MAX_CHEESE_LOOKS:]
+    from ui.screens.camera import model_path
+
+    path = model_path("chopchop")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    reader.model.save(path)
+    return n

@@ -25,7 +25,8 @@ frame and the UI thread only ever gets small results through the bridge):
   learned piece model or no board in view: no check at all. One check per move.
 - **Chop! Chop!'s move** (``ui.cammoves``): while a piece must move, the board read once still
   is matched against the legal moves; the one that fits is offered by one touch, naming the
-  mouse from the game's last confirmed position; two that fit are asked about.
+  mouse from the game's last confirmed position; two that fit are asked about. A face-up cheese
+  of a confirmed position teaches the reader its look (saved with the piece model).
 
 **A lost camera** (unplugged, its stream broken, frames that come empty or garbled): the source
 reports ``lost`` at once and the game screen says "Camera lost: keep playing by touch; it will
@@ -110,6 +111,9 @@ class CameraWatcher:
         """A piece model was found at start: cross-checks run."""
         self._watch: tuple[str, dict[str, str], float] | None = None
         self._move_request: tuple[int, Any, float] | None = None
+        self._cheese_seen: set[str] = set()
+        self.cheese_learned = 0
+        """Looks learned from face-up cheese of confirmed positions (ui.cammoves.learn_cheese)."""
         """(generation, a copy of the state whose move is due, when asked): see ui.cammoves."""
         self._watch_cb: Any = None
         self.camera_lost = False
@@ -157,6 +161,7 @@ class CameraWatcher:
         source.on_state = bridge.callback(STATE_KIND)
         self._last_view = self._view()
         self._request = None
+        self._cheese_seen = set()
         self.update_due()
         self._ask_move()
         self._thread = threading.Thread(target=self._run, args=(source, board, reader, threshold, auto),
@@ -480,3 +485,6 @@ class CameraWatcher:
         from companion.crosscheck import crosscheck
 
         post(CHECK_KIND, gen, crosscheck(expected, reading.squares, threshold))
+        from ui import cammoves
+
+        self.cheese_learned += cammoves.learn_cheese(read_board, frame, expected, self._cheese_seen)

@@ -33,7 +33,7 @@ import numpy as np
 
 from vision.piece_pairs import look_colour, pair_shares
 
-PAIR_SHARE = 0.2
+PAIR_SHARE = 0.25
 """Each of the cat's and a mouse's colours on at least this share of a table spot's middle
 pixels: both stand there (the cat on the table top, the mouse under it)."""
 
@@ -90,6 +90,19 @@ def spot_squares(ids: Sequence[str], token: str | None, conf: float, both: bool,
 def pair_token(tokens: Sequence[str]) -> str:
     """Tokens seen on one spot as one: ``"cat+mouse"`` for the cat over a mouse."""
     return "+".join(sorted(t.split(":")[0] if t.startswith("mouse") else t for t in tokens))
+
+
+def cheese_lesson(confirmed: Mapping[str, str], done: set[str]) -> dict[str, str]:
+    """What a confirmed position teaches about the face-up cheese (C5: a cheese the cat sat on
+    stays face up; the start never shows one): each face-up cheese not in ``done`` (added to
+    it), with the cat where the game has it (so ``BoardReader.learn`` does not take it for a
+    start, C1), as a known position for ``BoardReader.learn``; empty when there is none."""
+    new = sorted(s for s, t in confirmed.items() if t == "cheese" and s not in done)
+    cat = [s for s, t in confirmed.items() if t == "cat"]
+    if not new or not cat:
+        return {}
+    done.update(new)
+    return {**{s: "cheese" for s in new}, cat[0]: "cat"}
 
 
 # -- which mouse is which ------------------------------------------------------------------------

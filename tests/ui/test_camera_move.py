@@ -105,3 +105,94 @@ def test_the_camera_offers_the_mouse_that_went_under_the_table_top_cat_and_the_g
         assert screen.ids.get("camera_move") is None
     finally:
         app.camera_watch.stop()
+
+
+def _play(state: Any, rng: np.random.Generator) -> Any:
+    if state.is_chance():
+        outcomes = state.chance_outcomes()
+        p = np.array([float(w) for _, w in outcomes])
+        action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
+    else:
+        acts = state.legal_actions()
+        action = acts[int(rng.integers(len(acts)))]
+    state.apply(action)
+    return action
+
+
+def _cheese_scenes(seed: int = 7) -> tuple[list[Any], str, np.ndarray, dict[str, str], np.ndarray, np.ndarray]:
+    """Seeded legal play to a confirmed position with a face-up cheese the cat has left: (the
+    actions, that cheese's square, the start's picture and position, the picture of that position,
+    the picture six actions later with the cheese still there)."""
+    from companion import games
+    from vision.boarddefaults import board_for
+    from vision.synth.board3d import make_setup, render_3d_scene
+    from vision.synth.board3d_play import layout_of
+
+    board = board_for("chopchop")
+    rng = np.random.default_rng(seed)
+    state = games.make("chopchop", {}).new_state()
+    history = [_play(state, rng)]
+    while not any(t == "cheese" for t in state.board_view().values()) or state.is_chance():
+        history.append(_play(state, rng))
+        assert len(history) < 200
+    square = next(s for s, t in state.board_view().items() if t == "cheese")
+    later = state.clone()
+    for _ in range(6):
+        _play(later, rng)
+    assert later.board_view().get(square) == "cheese"
+    look = np.random.default_rng(seed + 1)
+    setup = make_setup(board, look, max_tilt_deg=15)
+    start = games.make("chopchop", {}).new_state()
+    start.apply(history[0])
+    first = layout_of(board, start, look)
+    pictures = [render_3d_scene(board, lay, setup, look, arm=False, person=False).image
+                for lay in (first, layout_of(board, state, look), layout_of(board, later, look))]
+    return history, square, pictures[0], dict(first.squares), pictures[1], pictures[2]
+
+
+def _to_last_change(history: list[Any]) -> list[Any]:
+    """The actions up to the last one that changed the board's view (a throw, or a tile turned
+    under the piece standing on it, changes none: the camera checks the position after a move)."""
+    from companion import games
+
+    state = games.make("chopchop", {}).new_state()
+    last, view = 0, dict(state.board_view())
+    for n, action in enumerate(history):
+        state.apply(action)
+        if dict(state.board_view()) != view:
+            last, view = n, dict(state.board_view())
+    return history[:last + 1]
+
+
+def test_a_face_up_cheese_of_a_confirmed_position_teaches_the_reader_its_look_kept_for_the_next_game(
+        make_app: Any, tmp_path: Path) -> None:
+    from vision.boarddefaults import board_for
+    from vision.pieces import BoardReader, PieceModel
+    from ui.screens.camera import model_path
+
+    history, square, start_img, start_squares, now_img, later_img = _cheese_scenes()
+    board = board_for("chopchop")
+    reader = BoardReader(board)
+    reader.learn(start_img, start_squares)  # `board learn` on the start photo: no cheese there
+    token, conf = reader.read(later_img, track=False).squares[square]
+    assert token != "cheese" or conf < 0.6  # not (surely) seen as the cheese yet
+    feed = tmp_path / "feed"
+    feed.mkdir()
+    cv2.imwrite(str(feed / "000.jpg"), now_img)
+    app = _watching_app(make_app, lambda frame: [], feed=feed, board_reader=reader.read,
+                        check_still_s=0.1, check_grace_s=0.3)
+    app.start_game("chopchop", {}, {})
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        for action in _to_last_change(history):
+            app.session.apply(action)  # confirmed by the players, move after move
+        turns = len(app.session.turns)
+        assert wait_for(lambda: app.camera_watch.cheese_learned > 0, timeout=60)
+        assert len(app.session.turns) == turns  # learning changes nothing in the game
+        path = model_path("chopchop")
+        assert path.exists() and "cheese" in PieceModel.load(path).looks
+    finally:
+        app.camera_watch.stop()
+    again = BoardReader(board, PieceModel.load(path))  # the next game (a restart) loads it
+    token, conf = again.read(later_img, track=False).squares[square]
+    assert token == "cheese" and conf >= 0.6

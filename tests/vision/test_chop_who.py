@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from companion import games
-from vision.chop_who import camera_moves, name_mice, pair_token, spot_squares
+from vision.chop_who import camera_moves, cheese_lesson, name_mice, pair_token, spot_squares
 
 
 def test_a_mouse_that_stayed_keeps_its_name_and_the_one_that_moved_is_the_missing_one() -> None:
@@ -121,3 +121,43 @@ def test_where_the_squares_left_are_hidden_two_mice_fit_and_are_asked_about() ->
         seen[state.mice[a.piece]] = (None, 0.3)  # a hand over both squares the mice stood on
     fits = camera_moves(state, seen)
     assert set(fits.actions) == {move, other} and not fits.sure
+
+
+def test_the_bench_names_the_mice_of_each_scene_from_the_one_before_and_learns_cheese_in_play(
+        tmp_path: Any, capsys: Any) -> None:
+    import json
+
+    from bench.board import CheeseInPlay, MiceNamed
+    from vision.synth.board3d import write_3d_dataset
+    from vision.synth.board_scenes import evaluate_dir
+
+    assert write_3d_dataset(tmp_path, 3, seed=4, games=["chopchop"], group_size=3) == 3
+    scenes = json.loads((tmp_path / "labels.json").read_text())["scenes"]
+    named, taught = MiceNamed(), CheeseInPlay(tmp_path)
+    seen: list[tuple[str, str]] = []
+
+    def observe(scene: Any, before: Any, reader: Any, reading: Any) -> None:
+        seen.append((scene["file"], before["file"]))
+        named.observe(scene, before, reader, reading)
+        taught.observe(scene, before, reader, reading)
+
+    evaluate_dir(tmp_path, observe=observe)
+    assert seen == [(scenes[1]["file"], scenes[0]["file"]), (scenes[2]["file"], scenes[1]["file"])]
+    mice = sum(t.startswith("mouse:") and s not in sc.get("occluded", ()) for sc in scenes[1:]
+               for s, t in sc["squares"].items())
+    c = named.counts
+    assert c["mice"] == mice > 0 and c["right"] + c["asked"] + c["wrong"] + c["not read"] == mice
+    named.print()
+    assert f"mice named right {c['right']} of {mice}" in capsys.readouterr().out
+    done: set[str] = set()
+    lessons = [cheese_lesson(sc["squares"], done) for sc in scenes[1:]]
+    assert taught.learned == sum(bool(x) for x in lessons)  # each new face-up cheese, once
+
+
+def test_a_confirmed_face_up_cheese_is_taught_once_with_the_cat_where_the_game_has_it() -> None:
+    done: set[str] = set()
+    view = {"1,1": "cheese", "top:2,3": "cat", "4,4": "mouse:1", "0,0": "slab"}
+    assert cheese_lesson(view, done) == {"1,1": "cheese", "top:2,3": "cat"}
+    assert cheese_lesson(view, done) == {}  # already learned in this game
+    assert cheese_lesson({**view, "5,5": "cheese"}, done) == {"5,5": "cheese", "top:2,3": "cat"}
+    assert cheese_lesson({"0,0": "slab", "top:2,3": "cat"}, set()) == {}
