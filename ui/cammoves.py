@@ -31,10 +31,11 @@ MAX_CHEESE_LOOKS = 12
 
 
 def move_due(state: Any) -> bool:
-    """A Chop! Chop! state where a piece must move now (a Move or Teleport is legal)."""
+    """A Chop! Chop! state where a piece must be placed or moved now (C1: the cat on the table
+    top; a Move or an arrow's Teleport)."""
     if state is None or getattr(state.game, "key", "") != "chopchop" or state.is_over() or state.is_chance():
         return False
-    return any(type(a).__name__ in ("Move", "Teleport") for a in state.legal_actions())
+    return any(type(a).__name__ in ("PlaceCat", "Move", "Teleport") for a in state.legal_actions())
 
 
 def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_board: Any, threshold: float,

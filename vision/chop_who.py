@@ -176,7 +176,7 @@ def camera_moves(state: Any, observation: Mapping[str, tuple[str | None, float]]
     before = figures(state.board_view())
     tried: list[tuple[Any, dict[str, str]]] = []
     for action in state.legal_actions():
-        if type(action).__name__ not in ("Move", "Teleport"):
+        if type(action).__name__ not in ("PlaceCat", "Move", "Teleport"):
             continue
         trial = state.clone()
         trial.apply(action)

@@ -161,3 +161,24 @@ def test_a_confirmed_face_up_cheese_is_taught_once_with_the_cat_where_the_game_h
     assert cheese_lesson(view, done) == {}  # already learned in this game
     assert cheese_lesson({**view, "5,5": "cheese"}, done) == {"5,5": "cheese", "top:2,3": "cat"}
     assert cheese_lesson({"0,0": "slab", "top:2,3": "cat"}, set()) == {}
+
+
+def test_a_mouse_hidden_under_the_table_top_cat_is_not_reported_missing() -> None:
+    from companion.crosscheck import crosscheck
+
+    expected = {"top:2,3": "cat", "2,3": "mouse:2", "0,3": "mouse:1"}
+    seen: dict[str, tuple[str | None, float]] = {"0,3": ("mouse", 0.9)}
+    seen.update(spot_squares(["top:2,3", "2,3"], "cat", 0.9, both=False) or {})
+    assert [m.kind for m in crosscheck(expected, seen)] == ["unsure"]  # asked at most, never "missing"
+    seen.update(spot_squares(["top:2,3", "2,3"], "cat", 0.9, both=True) or {})
+    assert crosscheck(expected, seen) == []
+
+
+def test_the_cat_placed_at_the_start_is_the_placement_the_reading_shows() -> None:
+    state = games.make("chopchop", {}).new_state()  # C1: the cat player places the cat first
+    place = next(a for a in state.legal_actions() if type(a).__name__ == "PlaceCat")
+    after = state.clone()
+    after.apply(place)
+    fits = camera_moves(state, _observe(after.board_view()))
+    assert fits.sure and fits.actions == (place,)
+    assert camera_moves(state, _observe(state.board_view())).actions == ()
