@@ -182,3 +182,33 @@ def test_the_cat_placed_at_the_start_is_the_placement_the_reading_shows() -> Non
     fits = camera_moves(state, _observe(after.board_view()))
     assert fits.sure and fits.actions == (place,)
     assert camera_moves(state, _observe(state.board_view())).actions == ()
+
+
+def _look(bgr: tuple[float, float, float]) -> list[float]:
+    """A look (chroma b, chroma g, log brightness, spread) of one flat colour."""
+    total = sum(bgr)
+    return [bgr[0] / total, bgr[1] / total, float(np.log(total / 3 + 0.02)), 0.0]
+
+
+def test_a_table_spot_showing_the_cats_and_a_mouses_colours_holds_both() -> None:
+    from vision.chop_who import cat_over_mouse
+    from vision.piece_looks import P
+
+    cat, mouse, paper = (0.2, 0.45, 0.85), (0.45, 0.42, 0.4), (0.9, 0.92, 0.93)
+    names = ["cat", "mouse"]
+    protos = np.array([_look(cat), _look(mouse)])
+    empty = np.full((3, P, P, 3), paper)
+    patches = empty.copy()
+    patches[0, :, : P // 2] = cat  # the cat on the table top, a mouse beside it under the table
+    patches[0, :, P // 2:] = mouse
+    patches[1, :, :] = cat  # the cat alone
+    patches[2, :, : P // 2] = cat  # both, but not a table spot
+    patches[2, :, P // 2:] = mouse
+    kinds = ["table", "table", "slab"]
+    decided: list[tuple[str | None, float]] = [("cat", 0.9), ("cat", 0.9), ("cat", 0.9)]
+    assert cat_over_mouse(kinds, decided, patches, empty, names, protos) == [0]
+    # a mouse read on the table spot while the cat is read elsewhere: the cat is not there
+    decided = [("mouse", 0.9), ("cat", 0.9), (None, 0.9)]
+    assert cat_over_mouse(kinds, decided, patches, empty, names, protos) == []
+    decided = [("mouse", 0.9), (None, 0.9), (None, 0.9)]  # the cat read nowhere: it is the one there
+    assert cat_over_mouse(kinds, decided, patches, empty, names, protos) == [0]
