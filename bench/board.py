@@ -201,7 +201,7 @@ def main() -> int:
     ap.add_argument("--count-3d", type=int, default=192, help="scenes of the 3-D renderer (48 per game)")
     ap.add_argument("--games", default="", help="comma-separated games to write (default: all four)")
     ap.add_argument("--learn-in-play", action="store_true",
-                    help="Chop! Chop!: learn each read scene's face-up cheese, as the app does from confirmed positions")
+                    help="Chop! Chop!: learn each read scene's face-up cheese (the app: confirmed positions)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     chosen = {"both": ["main", "alt"], "all": ["main", "alt", "3d"]}.get(args.renderer, [args.renderer])

@@ -32,9 +32,9 @@ Additions (optional: older datasets read as before), written by ``vision.synth.b
                                       # (slabs too: "slab", "cheese", "hole_open", "hole_closed")
 
 ``evaluate_dir`` scores a spot against ``comparable`` (mice as "mouse"), scores a spot of two
-pieces as the pair (``vision.chop_who.pair_token``: "cat+mouse") and counts those apart, and reports per game a confusion table (truth ->
-read, "-" for empty, "?" when the board was not found) and the median ms per read after each
-group's first read.
+pieces as the pair (``vision.chop_who.pair_token``: "cat+mouse") and counts those apart, and
+reports per game a confusion table (truth -> read, "-" for empty, "?" when the board was not
+found) and the median ms per read after each group's first read.
 """
 
 from __future__ import annotations
