@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.ui.helpers import pump, small_text, small_touch_targets, tap, wait_for
+from tests.ui.helpers import pump, small_text, small_touch_targets, tap, texts, wait_for
 from tests.ui.test_camera_play import _watching_app
 
 
@@ -196,3 +196,36 @@ def test_a_face_up_cheese_of_a_confirmed_position_teaches_the_reader_its_look_ke
     again = BoardReader(board, PieceModel.load(path))  # the next game (a restart) loads it
     token, conf = again.read(later_img, track=False).squares[square]
     assert token == "cheese" and conf >= 0.6
+
+
+def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make_app: Any) -> None:
+    from ui.cammoves import MOVE_KIND
+
+    app = _watching_app(make_app, lambda frame: [])
+    app.start_game("chopchop", {}, {})
+    screen = app.game_screen
+    rng = np.random.default_rng(3)
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        pair: list[Any] = []
+        for _ in range(300):  # seeded legal play to a turn where two mice may go to one square
+            state = app.session.state
+            if not state.is_chance():
+                moves = [a for a in state.legal_actions() if type(a).__name__ == "Move"]
+                pair = next(([a, b] for a in moves for b in moves if a.piece != b.piece and a.to == b.to), [])
+                if pair:
+                    break
+            app.session.apply(_play(state.clone(), rng))
+        assert pair
+        turns = len(app.session.turns)
+        app.bridge.post(MOVE_KIND, app.camera_watch._gen, pair)  # the camera's reading fits both
+        assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
+        words = app.session.game.square_words
+        note = " ".join(t for t in texts(screen) if "cannot tell which" in t)
+        assert f"Mouse {pair[0].piece[-1]} goes from" in note and f"Mouse {pair[1].piece[-1]} goes from" in note
+        assert words(pair[0].to) in note and "Make it by touch." in note
+        assert screen.ids.get("camera_move") is None
+        pump(3)
+        assert len(app.session.turns) == turns  # nothing applied: the players make the move
+    finally:
+        app.camera_watch.stop()
