@@ -20,8 +20,11 @@ and alt (as before); ``all`` adds 3d. For every renderer it then prints, per gam
 token kind (the truth's token: "-" is an empty square), the squares and how many were read
 right, what they were read as (truth -> read, counts; "?" when the board was not found), the
 squares the reader cannot report (two pieces on one printed square: Kat en Muis's cat+mouse,
-a Chop! Chop! cat on the table over a mouse; not scored) and the median ms per read after
-each group's first.
+a Chop! Chop! cat on the table over a mouse; scored as the pair "cat+mouse" and counted apart),
+which mouse is which (``MiceNamed``: each Chop! Chop! scene's mice named from the scene before it
+in its group, as the app names them from the last confirmed position) and the median ms per read
+after each group's first. ``--learn-in-play``: the reader learns each Chop! Chop! scene's face-up
+cheese after reading it, as the app learns it from confirmed positions (``CheeseInPlay``).
 """
 
 from __future__ import annotations
@@ -37,11 +40,13 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
+from vision.chop_who import cheese_lesson, name_mice  # noqa: E402
 from vision.synth.board_scenes import evaluate_dir, write_dataset  # noqa: E402
 from vision.synth.board_alt import write_alt_dataset  # noqa: E402
 from vision.synth.board3d import write_3d_dataset  # noqa: E402
@@ -50,7 +55,8 @@ GROUP_3D = 8
 """Scenes per group of the 3-D renderer (one learned start, seven read)."""
 
 
-def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | None = None) -> None:
+def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | None = None,
+        learn_in_play: bool = False) -> None:
     t0 = time.perf_counter()
     if not (root / "labels.json").exists():
         if renderer == "3d":
@@ -58,7 +64,18 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         else:
             (write_alt_dataset if renderer == "alt" else write_dataset)(root, count, seed=seed, games=games)
     t1 = time.perf_counter()
-    r = evaluate_dir(root, threads=1)
+    named = MiceNamed()
+    taught = CheeseInPlay(root) if learn_in_play else None
+
+    def observe(scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
+        named.observe(scene, before, reader, reading)
+        if taught is not None:
+            taught.observe(scene, before, reader, reading)
+
+    r = evaluate_dir(root, threads=1, observe=observe)
+    if taught is not None:
+        print(f"learned in play (--learn-in-play): {taught.learned} face-up cheese looks, each from the "
+              "position confirmed after the read that saw it")
     t2 = time.perf_counter()
     group = GROUP_3D if renderer == "3d" else 25
     print(f"== renderer {renderer}: {root} (written in {t1 - t0:.0f} s); {r['scenes']} scenes scored "
@@ -74,6 +91,60 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
     print("most common mistakes (truth -> read):", ", ".join(f"{a}->{b} x{n}" for (a, b), n in common))
     print(f"evaluation took {t2 - t1:.0f} s")
     print_kinds(r)
+    named.print()
+
+
+class CheeseInPlay:
+    """``--learn-in-play``: as the app does (``ui.cammoves.learn_cheese``), after each Chop! Chop!
+    scene is read the reader learns the face-up cheese of that scene's position (confirmed by
+    the players in the app; the truth here), new ones only, for the group's later scenes."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.learned = 0
+        self.done: dict[int, set[str]] = {}
+
+    def observe(self, scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
+        if not reading.found or reader.board.game != "chopchop":
+            return
+        known = cheese_lesson(dict(scene["squares"]), self.done.setdefault(id(reader), set()))
+        if known:
+            from vision.imageload import load_image
+
+            reader.learn(load_image(self.root / str(scene["file"])).image, known)
+            self.learned += 1
+
+
+class MiceNamed:
+    """Which mouse is which, scored: each Chop! Chop! scene's mice read by the camera, named
+    by ``vision.chop_who.name_mice`` from the truth of the group's scene before it (the last
+    confirmed position), against the scene's own truth ("mouse:2")."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+
+    def observe(self, scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
+        if not reading.found or reader.board.game != "chopchop":
+            return
+        seen = [s for s, (t, _) in reading.squares.items() if t is not None and t.startswith("mouse")]
+        names = name_mice(seen, dict(before["squares"]))
+        skip = set(scene.get("occluded", ()))
+        for sq, token in dict(scene["squares"]).items():
+            if not token.startswith("mouse:") or sq in skip:
+                continue
+            self.counts["mice"] += 1
+            if sq not in names:
+                self.counts["not read"] += 1
+            elif names[sq] is None:
+                self.counts["asked"] += 1
+            else:
+                self.counts["right" if names[sq] == token else "wrong"] += 1
+
+    def print(self) -> None:
+        c = self.counts
+        if c["mice"]:
+            print(f"mice named right {c['right']} of {c['mice']} (asked {c['asked']}, named wrong {c['wrong']}, "
+                  f"not read as a mouse {c['not read']}); named from the scene before in the group")
 
 
 def kind_of(token: str) -> str:
@@ -111,7 +182,7 @@ def print_kinds(r: dict[str, object]) -> None:
     unrep = r.get("unreportable") or {}
     assert isinstance(unrep, dict)
     if unrep:
-        print("squares the reader cannot report (not scored):",
+        print("two pieces on one printed square (scored above as the pair):",
               ", ".join(f"{k} x{n}" for k, n in sorted(unrep.items())))
     per_ms = r.get("per_game_median_ms") or {}
     assert isinstance(per_ms, dict)
@@ -129,6 +200,8 @@ def main() -> int:
     ap.add_argument("--3d-dir", dest="dir3d", default="", help="scene folder of the 3-D renderer")
     ap.add_argument("--count-3d", type=int, default=192, help="scenes of the 3-D renderer (48 per game)")
     ap.add_argument("--games", default="", help="comma-separated games to write (default: all four)")
+    ap.add_argument("--learn-in-play", action="store_true",
+                    help="Chop! Chop!: learn each read scene's face-up cheese (the app: confirmed positions)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     chosen = {"both": ["main", "alt"], "all": ["main", "alt", "3d"]}.get(args.renderer, [args.renderer])
@@ -136,7 +209,7 @@ def main() -> int:
         given = {"alt": args.alt_dir, "3d": args.dir3d}.get(renderer, args.dir)
         root = Path(given) if given else Path(tempfile.mkdtemp(prefix=f"board-bench-{renderer}-"))
         run(renderer, root, args.count_3d if renderer == "3d" else args.count, args.seed,
-            args.games.split(",") if args.games else None)
+            args.games.split(",") if args.games else None, args.learn_in_play)
     return 0
 
 

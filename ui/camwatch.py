@@ -23,6 +23,10 @@ frame and the UI thread only ever gets small results through the bridge):
   becomes one prompt on the game screen ("Mouse should be on 17/50 (square C2); I see it on 16/51 (square C3)"), never a
   state change. Squares read below the confidence threshold are not trusted (no prompt). No
   learned piece model or no board in view: no check at all. One check per move.
+- **Chop! Chop!'s move** (``ui.cammoves``): while a piece must move, the board read once still
+  is matched against the legal moves; the one that fits is offered by one touch, naming the
+  mouse from the game's last confirmed position; two that fit are asked about. A face-up cheese
+  of a confirmed position teaches the reader its look (saved with the piece model).
 
 **A lost camera** (unplugged, its stream broken, frames that come empty or garbled): the source
 reports ``lost`` at once and the game screen says "Camera lost: keep playing by touch; it will
@@ -106,6 +110,11 @@ class CameraWatcher:
         self.checking = False
         """A piece model was found at start: cross-checks run."""
         self._watch: tuple[str, dict[str, str], float] | None = None
+        self._move_request: tuple[int, Any, float] | None = None
+        self._cheese_seen: set[str] = set()
+        self.cheese_learned = 0
+        """Looks learned from face-up cheese of confirmed positions (ui.cammoves.learn_cheese)."""
+        """(generation, a copy of the state whose move is due, when asked): see ui.cammoves."""
         self._watch_cb: Any = None
         self.camera_lost = False
         """The source reported ``lost`` and no frame came since (the screen says so)."""
@@ -144,12 +153,17 @@ class CameraWatcher:
         self._source = source
         self._stop.clear()
         bridge = app.bridge
+        from ui import cammoves
+
         self._offs = [bridge.on(DICE_KIND, self.on_dice), bridge.on(CHECK_KIND, self.on_check),
-                      bridge.on(STATE_KIND, self.on_state), bridge.on(WATCH_KIND, self.on_watch)]
+                      bridge.on(STATE_KIND, self.on_state), bridge.on(WATCH_KIND, self.on_watch),
+                      bridge.on(cammoves.MOVE_KIND, self.on_move)]
         source.on_state = bridge.callback(STATE_KIND)
         self._last_view = self._view()
         self._request = None
+        self._cheese_seen = set()
         self.update_due()
+        self._ask_move()
         self._thread = threading.Thread(target=self._run, args=(source, board, reader, threshold, auto),
                                         name="camera-watch", daemon=True)
         self._thread.start()
@@ -173,6 +187,7 @@ class CameraWatcher:
             off()
         self._offs = []
         self._request = None
+        self._move_request = None
         screen = self.app.game_screen if self.app is not None else None
         if screen is not None and hasattr(screen, "clear_camera"):
             screen.clear_camera()
@@ -220,6 +235,27 @@ class CameraWatcher:
             else:
                 self._request = None
         self._last_view = view
+        self._ask_move()
+
+    def _ask_move(self) -> None:
+        """A Chop! Chop! piece must move now: the worker looks for it (``ui.cammoves``)."""
+        from ui import cammoves
+
+        session = self.app.session
+        state = session.state if session is not None else None
+        with self._lock:
+            self._move_request = ((self._gen, state.clone(), time.monotonic())
+                                  if self.checking and cammoves.move_due(state) else None)
+
+    def on_move(self, gen: int, moves: list[Any]) -> None:
+        """The legal moves the camera's reading shows (UI thread): offered or asked about."""
+        from ui import cammoves
+
+        session = self.app.session
+        screen = self.app.game_screen
+        if gen != self._gen or session is None or screen is None or not self.running:
+            return  # a move (or an undo) came since: stale
+        cammoves.offer(screen, session.state, moves)
 
     def watch_for(self, view: dict[str, str] | None, tag: str, on_result: Any) -> None:
         """Read the board, once still, against ``view`` (the position after a move the companion
@@ -330,6 +366,8 @@ class CameraWatcher:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)  # below the UI thread
         except (AttributeError, OSError):
             pass
+        from ui import cammoves
+
         try:
             from vision.settle import SettleConfig, Settler, new_dice, same_dice
         except ImportError as exc:
@@ -400,6 +438,7 @@ class CameraWatcher:
                         post(DICE_KIND, as_seen(readings), as_seen(fresh))
                 if read_board is not None:
                     self._maybe_check(frame, now, last_motion, read_board, threshold, post)
+                    cammoves.worker_check(self, frame, now, last_motion, read_board, threshold, post)
                 if self._stop.is_set():
                     break
         except Exception as exc:  # a lost camera reports its state; anything else is shown
@@ -446,3 +485,6 @@ class CameraWatcher:
         from companion.crosscheck import crosscheck
 
         post(CHECK_KIND, gen, crosscheck(expected, reading.squares, threshold))
+        from ui import cammoves
+
+        self.cheese_learned += cammoves.learn_cheese(read_board, frame, expected, self._cheese_seen)

@@ -56,6 +56,7 @@ from vision.arrows import (ARROW_SIDE, _TURNS, _glyph_map, arrow_correlations, a
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
 from vision.chop_read import (apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, same_camera, spot_kinds,
                               start_cat, start_like)
+from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
@@ -227,8 +228,13 @@ class BoardReader(SpotFeatures):
             apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
                         set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
                         parts=self.last_scores, shade_max=cfg.chop_shade_max)
-        for ids, (token, conf) in zip(self.groups, decided):
-            if token is None:
+        both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,
+                                   names, protos)) if self._chop_kinds else set())
+        for i, (ids, (token, conf)) in enumerate(zip(self.groups, decided)):
+            table = spot_squares(ids, token, conf, i in both) if self._chop_kinds else None
+            if table is not None:  # the cat on the table top, and a mouse under it (vision.chop_who)
+                out.update(table)
+            elif token is None:
                 for sid in ids:
                     out[sid] = (None, conf)
             else:
@@ -504,10 +510,9 @@ class BoardReader(SpotFeatures):
         """A reading as spot key -> token (for comparing with ``comparable``)."""
         out: dict[str, str] = {}
         for ids in self.groups:
-            for sid in ids:
-                tok = reading.squares.get(sid, (None, 0.0))[0]
-                if tok is not None:
-                    out[ids[0]] = tok
+            toks = [t for t in (reading.squares.get(sid, (None, 0.0))[0] for sid in ids) if t is not None]
+            if toks:
+                out[ids[0]] = toks[0] if len(toks) == 1 else pair_token(toks)  # the cat over a mouse
         return out
 
 

@@ -136,7 +136,7 @@ def test_the_dataset_reads_back_with_evaluate_dir(km_dataset: Path, capsys: pyte
     assert "katenmuis  -" in out and "median ms per read after each group's first" in out
 
 
-def test_two_counters_on_one_square_are_counted_not_scored(tmp_path: Path) -> None:
+def test_two_counters_on_one_square_are_scored_as_the_pair_and_counted(tmp_path: Path) -> None:
     board = board_for("katenmuis")
     rng = np.random.default_rng(11)
     layouts = group_layouts(board, 2, rng)
@@ -161,7 +161,8 @@ def test_two_counters_on_one_square_are_counted_not_scored(tmp_path: Path) -> No
     (tmp_path / "labels.json").write_text(json.dumps({"format": "companion-board-scenes/1", "scenes": scenes}))
     report = evaluate_dir(tmp_path)
     assert report["unreportable"] == {"katenmuis cat+mouse": 1}
-    assert report["squares"] == len(board.squares) - 1 - len(scenes[1]["occluded"])
+    assert report["squares"] == len(board.squares) - len(scenes[1]["occluded"])  # the pair's square scored
+    assert sum(n for k, n in report["confusion"]["katenmuis"].items() if k.startswith("cat+mouse -> ")) == 1
 
 
 def test_object_maps_name_every_piece_drawn(tmp_path: Path) -> None:

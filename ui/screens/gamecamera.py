@@ -1,8 +1,9 @@
 """The game screen's camera during play (ui.camwatch): the camera's offer of a throw it read
 ("Camera sees 3 + 5 — Use"), its unsure notes, its own trouble, and its disagreements with the
-game (the players fix the board or ignore it), shown in a column over the board. A mixin of
-:class:`ui.screens.game.GameScreen`; nothing here changes the game but :meth:`use_camera_throw`,
-which enters the throw as a touch would."""
+game (the players fix the board or ignore it), the Chop! Chop! move it sees (``ui.cammoves``),
+shown in a column over the board. A mixin of :class:`ui.screens.game.GameScreen`; nothing here
+changes the game but :meth:`use_camera_throw` and :meth:`use_camera_move`, which enter the throw
+or the move as a touch would."""
 
 from __future__ import annotations
 
@@ -85,6 +86,24 @@ class GameCamera:
             return
         self.enter_throw(values, "camera")
 
+    def offer_camera_move(self, action: Any, sentence: str) -> None:
+        """The one legal move the camera's reading shows (``ui.cammoves``): one touch applies it."""
+        button = BigButton(text=_("Camera sees: {move} \u2014 Use").format(move=sentence), size_hint_y=None,
+                           height=56, bg=list(theme.GOOD), font_size=theme.FONT)
+        button.action = action
+        button.bind(on_release=lambda b: self.use_camera_move(b.action))
+        self._camera_drop("camera_note")
+        self._camera_item("camera_move", button)
+        self.app.voice.say(_("The camera sees: {move}.").format(move=sentence))
+
+    def use_camera_move(self, action: Any) -> None:
+        self._camera_drop("camera_move")
+        state = self.state
+        if state is None or action not in state.legal_actions():
+            self.app.toast(_("That move is not due now: make it by touch."), "info")
+            return
+        self.app.apply(action, "camera")
+
     def show_camera_note(self, text: str) -> None:
         """The camera saw dice but is not sure (never entered as a throw)."""
         note = self._message_panel(text)
@@ -141,6 +160,6 @@ class GameCamera:
             self.app.toast(_("Thanks: put the pieces where the game shows them."), "info")
 
     def clear_camera(self) -> None:
-        for name in ("camera_offer", "camera_note"):
+        for name in ("camera_offer", "camera_note", "camera_move"):
             self._camera_drop(name)
         self.dismiss_crosscheck(fixed=False)

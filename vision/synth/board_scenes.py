@@ -23,17 +23,18 @@ Additions (optional: older datasets read as before), written by ``vision.synth.b
     "squares": the engine's board_view as it is: mice numbered ("mouse:2": which mouse),
                Kat en Muis's "cat+mouse" on one square, a Chop! Chop! cat on "top:r,c" and a
                mouse on "r,c" both listed;
-    "unreportable": [square id, ...]   # two pieces on one printed square: the reader's tokens
-                                       # cannot say it; not scored, counted apart
+    "unreportable": [square id, ...]   # two pieces on one printed square (the engine's
+                                       # "cat+mouse", a cat on the table top over a mouse):
+                                       # scored as the pair ("cat+mouse"), counted apart too
     "camera": {"tilt_deg", "f_px", "k1", "k2"}, "light": {"tint", "lights"}   # for reports
     "objects": "objects/00001.png",   # only with write_3d_dataset(maps=True): 16-bit object map
     "pieces": [{"square", "token", "object", "top_mm": [x, y, z]}, ...]   # what each object is
                                       # (slabs too: "slab", "cheese", "hole_open", "hole_closed")
 
-``evaluate_dir`` scores a spot against ``comparable`` (mice as "mouse"), leaves unreportable
-spots out of the accuracy and counts them, and reports per game a confusion table (truth ->
-read, "-" for empty, "?" when the board was not found) and the median ms per read after each
-group's first read.
+``evaluate_dir`` scores a spot against ``comparable`` (mice as "mouse"), scores a spot of two
+pieces as the pair (``vision.chop_who.pair_token``: "cat+mouse") and counts those apart, and
+reports per game a confusion table (truth -> read, "-" for empty, "?" when the board was not
+found) and the median ms per read after each group's first read.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from companion.boards import Board
 from companion.i18n import _
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.boarddefaults import GAMES, board_for
+from vision.chop_who import pair_token
 from vision.imageload import load_image
 from vision.synth.board import FORMAT, H, W, PieceLook, random_look, random_position, render_scene
 
@@ -115,8 +117,13 @@ def write_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None
     return write_scenes(root, count, np.random.default_rng(seed), games, group_size, random_look, draw)
 
 
-def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
-    """Read every scene of a dataset; accuracy per square, board-found rate, median ms."""
+Observe = Callable[[dict[str, Any], dict[str, Any], Any, Any], None]
+"""(scene, the group's scene before it, its reader, its reading): told of every read scene."""
+
+
+def evaluate_dir(root: Path, threads: int = 1, observe: Observe | None = None) -> dict[str, Any]:
+    """Read every scene of a dataset; accuracy per square, board-found rate, median ms
+    (``observe``: told of every scene read, e.g. to score which mouse is which)."""
     from vision.pieces import BoardReader, PieceError, comparable
 
     cv2.setNumThreads(threads)
@@ -150,7 +157,7 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
         readers[gname] = reader
         spot_of = {sid: ids[0] for ids in reader.groups for sid in ids}
         first_read = True
-        for sc in members:
+        for n_sc, sc in enumerate(members):
             if sc in learners:
                 continue
             img = load_image(root / str(sc["file"])).image  # labels in the file's pixels: not scaled
@@ -158,6 +165,8 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
             reading = reader.read(img, track=False)
             ms = (time.perf_counter() - t0) * 1000
             times.append(ms)
+            if observe is not None and n_sc > 0:
+                observe(sc, members[n_sc - 1], reader, reading)
             game = board.game
             if not first_read:
                 times_after_first.append(ms)
@@ -182,12 +191,12 @@ def evaluate_dir(root: Path, threads: int = 1) -> dict[str, Any]:
             for sid in reader.observable:
                 if sid in skip:
                     continue
-                if sid in cannot:
+                want = truth.get(sid)
+                if sid in cannot:  # two pieces on one printed square: scored as the pair
                     kinds = "+".join(sorted(dict(sc["squares"])[i] for i in dict(sc["squares"])
                                             if spot_of.get(i, i) == sid))
                     unreportable[f"{game} {kinds}"] = unreportable.get(f"{game} {kinds}", 0) + 1
-                    continue
-                want = truth.get(sid)
+                    want = pair_token(kinds.split("+"))
                 got = spots.get(sid) if spots is not None else "?"
                 key = f"{want or '-'} -> {got or '-'}"
                 conf[key] = conf.get(key, 0) + 1

@@ -1,0 +1,231 @@
+"""The camera proposes Chop! Chop!'s move (ui.cammoves through ui.camwatch), in the real app on
+rendered 3-D pictures read by the real board reader: the players moved a mouse under the table
+top where the cat stands; the camera offers that move, naming the mouse from the game (the
+mice look alike), and the game changes only when the players touch the offer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.ui.helpers import pump, small_text, small_touch_targets, tap, texts, wait_for
+from tests.ui.test_camera_play import _watching_app
+
+
+@pytest.fixture(autouse=True)
+def _own_db_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_DB", str(tmp_path / "home" / "companion.db"))
+
+
+def _under_cat(state: Any) -> list[Any]:
+    """The moves of a mouse to the floor square under the table-top cat."""
+    if state.is_chance() or state.is_over() or not str(state.cat or "").startswith("top:"):
+        return []
+    return [a for a in state.legal_actions()
+            if type(a).__name__ == "Move" and a.piece.startswith("mouse") and a.to == str(state.cat)[4:]]
+
+
+def _scene(seed: int = 26) -> tuple[list[Any], Any, np.ndarray, dict[str, str], np.ndarray]:
+    """Seeded legal play up to a turn where a mouse may go under the table-top cat: (the actions
+    so far, that move, the start's picture and position, the picture after the move)."""
+    from companion import games
+    from vision.boarddefaults import board_for
+    from vision.synth.board3d import make_setup, render_3d_scene
+    from vision.synth.board3d_play import layout_of
+
+    board = board_for("chopchop")
+    rng = np.random.default_rng(seed)
+    state = games.make("chopchop", {}).new_state()
+    history: list[Any] = []
+    while not _under_cat(state):
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            p = np.array([float(w) for _, w in outcomes])
+            action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
+        else:
+            acts = state.legal_actions()
+            action = acts[int(rng.integers(len(acts)))]
+        state.apply(action)
+        history.append(action)
+        assert len(history) < 60
+    move = _under_cat(state)[0]
+    look = np.random.default_rng(seed + 1)
+    setup = make_setup(board, look, max_tilt_deg=15)
+    start = games.make("chopchop", {}).new_state()
+    start.apply(history[0])  # C1: the cat on the table top
+    first = layout_of(board, start, look)
+    start_img = render_3d_scene(board, first, setup, look, arm=False, person=False).image
+    after = state.clone()
+    after.apply(move)
+    after_img = render_3d_scene(board, layout_of(board, after, look), setup, look, arm=False, person=False).image
+    return history, move, start_img, dict(first.squares), after_img
+
+
+def test_the_camera_offers_the_mouse_that_went_under_the_table_top_cat_and_the_game_waits_for_the_touch(
+        make_app: Any, tmp_path: Path) -> None:
+    from vision.boarddefaults import board_for
+    from vision.pieces import BoardReader
+
+    history, move, start_img, start_squares, after_img = _scene()
+    reader = BoardReader(board_for("chopchop"))
+    reader.learn(start_img, start_squares)  # `board learn` on the start photo
+    feed = tmp_path / "feed"
+    feed.mkdir()
+    cv2.imwrite(str(feed / "000.jpg"), after_img)  # the camera sees the board after the players' move
+    app = _watching_app(make_app, lambda frame: [], feed=feed, board_reader=reader.read,
+                        check_still_s=0.1, check_grace_s=0.3)
+    app.start_game("chopchop", {}, {})
+    screen = app.game_screen
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        for action in history:
+            app.session.apply(action)
+        state = app.session.state
+        assert str(state.cat).startswith("top:") and move.to == str(state.cat)[4:]
+        before, turns = dict(state.board_view()), len(app.session.turns)
+        assert wait_for(lambda: screen.ids.get("camera_move") is not None, timeout=60)
+        offer = screen.ids.camera_move
+        frm = state.game.square_words(state.mice[move.piece])
+        to = state.game.square_words(move.to)
+        number = move.piece.split(":")[1]
+        assert offer.text == f"Camera sees: Mouse {number} goes from {frm} to {to} \u2014 Use"
+        assert offer.action == move
+        pump(5)
+        assert dict(app.session.state.board_view()) == before and len(app.session.turns) == turns  # asked only
+        assert small_touch_targets(screen) == [] and small_text(screen) == []
+        tap(offer)
+        assert len(app.session.turns) == turns + 1
+        assert app.session.turns[-1].source == "camera" and app.session.turns[-1].action == move
+        view = app.session.state.board_view()
+        assert view[move.to] == move.piece and view[f"top:{move.to}"] == "cat"  # both on the one spot
+        assert screen.ids.get("camera_move") is None
+    finally:
+        app.camera_watch.stop()
+
+
+def _play(state: Any, rng: np.random.Generator) -> Any:
+    if state.is_chance():
+        outcomes = state.chance_outcomes()
+        p = np.array([float(w) for _, w in outcomes])
+        action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
+    else:
+        acts = state.legal_actions()
+        action = acts[int(rng.integers(len(acts)))]
+    state.apply(action)
+    return action
+
+
+def _cheese_scenes(seed: int = 7) -> tuple[list[Any], str, np.ndarray, dict[str, str], np.ndarray, np.ndarray]:
+    """Seeded legal play to a confirmed position with a face-up cheese the cat has left: (the
+    actions, that cheese's square, the start's picture and position, the picture of that position,
+    the picture six actions later with the cheese still there)."""
+    from companion import games
+    from vision.boarddefaults import board_for
+    from vision.synth.board3d import make_setup, render_3d_scene
+    from vision.synth.board3d_play import layout_of
+
+    board = board_for("chopchop")
+    rng = np.random.default_rng(seed)
+    state = games.make("chopchop", {}).new_state()
+    history = [_play(state, rng)]
+    while not any(t == "cheese" for t in state.board_view().values()) or state.is_chance():
+        history.append(_play(state, rng))
+        assert len(history) < 200
+    square = next(s for s, t in state.board_view().items() if t == "cheese")
+    later = state.clone()
+    for _ in range(6):
+        _play(later, rng)
+    assert later.board_view().get(square) == "cheese"
+    look = np.random.default_rng(seed + 1)
+    setup = make_setup(board, look, max_tilt_deg=15)
+    start = games.make("chopchop", {}).new_state()
+    start.apply(history[0])
+    first = layout_of(board, start, look)
+    pictures = [render_3d_scene(board, lay, setup, look, arm=False, person=False).image
+                for lay in (first, layout_of(board, state, look), layout_of(board, later, look))]
+    return history, square, pictures[0], dict(first.squares), pictures[1], pictures[2]
+
+
+def _to_last_change(history: list[Any]) -> list[Any]:
+    """The actions up to the last one that changed the board's view (a throw, or a tile turned
+    under the piece standing on it, changes none: the camera checks the position after a move)."""
+    from companion import games
+
+    state = games.make("chopchop", {}).new_state()
+    last, view = 0, dict(state.board_view())
+    for n, action in enumerate(history):
+        state.apply(action)
+        if dict(state.board_view()) != view:
+            last, view = n, dict(state.board_view())
+    return history[:last + 1]
+
+
+def test_a_face_up_cheese_of_a_confirmed_position_teaches_the_reader_its_look_kept_for_the_next_game(
+        make_app: Any, tmp_path: Path) -> None:
+    from vision.boarddefaults import board_for
+    from vision.pieces import BoardReader, PieceModel
+    from ui.screens.camera import model_path
+
+    history, square, start_img, start_squares, now_img, later_img = _cheese_scenes()
+    board = board_for("chopchop")
+    reader = BoardReader(board)
+    reader.learn(start_img, start_squares)  # `board learn` on the start photo: no cheese there
+    token, conf = reader.read(later_img, track=False).squares[square]
+    assert token != "cheese" or conf < 0.6  # not (surely) seen as the cheese yet
+    feed = tmp_path / "feed"
+    feed.mkdir()
+    cv2.imwrite(str(feed / "000.jpg"), now_img)
+    app = _watching_app(make_app, lambda frame: [], feed=feed, board_reader=reader.read,
+                        check_still_s=0.1, check_grace_s=0.3)
+    app.start_game("chopchop", {}, {})
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        for action in _to_last_change(history):
+            app.session.apply(action)  # confirmed by the players, move after move
+        turns = len(app.session.turns)
+        assert wait_for(lambda: app.camera_watch.cheese_learned > 0, timeout=60)
+        assert len(app.session.turns) == turns  # learning changes nothing in the game
+        path = model_path("chopchop")
+        assert path.exists() and "cheese" in PieceModel.load(path).looks
+    finally:
+        app.camera_watch.stop()
+    again = BoardReader(board, PieceModel.load(path))  # the next game (a restart) loads it
+    token, conf = again.read(later_img, track=False).squares[square]
+    assert token == "cheese" and conf >= 0.6
+
+
+def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make_app: Any) -> None:
+    from ui.cammoves import MOVE_KIND
+
+    app = _watching_app(make_app, lambda frame: [])
+    app.start_game("chopchop", {}, {})
+    screen = app.game_screen
+    rng = np.random.default_rng(3)
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        pair: list[Any] = []
+        for _ in range(300):  # seeded legal play to a turn where two mice may go to one square
+            state = app.session.state
+            if not state.is_chance():
+                moves = [a for a in state.legal_actions() if type(a).__name__ == "Move"]
+                pair = next(([a, b] for a in moves for b in moves if a.piece != b.piece and a.to == b.to), [])
+                if pair:
+                    break
+            app.session.apply(_play(state.clone(), rng))
+        assert pair
+        turns = len(app.session.turns)
+        app.bridge.post(MOVE_KIND, app.camera_watch._gen, pair)  # the camera's reading fits both
+        assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
+        words = app.session.game.square_words
+        note = " ".join(t for t in texts(screen) if "cannot tell which" in t)
+        assert f"Mouse {pair[0].piece[-1]} goes from" in note and f"Mouse {pair[1].piece[-1]} goes from" in note
+        assert words(pair[0].to) in note and "Make it by touch." in note
+        assert screen.ids.get("camera_move") is None
+        pump(3)
+        assert len(app.session.turns) == turns  # nothing applied: the players make the move
+    finally:
+        app.camera_watch.stop()

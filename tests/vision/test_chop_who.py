@@ -1,0 +1,214 @@
+"""Chop! Chop!'s who-is-where (vision.chop_who): the cat on the table top and the mouse under it
+both reported, which mouse is which from the last confirmed position, and the legal moves a
+reading shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from companion import games
+from vision.chop_who import camera_moves, cheese_lesson, name_mice, pair_token, spot_squares
+
+
+def test_a_mouse_that_stayed_keeps_its_name_and_the_one_that_moved_is_the_missing_one() -> None:
+    last = {"0,3": "mouse:1", "2,7": "mouse:2", "5,4": "mouse:3", "3,0": "mouse:4", "top:2,3": "cat"}
+    seen = ["0,3", "2,6", "5,4", "3,0"]
+    assert name_mice(seen, last) == {"0,3": "mouse:1", "2,6": "mouse:2", "5,4": "mouse:3", "3,0": "mouse:4"}
+
+
+def test_two_mice_that_may_each_have_gone_to_two_new_squares_are_asked_about() -> None:
+    last = {"0,3": "mouse:1", "2,7": "mouse:2", "5,4": "mouse:3"}
+    seen = ["0,3", "1,1", "4,4"]  # mice 2 and 3 both moved: which went where cannot be told
+    assert name_mice(seen, last) == {"0,3": "mouse:1", "1,1": None, "4,4": None}
+    # the moves the rules allow tell them apart: mouse 2 cannot reach 4,4 nor mouse 3 1,1
+    near = {("2,7", "1,1"), ("5,4", "4,4")}
+    assert name_mice(seen, last, lambda a, b: (a, b) in near) == {"0,3": "mouse:1", "1,1": "mouse:2",
+                                                                 "4,4": "mouse:3"}
+
+
+def test_a_caught_mouse_is_not_given_to_a_mouse_seen_elsewhere() -> None:
+    last = {"1,1": "mouse:1", "4,4": "mouse:2"}
+    assert name_mice(["4,4"], last) == {"4,4": "mouse:2"}
+    assert name_mice([], last) == {}
+
+
+def test_the_cat_over_a_mouse_is_reported_on_both_squares_and_as_one_pair() -> None:
+    ids = ["top:2,3", "2,3"]
+    assert spot_squares(ids, "cat", 0.9, both=True) == {"top:2,3": ("cat", 0.9), "2,3": ("mouse", 0.9)}
+    # the cat alone: the floor under it is hidden, so unsure rather than surely empty
+    assert spot_squares(ids, "cat", 0.9, both=False) == {"top:2,3": ("cat", 0.9), "2,3": (None, 0.5)}
+    assert spot_squares(["4,4"], "cat", 0.9, both=False) is None
+    assert pair_token(["mouse", "cat"]) == pair_token(["cat", "mouse:2"]) == "cat+mouse"
+
+
+def _turn_with_mouse_under_cat(seed: int = 26) -> tuple[Any, Any]:
+    """Seeded legal play to a mice turn where a mouse may go under the table-top cat."""
+    rng = np.random.default_rng(seed)
+    state = games.make("chopchop", {}).new_state()
+    for _ in range(60):
+        if not state.is_chance() and str(state.cat or "").startswith("top:"):
+            moves = [a for a in state.legal_actions() if type(a).__name__ == "Move"
+                     and a.piece.startswith("mouse") and a.to == str(state.cat)[4:]]
+            if moves:
+                return state, moves[0]
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            p = np.array([float(w) for _, w in outcomes])
+            action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
+        else:
+            acts = state.legal_actions()
+            action = acts[int(rng.integers(len(acts)))]
+        state.apply(action)
+    raise AssertionError("no such turn")
+
+
+def _observe(view: dict[str, str], conf: float = 0.9) -> dict[str, tuple[str | None, float]]:
+    from vision.boarddefaults import board_for
+
+    out: dict[str, tuple[str | None, float]] = {s: (None, conf) for s in board_for("chopchop").squares}
+    for s, t in view.items():
+        out[s] = (t.split(":")[0] if t.startswith("mouse") else t, conf)
+    return out
+
+
+def test_the_move_the_reading_shows_is_the_one_legal_move_and_names_its_mouse() -> None:
+    state, move = _turn_with_mouse_under_cat()
+    after = state.clone()
+    after.apply(move)
+    seen = _observe(after.board_view())
+    seen[move.to] = (None, 0.5)  # the cat on the table top hides the mouse under it
+    fits = camera_moves(state, seen)
+    assert fits.sure and fits.actions == (move,)
+    assert fits.results[0][move.to] == move.piece  # the mouse named: the game knows which one moved
+    # before the players moved, nothing fits; the state is never changed
+    view = dict(state.board_view())
+    assert camera_moves(state, _observe(view)).actions == ()
+    assert dict(state.board_view()) == view
+
+
+def _turn_with_two_mice_for_one_square(seed: int = 3) -> tuple[Any, Any, Any]:
+    """Seeded legal play to a mice turn where two mice may go to one square."""
+    rng = np.random.default_rng(seed)
+    state = games.make("chopchop", {}).new_state()
+    for _ in range(200):
+        if not state.is_chance() and not state.is_over():
+            moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.piece.startswith("mouse")]
+            for a in moves:
+                other = next((b for b in moves if b.piece != a.piece and b.to == a.to), None)
+                if other is not None:
+                    return state, a, other
+        if state.is_over():
+            state = games.make("chopchop", {}).new_state()
+        elif state.is_chance():
+            outcomes = state.chance_outcomes()
+            p = np.array([float(w) for _, w in outcomes])
+            state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
+        else:
+            acts = state.legal_actions()
+            state.apply(acts[int(rng.integers(len(acts)))])
+    raise AssertionError("no such turn")
+
+
+def test_where_the_squares_left_are_hidden_two_mice_fit_and_are_asked_about() -> None:
+    state, move, other = _turn_with_two_mice_for_one_square()
+    after = state.clone()
+    after.apply(move)
+    seen = _observe(after.board_view())
+    assert camera_moves(state, seen).actions == (move,)  # both squares left in view: the one that moved
+    for a in (move, other):
+        seen[state.mice[a.piece]] = (None, 0.3)  # a hand over both squares the mice stood on
+    fits = camera_moves(state, seen)
+    assert set(fits.actions) == {move, other} and not fits.sure
+
+
+def test_the_bench_names_the_mice_of_each_scene_from_the_one_before_and_learns_cheese_in_play(
+        tmp_path: Any, capsys: Any) -> None:
+    import json
+
+    from bench.board import CheeseInPlay, MiceNamed
+    from vision.synth.board3d import write_3d_dataset
+    from vision.synth.board_scenes import evaluate_dir
+
+    assert write_3d_dataset(tmp_path, 3, seed=4, games=["chopchop"], group_size=3) == 3
+    scenes = json.loads((tmp_path / "labels.json").read_text())["scenes"]
+    named, taught = MiceNamed(), CheeseInPlay(tmp_path)
+    seen: list[tuple[str, str]] = []
+
+    def observe(scene: Any, before: Any, reader: Any, reading: Any) -> None:
+        seen.append((scene["file"], before["file"]))
+        named.observe(scene, before, reader, reading)
+        taught.observe(scene, before, reader, reading)
+
+    evaluate_dir(tmp_path, observe=observe)
+    assert seen == [(scenes[1]["file"], scenes[0]["file"]), (scenes[2]["file"], scenes[1]["file"])]
+    mice = sum(t.startswith("mouse:") and s not in sc.get("occluded", ()) for sc in scenes[1:]
+               for s, t in sc["squares"].items())
+    c = named.counts
+    assert c["mice"] == mice > 0 and c["right"] + c["asked"] + c["wrong"] + c["not read"] == mice
+    named.print()
+    assert f"mice named right {c['right']} of {mice}" in capsys.readouterr().out
+    done: set[str] = set()
+    lessons = [cheese_lesson(sc["squares"], done) for sc in scenes[1:]]
+    assert taught.learned == sum(bool(x) for x in lessons)  # each new face-up cheese, once
+
+
+def test_a_confirmed_face_up_cheese_is_taught_once_with_the_cat_where_the_game_has_it() -> None:
+    done: set[str] = set()
+    view = {"1,1": "cheese", "top:2,3": "cat", "4,4": "mouse:1", "0,0": "slab"}
+    assert cheese_lesson(view, done) == {"1,1": "cheese", "top:2,3": "cat"}
+    assert cheese_lesson(view, done) == {}  # already learned in this game
+    assert cheese_lesson({**view, "5,5": "cheese"}, done) == {"5,5": "cheese", "top:2,3": "cat"}
+    assert cheese_lesson({"0,0": "slab", "top:2,3": "cat"}, set()) == {}
+
+
+def test_a_mouse_hidden_under_the_table_top_cat_is_not_reported_missing() -> None:
+    from companion.crosscheck import crosscheck
+
+    expected = {"top:2,3": "cat", "2,3": "mouse:2", "0,3": "mouse:1"}
+    seen: dict[str, tuple[str | None, float]] = {"0,3": ("mouse", 0.9)}
+    seen.update(spot_squares(["top:2,3", "2,3"], "cat", 0.9, both=False) or {})
+    assert [m.kind for m in crosscheck(expected, seen)] == ["unsure"]  # asked at most, never "missing"
+    seen.update(spot_squares(["top:2,3", "2,3"], "cat", 0.9, both=True) or {})
+    assert crosscheck(expected, seen) == []
+
+
+def test_the_cat_placed_at_the_start_is_the_placement_the_reading_shows() -> None:
+    state = games.make("chopchop", {}).new_state()  # C1: the cat player places the cat first
+    place = next(a for a in state.legal_actions() if type(a).__name__ == "PlaceCat")
+    after = state.clone()
+    after.apply(place)
+    fits = camera_moves(state, _observe(after.board_view()))
+    assert fits.sure and fits.actions == (place,)
+    assert camera_moves(state, _observe(state.board_view())).actions == ()
+
+
+def _look(bgr: tuple[float, float, float]) -> list[float]:
+    """A look (chroma b, chroma g, log brightness, spread) of one flat colour."""
+    total = sum(bgr)
+    return [bgr[0] / total, bgr[1] / total, float(np.log(total / 3 + 0.02)), 0.0]
+
+
+def test_a_table_spot_showing_the_cats_and_a_mouses_colours_holds_both() -> None:
+    from vision.chop_who import cat_over_mouse
+    from vision.piece_looks import P
+
+    cat, mouse, paper = (0.2, 0.45, 0.85), (0.45, 0.42, 0.4), (0.9, 0.92, 0.93)
+    names = ["cat", "mouse"]
+    protos = np.array([_look(cat), _look(mouse)])
+    empty = np.full((3, P, P, 3), paper)
+    patches = empty.copy()
+    patches[0, :, : P // 2] = cat  # the cat on the table top, a mouse beside it under the table
+    patches[0, :, P // 2:] = mouse
+    patches[1, :, :] = cat  # the cat alone
+    patches[2, :, : P // 2] = cat  # both, but not a table spot
+    patches[2, :, P // 2:] = mouse
+    kinds = ["table", "table", "slab"]
+    decided: list[tuple[str | None, float]] = [("cat", 0.9), ("cat", 0.9), ("cat", 0.9)]
+    assert cat_over_mouse(kinds, decided, patches, empty, names, protos) == [0]
+    # a mouse read on the table spot while the cat is read elsewhere: the cat is not there
+    decided = [("mouse", 0.9), ("cat", 0.9), (None, 0.9)]
+    assert cat_over_mouse(kinds, decided, patches, empty, names, protos) == []
+    decided = [("mouse", 0.9), (None, 0.9), (None, 0.9)]  # the cat read nowhere: it is the one there
+    assert cat_over_mouse(kinds, decided, patches, empty, names, protos) == [0]

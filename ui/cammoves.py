@@ -1,0 +1,108 @@
+"""The camera proposes Chop! Chop!'s move (ui.camwatch): the players move a piece on the table,
+the camera reads the board and the companion offers the one legal move that the reading shows,
+naming the mouse ("Camera sees: Mouse 2 goes from C3 to D3 — Use"); one touch applies it.
+
+While a move is due (the die was thrown: a piece must move), the watcher's worker reads the board
+once the scene is still after the players moved (or after ``check_grace_s`` without movement) and
+asks ``vision.chop_who.camera_moves`` which legal moves the reading shows, on a copy of the
+state taken on the UI thread. Which mouse is which comes from the game, the last confirmed
+position: the move that fits names its mouse. Two moves that fit (two mice that may have gone
+there, two paths) are named to the players, who make the move by touch; no move that fits: no
+offer (the cross-check after a move speaks of disagreements). Nothing changes the game but the
+players' touch on the offer.
+
+**Learning the face-up cheese in play** (``learn_cheese``): a cheese the cat sat on stays face up
+(C5); the start photo never shows one, so the board reader knows no cheese look. When the
+cross-check reads the board after a confirmed move, each face-up cheese of that confirmed
+position (new in this game) teaches the reader its look, in that frame's light, with the cat
+where the game has it; the piece model is saved beside the database (``pieces-chopchop.json``),
+so the next game starts with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.i18n import _
+
+MOVE_KIND = "camwatch_move"
+MAX_CHEESE_LOOKS = 12
+"""Face-up cheese looks kept in the learned piece model (the newest)."""
+
+
+def move_due(state: Any) -> bool:
+    """A Chop! Chop! state where a piece must be placed or moved now (C1: the cat on the table
+    top; a Move or an arrow's Teleport)."""
+    if state is None or getattr(state.game, "key", "") != "chopchop" or state.is_over() or state.is_chance():
+        return False
+    return any(type(a).__name__ in ("PlaceCat", "Move", "Teleport") for a in state.legal_actions())
+
+
+def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_board: Any, threshold: float,
+                 post: Any) -> None:
+    """Worker thread: read the board for the move due, once still; post what fits."""
+    with watcher._lock:
+        request = watcher._move_request
+    if request is None:
+        return
+    gen, state, asked = request
+    still = now - max(last_motion, asked)
+    if not ((last_motion > asked and still >= watcher.check_still_s)
+            or (now - asked >= watcher.check_grace_s and now - last_motion >= watcher.check_still_s)):
+        return
+    try:
+        reading = read_board(frame)
+    except Exception:
+        reading = None
+    if reading is None or not getattr(reading, "found", False):
+        return  # the board is not in view: try again
+    from vision.chop_who import camera_moves
+
+    fits = camera_moves(state, reading.squares, threshold)
+    with watcher._lock:
+        if watcher._move_request is not request:
+            return
+        # nothing fits yet (the piece not moved): look again after the next movement
+        watcher._move_request = None if fits.actions else (gen, state, now)
+    if fits.actions:
+        post(MOVE_KIND, gen, list(fits.actions))
+
+
+def offer(screen: Any, state: Any, moves: list[Any]) -> None:
+    """UI thread: one move offered by one touch, or two or more named for the players to make."""
+    from companion.proposals import describe
+
+    seats = getattr(screen.session, "seats", None)
+    said = [describe(state, a, seats).sentence for a in moves]
+    if len(moves) == 1:
+        screen.offer_camera_move(moves[0], said[0])
+        return
+    screen.show_camera_note(_("The camera sees a move but cannot tell which: {first} or {second}. "
+                              "Make it by touch.").format(first=said[0], second=said[1]))
+
+
+def learn_cheese(read_board: Any, frame: Any, confirmed: dict[str, str], done: set[str]) -> int:
+    """Worker thread: the board reader behind ``read_board`` learns the look of each face-up
+    cheese of the ``confirmed`` position not in ``done`` (then added to it) from ``frame``, and
+    its model is saved. Returns the looks learned (0: not a Chop! Chop! reader, nothing new)."""
+    from vision.chop_who import cheese_lesson
+    from vision.pieces import BoardReader, PieceError
+
+    reader = getattr(read_board, "__self__", None)
+    if not isinstance(reader, BoardReader) or reader.board.game != "chopchop":
+        return 0
+    known = cheese_lesson(confirmed, done)
+    if not known:
+        return 0
+    try:
+        n = reader.learn(frame, known)
+    except PieceError:
+        return 0
+    looks = reader.model.looks
+    looks["cheese"] = looks.get("cheese", [])[-MAX_CHEESE_LOOKS:]
+    from ui.screens.camera import model_path
+
+    path = model_path("chopchop")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    reader.model.save(path)
+    return n

@@ -1,0 +1,206 @@
+"""Chop! Chop!'s who-is-where: the cat on the table top over a mouse, and which mouse is which.
+
+The board reader (``vision.pieces``) reads each spot on its own and ``vision.chop_read`` applies
+the rules; this module adds what one spot's reading cannot say:
+
+- **The cat on the table top and a mouse under it** (the table top ``top:r,c`` and the floor
+  ``r,c`` under it are one spot on the print): a table spot read as the cat (or as a mouse, the
+  cat read nowhere else) whose middle shows both the cat's and a mouse's colour, each on at least
+  ``PAIR_SHARE`` of its pixels (``vision.piece_pairs.pair_shares``, as Kat en Muis's two counters
+  on one square), holds both: the reading reports the cat on ``top:r,c`` and a mouse on ``r,c``
+  (``board read --json`` lists both squares). A cat on the table top without a mouse seen under
+  it leaves the floor square under it unsure (the cat hides it): the cross-check asks when a
+  mouse should be there, never says it left.
+- **Which mouse is which** (the camera cannot tell mice apart): from the last confirmed position
+  (``name_mice``): the mice seen are matched to the named mice so that the fewest mice moved
+  (one piece moves per turn, C2); a mouse is named only when every matching that moves that few
+  mice gives it the same name, otherwise it stays ``"mouse"`` and the players are asked. With the
+  game's state at hand, the moves the rules allow decide (``camera_moves``): every legal move of
+  the turn is tried on a copy of the state and kept when the camera's reading shows its result
+  on every square that any of the moves would change (the floor square under the cat on the
+  table top excepted: the cat hides it); one move is proposed (naming the mouse), two or more
+  (two mice that may have gone there, two paths) are asked about.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.piece_pairs import look_colour, pair_shares
+
+PAIR_SHARE = 0.25
+"""Each of the cat's and a mouse's colours on at least this share of a table spot's middle
+pixels: both stand there (the cat on the table top, the mouse under it)."""
+
+FIGURES = ("cat", "mouse")
+
+
+def table_ids(ids: Sequence[str]) -> tuple[str, str] | None:
+    """A spot's (table-top square, floor square under it), or None for any other spot."""
+    tops = [s for s in ids if s.startswith("top:")]
+    floor = [s for s in ids if not s.startswith("top:")]
+    return (tops[0], floor[0]) if tops and floor else None
+
+
+def cat_over_mouse(kinds: Sequence[str], decided: Sequence[tuple[str | None, float]],
+                   patches: np.ndarray, empty_patches: np.ndarray, names: Sequence[str],
+                   protos: np.ndarray, share: float = PAIR_SHARE) -> list[int]:
+    """The table spots (indices) holding the cat on the table top and a mouse under it (see the
+    module doc): read as the cat, or as a mouse while the cat is read nowhere, their middle
+    showing both colours."""
+    if "cat" not in names or "mouse" not in names:
+        return []
+    cat_read = [i for i, (t, _) in enumerate(decided) if t == "cat"]
+    colours = [look_colour(np.median(protos[[n == c for n in names]], axis=0)) for c in FIGURES]
+    out = []
+    for i, kind in enumerate(kinds):
+        token = decided[i][0]
+        if kind != "table" or token is None:
+            continue
+        base = token.split(":")[0]
+        if not (base == "cat" or (base == "mouse" and not cat_read)):
+            continue
+        shares = pair_shares(patches[i], empty_patches[i], colours)
+        if min(shares) >= share:
+            out.append(i)
+    return out
+
+
+def spot_squares(ids: Sequence[str], token: str | None, conf: float, both: bool,
+                 hidden_conf: float = 0.5) -> dict[str, tuple[str | None, float]] | None:
+    """A table spot's squares as the reading reports them, or None for the reader's usual way:
+    both pieces (``both``) on their squares; the cat alone on the table top with the floor under
+    it unsure (``hidden_conf`` at most)."""
+    pair = table_ids(ids)
+    if pair is None or token is None:
+        return None
+    top, floor = pair
+    if both:
+        return {top: ("cat", conf), floor: ("mouse", conf)}
+    if token == "cat":
+        return {top: ("cat", conf), floor: (None, min(conf, hidden_conf))}
+    return None
+
+
+def pair_token(tokens: Sequence[str]) -> str:
+    """Tokens seen on one spot as one: ``"cat+mouse"`` for the cat over a mouse."""
+    return "+".join(sorted(t.split(":")[0] if t.startswith("mouse") else t for t in tokens))
+
+
+def cheese_lesson(confirmed: Mapping[str, str], done: set[str]) -> dict[str, str]:
+    """What a confirmed position teaches about the face-up cheese (C5: a cheese the cat sat on
+    stays face up; the start never shows one): each face-up cheese not in ``done`` (added to
+    it), with the cat where the game has it (so ``BoardReader.learn`` does not take it for a
+    start, C1), as a known position for ``BoardReader.learn``; empty when there is none."""
+    new = sorted(s for s, t in confirmed.items() if t == "cheese" and s not in done)
+    cat = [s for s, t in confirmed.items() if t == "cat"]
+    if not new or not cat:
+        return {}
+    done.update(new)
+    return {**{s: "cheese" for s in new}, cat[0]: "cat"}
+
+
+# -- which mouse is which ------------------------------------------------------------------------
+
+def name_mice(seen: Sequence[str], last: Mapping[str, str],
+              allowed: Callable[[str, str], bool] | None = None) -> dict[str, str | None]:
+    """Each square of ``seen`` (where the camera reads a mouse) -> the engine's name of the mouse
+    there (``"mouse:2"``), from ``last`` (the last confirmed position: square -> engine token),
+    or None where unsure (see the module doc). ``allowed(frm, to)``: whether a mouse may have
+    gone from ``frm`` to ``to`` since (default: anywhere)."""
+    named = sorted((t, s) for s, t in last.items() if t.startswith("mouse:"))
+    squares = sorted(set(seen))
+    out: dict[str, str | None] = {s: None for s in squares}
+    if not named or not squares:
+        return out
+    best: list[dict[str, str]] = []
+    best_cost = len(named) + len(squares) + 1
+    # each named mouse goes to one seen square or is not seen (caught, hidden): None
+    slots: list[str | None] = [*squares, *([None] * len(named))]
+    for pick in set(itertools.permutations(slots, len(named))):
+        where = {name: sq for (name, _), sq in zip(named, pick)}
+        if any(sq is not None and allowed is not None and sq != frm and not allowed(frm, sq)
+               for (name, frm), sq in zip(named, pick)):
+            continue
+        unnamed = len(squares) - sum(sq is not None for sq in pick)
+        cost = sum(sq != frm for (name, frm), sq in zip(named, pick)) + unnamed
+        if cost < best_cost:
+            best_cost, best = cost, []
+        if cost == best_cost:
+            best.append({sq: name for name, sq in where.items() if sq is not None})
+    for s in squares:
+        names = {b.get(s) for b in best}
+        if len(names) == 1:
+            out[s] = names.pop()
+    return out
+
+
+# -- the moves the rules allow, against the camera ----------------------------------------------
+
+@dataclass(frozen=True)
+class CameraMoves:
+    """What the camera's reading says about the move due: ``actions`` whose result it shows
+    (one result: propose it; several: ask which), each with the squares its piece ends on."""
+
+    actions: tuple[Any, ...]
+    results: tuple[dict[str, str], ...]
+    """Per action, the figures after it (square -> engine token: ``"mouse:2"``, ``"cat"``)."""
+
+    @property
+    def sure(self) -> bool:
+        """Exactly one move fits (two paths to one square, or two mice that may have gone there,
+        are asked about)."""
+        return len(self.actions) == 1
+
+
+def figures(view: Mapping[str, str]) -> dict[str, str]:
+    """The cat and the mice of an engine's board_view (a Kat en Muis-like ``"cat+mouse"`` apart)."""
+    return {s: t for s, t in view.items() if t.split(":")[0] in FIGURES}
+
+
+def camera_moves(state: Any, observation: Mapping[str, tuple[str | None, float]],
+                 min_confidence: float = 0.6) -> CameraMoves:
+    """The legal moves of ``state`` (a Chop! Chop! state whose player must move a piece) whose
+    result the camera's ``observation`` (square -> (token, confidence), as
+    ``vision.pieces.BoardReading.squares``) shows: the squares the move itself changes are read
+    as it leaves them (a mouse as any mouse; a hole or a slab as no figure), at any confidence
+    (the players confirm the proposal), and no confident reading of a square another of the
+    moves would change disagrees. Nothing is applied."""
+    if state.is_chance() or state.is_over():
+        return CameraMoves((), ())
+    before = figures(state.board_view())
+    tried: list[tuple[Any, dict[str, str]]] = []
+    for action in state.legal_actions():
+        if type(action).__name__ not in ("PlaceCat", "Move", "Teleport"):
+            continue
+        trial = state.clone()
+        trial.apply(action)
+        tried.append((action, figures(trial.board_view())))
+    if not tried:
+        return CameraMoves((), ())
+
+    def changed(after: Mapping[str, str]) -> set[str]:
+        return {s for s in set(before) | set(after) if before.get(s) != after.get(s)}
+
+    everywhere = set().union(*(changed(a) for _, a in tried))
+    read = {s: ((t.split(":")[0] if t and t.split(":")[0] in FIGURES else None), c)
+            for s, (t, c) in observation.items()}
+
+    def shows(s: str, after: Mapping[str, str]) -> bool:
+        return read[s][0] == (after[s].split(":")[0] if s in after else None)
+
+    fits: list[tuple[Any, dict[str, str]]] = []
+    for action, after in tried:
+        # the floor square under the cat on the table top is hidden by it: it need not be seen
+        hidden = {s[4:] for s, t in after.items() if t == "cat" and s.startswith("top:")}
+        own = changed(after) - hidden
+        if (own and all(s in read and shows(s, after) for s in own)
+                and all(shows(s, after) for s in everywhere - own - hidden
+                        if s in read and read[s][1] >= min_confidence)):
+            fits.append((action, after))
+    return CameraMoves(tuple(a for a, _ in fits), tuple(r for _, r in fits))
