@@ -63,6 +63,7 @@ from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW,
                                 _step_fraction, _step_masks, appearance)
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
+from vision.qubism_read import TopFace, crop_marker_share, settle_cubes, top_crops, top_face, with_arrow
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -223,6 +224,8 @@ class BoardReader(SpotFeatures):
             decided.append((token, conf))
         self._frame_looks(score, looks, decided, names, protos)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
+        if self.board.game == "qubism" and cfg.cube_tops is not None and len(names):
+            self._settle_cubes(img, pose, score, decided)
         if self._chop_kinds:
             apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
                         set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
@@ -398,6 +401,32 @@ class BoardReader(SpotFeatures):
         shares = pair_shares(self._last_patches[i], self._last_empty_patches[i], colours)
         if min(shares) >= self.config.pair_share:
             decided[i] = ("+".join(pair), decided[i][1])
+
+    def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
+                      decided: list[tuple[str | None, float]]) -> None:
+        """Qubism's cubes corrected from their top faces (``vision.qubism_read``)."""
+        rule = self.config.cube_tops
+        assert rule is not None and pose.homography is not None
+        look = [i for i, (t, _) in enumerate(decided)
+                if (t is None and score[i] >= rule.min_score) or (t is not None and t.startswith("cube"))]
+        cell, s = self.cell_mm, self.config.px_per_mm
+        lift = self._lift(pose, (img.shape[1], img.shape[0]), self.config.cube_top * cell)
+        centres = self._spot_centres_px[look] / s
+        tops = top_crops(img, pose.homography @ lift, centres, cell)
+        seen = set(pose.markers)  # a marker seen is no cube's top; one hidden may be under one
+        marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
+        faces: dict[int, TopFace] = {}
+        blocked: set[int] = set()
+        for k, i in enumerate(look):
+            face = top_face(tops[k], arrow=False)
+            if decided[i][0] is not None or rule.glyph_like(face):
+                face = with_arrow(face, tops[k])
+            faces[i] = face
+            h = cell / 2
+            corners = np.column_stack([centres[k] + np.array([[-h, -h], [h, -h], [h, h], [-h, h]]), np.ones(4)]) @ lift.T
+            if crop_marker_share(corners[:, :2] / corners[:, 2:], marks) > rule.marker_share:
+                blocked.add(i)
+        settle_cubes(decided, faces, blocked, rule)
 
     def _colourless(self, i: int) -> bool:
         """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):
