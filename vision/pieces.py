@@ -407,8 +407,7 @@ class BoardReader(SpotFeatures):
         """Qubism's cubes corrected from their top faces (``vision.qubism_read``)."""
         rule = self.config.cube_tops
         assert rule is not None and pose.homography is not None
-        look = [i for i, (t, _) in enumerate(decided)
-                if (t is None and score[i] >= rule.min_score) or (t is not None and t.startswith("cube"))]
+        look = [i for i, (t, _) in enumerate(decided) if t is not None or score[i] >= rule.min_score]
         cell, s = self.cell_mm, self.config.px_per_mm
         lift = self._lift(pose, (img.shape[1], img.shape[0]), self.config.cube_top * cell)
         centres = self._spot_centres_px[look] / s

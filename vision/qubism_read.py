@@ -15,9 +15,9 @@ cleanly, the glyph's share, contrast, place, and how much of it reaches the crop
 ``vision.arrows.arrow_direction``'s confidence); ``CubeTops`` says when a crop shows a cube's
 top clearly (``is_cube``) or clearly none (``is_bare``). ``settle_cubes`` then corrects a
 frame's readings: a spot read as empty (or as a cube's side) whose top shows a clear cube top
-is a cube, with the arrow read there; a spot read as a cube whose top shows none is empty;
-pawns are left as read (both pawns never leave the board, and the reader has placed them); at
-most the game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed
+is a cube, with the arrow read there (so is one read as a pawn: a pawn's head shows no square
+face with an arrow; on two seeds of the 3-D scenes no pawn's did); a spot read as a cube whose
+top shows none is empty; at most the game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed
 marker (a marker's glyph is a light-on-dark square) is not used to add a cube.
 """
 
@@ -161,14 +161,12 @@ def crop_marker_share(corners_mm: np.ndarray, markers: list[tuple[float, float, 
 def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], blocked: set[int],
                  rule: CubeTops) -> None:
     """Correct a Qubism frame's readings (in place) from its spots' top faces (see the module
-    docstring): ``faces`` for the spots not read as pawns, ``blocked`` the spots whose top crop
+    docstring): ``faces`` for the spots looked at, ``blocked`` the spots whose top crop
     reaches over a marker (no cube added there)."""
     added: list[int] = []
     for i, f in faces.items():
         token, conf = decided[i]
         is_cube = token is not None and token.startswith("cube")
-        if token is not None and not is_cube:
-            continue  # a pawn: the reader has placed both
         if not is_cube and i not in blocked and rule.is_cube(f):
             decided[i] = (f"cube:{f.arrow}", float(0.5 + 0.4 * f.arrow_conf))
             added.append(i)

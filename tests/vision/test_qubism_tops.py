@@ -58,13 +58,15 @@ def _face(conf: float, clear: bool = True) -> TopFace:
 
 def test_settle_adds_clear_tops_drops_bare_ones_and_keeps_nine() -> None:
     rule = CubeTops()
-    decided: list[tuple[str | None, float]] = [(None, 0.9)] * 12 + [("cube:E", 0.8), ("pawn:white", 0.9)]
-    faces = {i: _face(0.7 + i / 100) for i in range(12)}  # twelve clear tops read as empty
-    faces[12] = TopFace(0.02, 0.3, 0.1, 0.4, 0.5, None, 0.0)  # read as a cube, nothing there
-    faces[13] = _face(0.99)  # a pawn is left as read
-    settle_cubes(decided, faces, blocked={11}, rule=rule)  # 11's top crop is over a marker
+    decided: list[tuple[str | None, float]] = ([(None, 0.9)] * 11 + [("cube:E", 0.8), ("pawn:white", 0.9),
+                                                                    ("pawn:black", 0.9)])
+    faces = {i: _face(0.7 + i / 100) for i in range(11)}  # eleven clear tops read as empty
+    faces[11] = TopFace(0.02, 0.3, 0.1, 0.4, 0.5, None, 0.0)  # read as a cube, nothing there
+    faces[12] = _face(0.9, clear=False)  # a pawn's head: no clear face, left as read
+    faces[13] = _face(0.99)  # a cube's top where a pawn was read: a cube
+    settle_cubes(decided, faces, blocked={10}, rule=rule)  # 10's top crop is over a marker
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
     assert len(cubes) == rule.most
-    assert cubes == list(range(2, 11))  # the clearest nine of 0-10; 11 blocked
-    assert decided[12][0] is None and decided[13][0] == "pawn:white"
+    assert cubes == list(range(2, 10)) + [13]  # the clearest nine of 0-9 and 13; 10 blocked
+    assert decided[11][0] is None and decided[12][0] == "pawn:white"
     assert all(decided[i][0] == "cube:N" for i in cubes)
