@@ -425,7 +425,8 @@ class BoardReader(SpotFeatures):
             corners = np.column_stack([centres[k] + np.array([[-h, -h], [h, -h], [h, h], [-h, h]]), np.ones(4)]) @ lift.T
             if crop_marker_share(corners[:, :2] / corners[:, 2:], marks) > rule.marker_share:
                 blocked.add(i)
-        settle_cubes(decided, faces, blocked, rule)
+        settle_cubes(decided, faces, blocked, rule,
+                     (lambda i: self._arrow(img, pose, i)) if self.model.arrows else None)
 
     def _colourless(self, i: int) -> bool:
         """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):

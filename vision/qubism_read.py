@@ -23,6 +23,7 @@ marker (a marker's glyph is a light-on-dark square) is not used to add a cube.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -65,11 +66,11 @@ class CubeTops:
     border: float = 0.3
     arrow_conf: float = 0.6
     """``is_cube``: all of these (a clear glyph in the middle of a plain face)."""
-    bare_arrow_conf: float = 0.3
     bare_contrast: float = 0.35
     bare_share: float = 0.06
     bare_offset: float = 0.23
-    """``is_bare``: any of these (no arrow's shape, no contrast, no glyph, or none near the middle)."""
+    """``is_bare``: any of these (no contrast, no glyph, or none near the middle; not the arrow's
+    shape: a triangle's or a line arrow's reads unclearly, learned or not)."""
     min_score: float = 0.5
     """Spots read as empty with less occupancy evidence than this (``vision.pieces``) are not looked at."""
     marker_share: float = 0.02
@@ -86,8 +87,7 @@ class CubeTops:
         return self.glyph_like(f) and f.arrow is not None and f.arrow_conf >= self.arrow_conf
 
     def is_bare(self, f: TopFace) -> bool:
-        return (f.arrow is None or f.arrow_conf < self.bare_arrow_conf or f.contrast < self.bare_contrast
-                or f.glyph_share < self.bare_share or f.offset > self.bare_offset)
+        return f.contrast < self.bare_contrast or f.glyph_share < self.bare_share or f.offset > self.bare_offset
 
 
 def top_crops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, span_mm: float,
@@ -159,16 +159,18 @@ def crop_marker_share(corners_mm: np.ndarray, markers: list[tuple[float, float, 
 
 
 def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], blocked: set[int],
-                 rule: CubeTops) -> None:
+                 rule: CubeTops, arrow_of: Callable[[int], tuple[str | None, float]] | None = None) -> None:
     """Correct a Qubism frame's readings (in place) from its spots' top faces (see the module
     docstring): ``faces`` for the spots looked at, ``blocked`` the spots whose top crop
-    reaches over a marker (no cube added there)."""
+    reaches over a marker (no cube added there); ``arrow_of``: an added cube's arrow read
+    otherwise (from learned cube tops), else its glyph's shape."""
     added: list[int] = []
     for i, f in faces.items():
         token, conf = decided[i]
         is_cube = token is not None and token.startswith("cube")
         if not is_cube and i not in blocked and rule.is_cube(f):
-            decided[i] = (f"cube:{f.arrow}", float(0.5 + 0.4 * f.arrow_conf))
+            arrow = arrow_of(i)[0] if arrow_of is not None else None
+            decided[i] = (f"cube:{arrow or f.arrow}", float(0.5 + 0.4 * f.arrow_conf))
             added.append(i)
         elif is_cube and rule.is_bare(f):
             decided[i] = (None, 0.6)
