@@ -416,13 +416,13 @@ class BoardReader(SpotFeatures):
         marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
         faces: dict[int, TopFace] = {}
         blocked: set[int] = set()
+        square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell / 2
         for k, i in enumerate(look):
-            face = top_face(tops[k], arrow=False)
-            if decided[i][0] is not None or rule.glyph_like(face):
-                face = with_arrow(face, tops[k])
-            faces[i] = face
-            h = cell / 2
-            corners = np.column_stack([centres[k] + np.array([[-h, -h], [h, -h], [h, h], [-h, h]]), np.ones(4)]) @ lift.T
+            face = faces[i] = top_face(tops[k], arrow=False)
+            if str(decided[i][0]).startswith("cube") or not rule.glyph_like(face):
+                continue
+            faces[i] = with_arrow(face, tops[k])  # a cube to add: its arrow's shape must show
+            corners = np.column_stack([centres[k] + square, np.ones(4)]) @ lift.T
             if crop_marker_share(corners[:, :2] / corners[:, 2:], marks) > rule.marker_share:
                 blocked.add(i)
         settle_cubes(decided, faces, blocked, rule,

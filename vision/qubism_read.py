@@ -99,15 +99,16 @@ def top_crops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, s
     if n == 0:
         return np.zeros((0, side, side), np.float32)
     u = ((np.arange(side) + 0.5) / side - 0.5) * span_mm
-    xs = centres_mm[:, 0, None, None] + u[None, None, :]
-    ys = centres_mm[:, 1, None, None] + u[None, :, None]
-    xs, ys = np.broadcast_to(xs, (n, side, side)), np.broadcast_to(ys, (n, side, side))
-    pts = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ np.asarray(to_image, np.float64).T
-    w = np.where(np.abs(pts[..., 2]) < 1e-9, 1e-9, pts[..., 2])
-    mx = (pts[..., 0] / w).astype(np.float32).reshape(n * side, side)
-    my = (pts[..., 1] / w).astype(np.float32).reshape(n * side, side)
-    crops = np.asarray(cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.float32)
-    out: np.ndarray = (crops.mean(axis=2) / 255).reshape(n, side, side)
+    xs = centres_mm[:, 0, None, None] + u[None, None, :]  # [n, 1, side]
+    ys = centres_mm[:, 1, None, None] + u[None, :, None]  # [n, side, 1]
+    m = np.asarray(to_image, np.float64)
+    w = m[2, 0] * xs + m[2, 1] * ys + m[2, 2]
+    w = np.where(np.abs(w) < 1e-9, 1e-9, w)
+    mx = ((m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / w).astype(np.float32).reshape(n * side, side)
+    my = ((m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / w).astype(np.float32).reshape(n * side, side)
+    crops = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    grey = cv2.transform(crops, np.full((1, 3), 1 / 3, np.float32)) if crops.ndim == 3 else crops
+    out: np.ndarray = (np.asarray(grey, np.float32) / 255).reshape(n, side, side)
     return out
 
 
@@ -179,6 +180,6 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
     if extra > 0:  # more than nine: the least clear tops go (no clear top first)
         def clear(j: int) -> tuple[bool, float]:
             f = faces.get(j)
-            return (f is not None and rule.is_cube(f), f.arrow_conf if f is not None else 0.0)
+            return (f is not None and rule.glyph_like(f), f.arrow_conf if f is not None else 0.0)
         for i in sorted(cubes, key=clear)[:extra]:
             decided[i] = (None, 0.5)
