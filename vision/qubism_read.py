@@ -77,6 +77,10 @@ class CubeTops:
     """A top crop reaching over a printed marker by more than this share of its area adds no cube."""
     most: int = 9
     """Cubes in the game (Q1)."""
+    pawn_border: float = 0.2
+    """A spot read as a pawn is a cube only if its glyph reaches the crop's border less than
+    this (a pawn's own head and neck, seen from a tilted camera, can look like an arrow, but
+    run out of the middle: 0.30 where two cubes read as pawns showed 0.07 and 0.10)."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""
@@ -169,6 +173,8 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
     for i, f in faces.items():
         token, conf = decided[i]
         is_cube = token is not None and token.startswith("cube")
+        if token is not None and not is_cube and f.border > rule.pawn_border:
+            continue  # a pawn's reading is overturned only by a clean top
         if not is_cube and i not in blocked and rule.is_cube(f):
             arrow = arrow_of(i)[0] if arrow_of is not None else None
             decided[i] = (f"cube:{arrow or f.arrow}", float(0.5 + 0.4 * f.arrow_conf))

@@ -62,7 +62,7 @@ def test_settle_adds_clear_tops_drops_bare_ones_and_keeps_nine() -> None:
                                                                     ("pawn:black", 0.9)])
     faces = {i: _face(0.7 + i / 100) for i in range(11)}  # eleven clear tops read as empty
     faces[11] = TopFace(0.02, 0.3, 0.1, 0.4, 0.5, None, 0.0)  # read as a cube, nothing there
-    faces[12] = _face(0.9, clear=False)  # a pawn's head: no clear face, left as read
+    faces[12] = TopFace(0.22, 0.9, 0.9, 0.02, 0.28, "E", 0.9)  # a pawn's head and neck: left as read
     faces[13] = _face(0.99)  # a cube's top where a pawn was read: a cube
     settle_cubes(decided, faces, blocked={10}, rule=rule)  # 10's top crop is over a marker
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
