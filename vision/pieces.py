@@ -33,6 +33,9 @@ engine's ``"cat+mouse"``: ``vision.piece_pairs``).
 A Qubism cube's arrow is read on the cube's top face (the plane of its top, from the camera):
 matched against cube tops learned from known positions, turned four ways (any glyph: arrow,
 triangle, chevron, light or dark), or, with nothing learned, from the shape of the dark glyph.
+Qubism's cubes are then settled from their top faces, seen in the plane of a cube's top at any
+tilt (``vision.qubism_read``: a clear glyph on a plain face is a cube, none is no cube; nine at
+most).
 Tokens are the engines' ``board_view`` tokens (mice are read as ``"mouse"``: the camera cannot
 tell mice apart; ``comparable()`` maps engine views to what the camera can see).
 
