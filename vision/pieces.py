@@ -66,7 +66,7 @@ from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW,
                                 _step_fraction, _step_masks, appearance)
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
-from vision.qubism_read import TopFace, crop_marker_share, settle_cubes, top_crops, top_face, with_arrow
+from vision.qubism_read import FACE_MIDDLE, TopFace, crop_marker_share, settle_cubes, top_crops, top_face, with_arrow
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -419,7 +419,7 @@ class BoardReader(SpotFeatures):
         marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
         faces: dict[int, TopFace] = {}
         blocked: set[int] = set()
-        square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell / 2
+        square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         for k, i in enumerate(look):
             face = faces[i] = top_face(tops[k], arrow=False)
             if str(decided[i][0]).startswith("cube") or not rule.glyph_like(face):

@@ -33,6 +33,8 @@ from vision.arrows import arrow_direction
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
+FACE_MIDDLE = 2 / 3
+"""The share of the crop's side that ``top_face`` measures (its middle)."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
     g = np.asarray(top, np.float32)
     if g.shape != (FACE_SIDE, FACE_SIDE):
         g = np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32)
-    m = FACE_SIDE // 6
+    m = int(round(FACE_SIDE * (1 - FACE_MIDDLE) / 2))
     mid = g[m:-m, m:-m]
     g8 = np.ascontiguousarray(np.clip(mid * 255, 0, 255).astype(np.uint8))
     cut, _ = cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
