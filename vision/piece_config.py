@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.boardlocate import LocateConfig
+from vision.qubism_read import CubeTops
 
 
 @dataclass
@@ -57,6 +58,10 @@ class PieceConfig:
     """The same before any cube top is learned: a spot read as a cube whose top, seen at a
     cube's height, shows an arrow's shape less clearly than this (``arrow_direction``'s
     confidence) holds no cube (a neighbour leaning over it, an arm)."""
+    cube_tops: CubeTops | None = field(default_factory=CubeTops)
+    """Qubism: a frame's cubes corrected from their top faces, seen in the plane of a cube's top
+    (``vision.qubism_read``): a clear cube top over a spot read as empty is a cube, a spot read
+    as a cube with no cube top is empty. None: not used."""
     cube_top_match: float = 0.6
     """A spot read as a cube whose top face (seen in the plane of a cube's top) correlates
     less than this with every learned cube top, turned four ways, holds no cube: measured on

@@ -33,6 +33,9 @@ engine's ``"cat+mouse"``: ``vision.piece_pairs``).
 A Qubism cube's arrow is read on the cube's top face (the plane of its top, from the camera):
 matched against cube tops learned from known positions, turned four ways (any glyph: arrow,
 triangle, chevron, light or dark), or, with nothing learned, from the shape of the dark glyph.
+Qubism's cubes are then settled from their top faces, seen in the plane of a cube's top at any
+tilt (``vision.qubism_read``: a clear glyph on a plain face is a cube, none is no cube; nine at
+most).
 Tokens are the engines' ``board_view`` tokens (mice are read as ``"mouse"``: the camera cannot
 tell mice apart; ``comparable()`` maps engine views to what the camera can see).
 
@@ -64,6 +67,7 @@ from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW,
                                 _step_fraction, _step_masks, appearance)
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
+from vision.qubism_read import FACE_MIDDLE, TopFace, crop_marker_share, settle_cubes, top_crops, top_face, with_arrow
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -224,6 +228,8 @@ class BoardReader(SpotFeatures):
             decided.append((token, conf))
         self._frame_looks(score, looks, decided, names, protos)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
+        if self.board.game == "qubism" and cfg.cube_tops is not None and len(names):
+            self._settle_cubes(img, pose, score, decided)
         if self._chop_kinds:
             apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
                         set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
@@ -404,6 +410,32 @@ class BoardReader(SpotFeatures):
         shares = pair_shares(self._last_patches[i], self._last_empty_patches[i], colours)
         if min(shares) >= self.config.pair_share:
             decided[i] = ("+".join(pair), decided[i][1])
+
+    def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
+                      decided: list[tuple[str | None, float]]) -> None:
+        """Qubism's cubes corrected from their top faces (``vision.qubism_read``)."""
+        rule = self.config.cube_tops
+        assert rule is not None and pose.homography is not None
+        look = [i for i, (t, _) in enumerate(decided) if t is not None or score[i] >= rule.min_score]
+        cell, s = self.cell_mm, self.config.px_per_mm
+        lift = self._lift(pose, (img.shape[1], img.shape[0]), self.config.cube_top * cell)
+        centres = self._spot_centres_px[look] / s
+        tops = top_crops(img, pose.homography @ lift, centres, cell)
+        seen = set(pose.markers)  # a marker seen is no cube's top; one hidden may be under one
+        marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
+        faces: dict[int, TopFace] = {}
+        blocked: set[int] = set()
+        square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
+        for k, i in enumerate(look):
+            face = faces[i] = top_face(tops[k], arrow=False)
+            if str(decided[i][0]).startswith("cube") or not rule.glyph_like(face):
+                continue
+            faces[i] = with_arrow(face, tops[k])  # a cube to add: its arrow's shape must show
+            corners = np.column_stack([centres[k] + square, np.ones(4)]) @ lift.T
+            if crop_marker_share(corners[:, :2] / corners[:, 2:], marks) > rule.marker_share:
+                blocked.add(i)
+        settle_cubes(decided, faces, blocked, rule,
+                     (lambda i: self._arrow(img, pose, i)) if self.model.arrows else None)
 
     def _colourless(self, i: int) -> bool:
         """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):

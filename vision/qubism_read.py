@@ -1,0 +1,193 @@
+"""Qubism's cubes read from their top faces (a stage of the board reader, ``vision.pieces``).
+
+A cube stands 28-31 mm tall on a 35 mm square; at a camera tilted 30-45 degrees its top face
+is seen most of a square away from its footprint, and its footprint shows its side, its shadow
+or the next cube's side. The look of a spot (its footprint, and the raised plane halfway up)
+then says little, and Qubism's start, the only position a family's camera learns from, has no
+cube to learn a cube's look from. What does not change with the tilt is the top face itself,
+seen in the plane of a cube's top (``SpotFeatures.cube_top``: the pose is known from the
+markers): a light, plain square with one compact glyph in its middle (an arrow: dark on a light
+cube, light on a dark one). Above an empty square, a pawn, a shadow or a neighbour's side that
+plane shows print, edges or shade, and no such glyph.
+
+``top_face`` measures that on one crop (split at Otsu's threshold into face and glyph: how
+cleanly, the glyph's share, contrast, place, and how much of it reaches the crop's border, and
+``vision.arrows.arrow_direction``'s confidence); ``CubeTops`` says when a crop shows a cube's
+top clearly (``is_cube``) or clearly none (``is_bare``). ``settle_cubes`` then corrects a
+frame's readings: a spot read as empty (or as a cube's side) whose top shows a clear cube top
+is a cube, with the arrow read there (so is one read as a pawn: a pawn's head shows no square
+face with an arrow; on two seeds of the 3-D scenes no pawn's did); a spot read as a cube whose
+top shows none is empty; at most the game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed
+marker (a marker's glyph is a light-on-dark square) is not used to add a cube.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.arrows import arrow_direction
+
+FACE_SIDE = 48
+"""Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
+FACE_MIDDLE = 2 / 3
+"""The share of the crop's side that ``top_face`` measures (its middle)."""
+
+
+@dataclass(frozen=True)
+class TopFace:
+    """How one spot's crop in the plane of a cube's top looks (see ``top_face``)."""
+
+    glyph_share: float
+    """Share of the crop's middle in the minority (glyph) class."""
+    separation: float
+    """Otsu's separability of the middle: between-class variance over the total (1: two tones)."""
+    contrast: float
+    """Glyph against face: difference of their mean grey over the middle's mean."""
+    offset: float
+    """Distance of the glyph's centre from the crop's, as a share of the crop's side."""
+    border: float
+    """Share of the middle's border pixels that are glyph (a glyph runs out of the face)."""
+    arrow: str | None
+    arrow_conf: float
+
+
+@dataclass(frozen=True)
+class CubeTops:
+    """When a crop at a cube's top height shows a cube's top (measured on two seeds of the 3-D
+    scenes, 617 cubes and 1218 other spots: real tops have a glyph share of 0.20-0.26,
+    separability >= 0.82, contrast >= 0.75 at the 2nd percentile; the bounds below are wider)."""
+
+    share: tuple[float, float] = (0.12, 0.36)
+    separation: float = 0.8
+    contrast: float = 0.6
+    offset: float = 0.135
+    border: float = 0.3
+    arrow_conf: float = 0.6
+    """``is_cube``: all of these (a clear glyph in the middle of a plain face)."""
+    bare_contrast: float = 0.35
+    bare_share: float = 0.06
+    bare_offset: float = 0.23
+    """``is_bare``: any of these (no contrast, no glyph, or none near the middle; not the arrow's
+    shape: a triangle's or a line arrow's reads unclearly, learned or not)."""
+    min_score: float = 0.5
+    """Spots read as empty with less occupancy evidence than this (``vision.pieces``) are not looked at."""
+    marker_share: float = 0.02
+    """A top crop reaching over a printed marker by more than this share of its area adds no cube."""
+    most: int = 9
+    """Cubes in the game (Q1)."""
+    pawn_border: float = 0.2
+    """A spot read as a pawn is a cube only if its glyph reaches the crop's border less than
+    this (a pawn's own head and neck, seen from a tilted camera, can look like an arrow, but
+    run out of the middle: 0.30 where two cubes read as pawns showed 0.07 and 0.10)."""
+
+    def glyph_like(self, f: TopFace) -> bool:
+        """``is_cube`` but for the arrow (read only where this holds: it costs most)."""
+        return (self.share[0] <= f.glyph_share <= self.share[1] and f.separation >= self.separation
+                and f.contrast >= self.contrast and f.offset <= self.offset and f.border <= self.border)
+
+    def is_cube(self, f: TopFace) -> bool:
+        return self.glyph_like(f) and f.arrow is not None and f.arrow_conf >= self.arrow_conf
+
+    def is_bare(self, f: TopFace) -> bool:
+        return f.contrast < self.bare_contrast or f.glyph_share < self.bare_share or f.offset > self.bare_offset
+
+
+def top_crops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, span_mm: float,
+              side: int = FACE_SIDE) -> np.ndarray:
+    """Grey crops (values 0-1, [n, side, side]) of the plane of a cube's top, each ``span_mm``
+    wide and centred on a spot (``centres_mm``, [n, 2], board mm), cut in one remap;
+    ``to_image`` (3x3) takes that plane's board mm to image pixels."""
+    n = len(centres_mm)
+    if n == 0:
+        return np.zeros((0, side, side), np.float32)
+    u = ((np.arange(side) + 0.5) / side - 0.5) * span_mm
+    xs = centres_mm[:, 0, None, None] + u[None, None, :]  # [n, 1, side]
+    ys = centres_mm[:, 1, None, None] + u[None, :, None]  # [n, side, 1]
+    m = np.asarray(to_image, np.float64)
+    w = m[2, 0] * xs + m[2, 1] * ys + m[2, 2]
+    w = np.where(np.abs(w) < 1e-9, 1e-9, w)
+    mx = ((m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / w).astype(np.float32).reshape(n * side, side)
+    my = ((m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / w).astype(np.float32).reshape(n * side, side)
+    crops = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    grey = cv2.transform(crops, np.full((1, 3), 1 / 3, np.float32)) if crops.ndim == 3 else crops
+    out: np.ndarray = (np.asarray(grey, np.float32) / 255).reshape(n, side, side)
+    return out
+
+
+def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
+    """Measure a grey crop (values 0-1, square) in the plane of a cube's top, centred on a spot;
+    ``arrow``: also read its arrow (``with_arrow``; the costliest part)."""
+    g = np.asarray(top, np.float32)
+    if g.shape != (FACE_SIDE, FACE_SIDE):
+        g = np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32)
+    m = int(round(FACE_SIDE * (1 - FACE_MIDDLE) / 2))
+    mid = g[m:-m, m:-m]
+    g8 = np.ascontiguousarray(np.clip(mid * 255, 0, 255).astype(np.uint8))
+    cut, _ = cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    light = g8 > cut
+    glyph = ~light if light.mean() >= 0.5 else light
+    a, b = mid[glyph], mid[~glyph]
+    total = float(mid.var()) + 1e-9
+    if len(a) == 0 or len(b) == 0:
+        return TopFace(0.0, 0.0, 0.0, 1.0, 0.0, None, 0.0)
+    within = (float(a.var()) * len(a) + float(b.var()) * len(b)) / mid.size
+    ys, xs = np.nonzero(glyph)
+    c = (mid.shape[0] - 1) / 2
+    offset = float(np.hypot(xs.mean() - c, ys.mean() - c)) / FACE_SIDE
+    border = float(np.concatenate([glyph[0], glyph[-1], glyph[:, 0], glyph[:, -1]]).mean())
+    face = TopFace(float(glyph.mean()), float(1 - within / total),
+                   float(abs(a.mean() - b.mean()) / (mid.mean() + 1 / 255)), offset, border, None, 0.0)
+    return with_arrow(face, g) if arrow else face
+
+
+def with_arrow(face: TopFace, top: np.ndarray) -> TopFace:
+    """``face`` with the arrow of its crop ``top`` read (``vision.arrows.arrow_direction``)."""
+    arrow, conf = arrow_direction(np.repeat(np.asarray(top, np.float32)[..., None], 3, axis=2))
+    return replace(face, arrow=arrow, arrow_conf=conf)
+
+
+def crop_marker_share(corners_mm: np.ndarray, markers: list[tuple[float, float, float]]) -> float:
+    """Share of a crop's footprint on the board (its four corners, board mm) that lies over
+    the printed markers (x, y, side in mm), from its bounding box."""
+    x0, y0 = corners_mm.min(axis=0)
+    x1, y1 = corners_mm.max(axis=0)
+    area = max(float((x1 - x0) * (y1 - y0)), 1e-6)
+    over = 0.0
+    for mx, my, side in markers:
+        w = min(x1, mx + side) - max(x0, mx)
+        h = min(y1, my + side) - max(y0, my)
+        if w > 0 and h > 0:
+            over += float(w * h)
+    return over / area
+
+
+def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], blocked: set[int],
+                 rule: CubeTops, arrow_of: Callable[[int], tuple[str | None, float]] | None = None) -> None:
+    """Correct a Qubism frame's readings (in place) from its spots' top faces (see the module
+    docstring): ``faces`` for the spots looked at, ``blocked`` the spots whose top crop
+    reaches over a marker (no cube added there); ``arrow_of``: an added cube's arrow read
+    otherwise (from learned cube tops), else its glyph's shape."""
+    added: list[int] = []
+    for i, f in faces.items():
+        token, conf = decided[i]
+        is_cube = token is not None and token.startswith("cube")
+        if token is not None and not is_cube and f.border > rule.pawn_border:
+            continue  # a pawn's reading is overturned only by a clean top
+        if not is_cube and i not in blocked and rule.is_cube(f):
+            arrow = arrow_of(i)[0] if arrow_of is not None else None
+            decided[i] = (f"cube:{arrow or f.arrow}", float(0.5 + 0.4 * f.arrow_conf))
+            added.append(i)
+        elif is_cube and rule.is_bare(f):
+            decided[i] = (None, 0.6)
+    cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
+    extra = len(cubes) - rule.most
+    if extra > 0:  # more than nine: the least clear tops go (no clear top first)
+        def clear(j: int) -> tuple[bool, float]:
+            f = faces.get(j)
+            return (f is not None and rule.glyph_like(f), f.arrow_conf if f is not None else 0.0)
+        for i in sorted(cubes, key=clear)[:extra]:
+            decided[i] = (None, 0.5)
