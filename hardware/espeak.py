@@ -40,14 +40,20 @@ LANGUAGE_VOICES: dict[str, str] = {"en": "en", "nl": "nl", "fr": "fr", "ja": "ja
 """The app's language code -> the eSpeak NG voice that speaks it."""
 
 VARIANTS: dict[str, str] = {
-    "": N_("Standard"),
-    "f3": N_("Female"),
-    "m3": N_("Male, lower"),
-    "f5": N_("Female, softer"),
-    "klatt": N_("Robot-like"),
+    "": N_("man"),
+    "f3": N_("woman"),
+    "m3": N_("man, lower"),
+    "f5": N_("woman, softer"),
+    "klatt": N_("robot"),
 }
-"""Voice variants offered in Settings (eSpeak NG's ``voice+variant``); the labels are shown
-through ``_()``."""
+"""The voice variants offered (eSpeak NG's ``voice+variant``) as a person would say them
+(eSpeak's default voice is a man's): the one list of words that Settings and the setup wizard
+both show (:func:`variant_words`)."""
+
+
+def variant_words(variant: str) -> str:
+    """A voice variant in the current language ("woman, softer"); an unknown one is the default."""
+    return _(VARIANTS.get(variant, VARIANTS[""]))
 
 Samples = Callable[[bytes], bool]
 """Receives a chunk of 16-bit little-endian mono samples; returns False to stop the sentence."""

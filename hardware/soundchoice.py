@@ -4,7 +4,8 @@
 ``outputs()`` reads the sound cards ALSA knows (``/proc/asound/cards``) and names each by what it
 is: the Pi's headphone/speaker jack, an HDMI screen, a USB speaker. The device string it carries
 (``plughw:CARD=Headphones``) goes to ``aplay -D`` (hardware.audio.AplayOutput) and is kept in
-settings, never shown. ``voice_words(language, variant)`` names a voice of hardware.espeak.
+settings, never shown. ``voice_words(language, variant)`` names a voice of hardware.espeak in its words
+(``hardware.espeak.variant_words``, also Settings' words).
 """
 
 from __future__ import annotations
@@ -13,22 +14,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.i18n import LANGUAGES, N_, _
+from companion.i18n import LANGUAGES, _
+from hardware.espeak import variant_words
 
 CARDS = Path("/proc/asound/cards")
 OFF = "off"
 """The output choice that turns the voice off."""
 _CARD_LINE = re.compile(r"^\s*(\d+)\s+\[(\S+)\s*\]:\s*(.*)$")
-
-VOICE_KINDS: dict[str, str] = {
-    "": N_("man"),
-    "m3": N_("man, lower"),
-    "f3": N_("woman"),
-    "f5": N_("woman, softer"),
-    "klatt": N_("robot"),
-}
-"""hardware.espeak.VARIANTS' voices as a person would say them (eSpeak's default voice is a man's)."""
-
 
 @dataclass(frozen=True)
 class SoundOutput:
@@ -74,5 +66,4 @@ def outputs(cards: Path = CARDS) -> list[SoundOutput]:
 def voice_words(language: str, variant: str) -> str:
     """A voice as a person names it: "English (woman)", "Nederlands (man)"."""
     code = language.split("_")[0].lower()
-    kind = VOICE_KINDS.get(variant, VOICE_KINDS[""])
-    return _("{language} ({kind})").format(language=LANGUAGES.get(code, code), kind=_(kind))
+    return _("{language} ({kind})").format(language=LANGUAGES.get(code, code), kind=variant_words(variant))

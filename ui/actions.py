@@ -235,22 +235,3 @@ def touch_marks(
     for found in by_type.values():
         (free if len(found) > many else lit).update(found)
     return sorted(lit), sorted(free - lit)
-
-
-def touch_hints(
-    legal: Sequence[Action], squares: Iterable[str], limit: int = 8, pieces: Mapping[str, str] | None = None
-) -> list[str]:
-    """Squares to light before anything is selected: where a move can start (the pieces that
-    can move, the squares a pawn can step to). A kind of action offered on more than ``limit``
-    squares (e.g. a cube placement on any empty square) is not lit, so the hints stay readable."""
-    sq = list(squares)
-    by_type: dict[str, set[str]] = {}
-    for a in legal:
-        named = squares_of(a, sq, pieces)
-        if named:
-            by_type.setdefault(type(a).__name__, set()).add(named[0])
-    out: set[str] = set()
-    for found in by_type.values():
-        if len(found) <= limit:
-            out |= found
-    return sorted(out)

@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 
 from companion.i18n import N_, _, ngettext
 from ui import dicearea
+from ui.camworker import stop_worker
 
 log = logging.getLogger(__name__)
 
@@ -171,18 +172,9 @@ class CameraWatcher:
 
     def stop(self) -> None:
         """Stop the worker (waits for it) and close the source; safe to call any time."""
-        self._stop.set()
         thread, self._thread = self._thread, None
         source, self._source = self._source, None
-        if source is not None and hasattr(source, "stop"):
-            source.stop()  # wakes a worker waiting to reconnect
-        if thread is not None:
-            thread.join(timeout=3)
-        if source is not None:
-            try:
-                source.close()
-            except Exception:
-                pass
+        stop_worker(self._stop, thread, source)
         for off in self._offs:
             off()
         self._offs = []

@@ -55,15 +55,21 @@ def is_sure(reading: Any, threshold: float) -> bool:
     return reading.value is not None and reading.confidence >= threshold
 
 
-def read(frame: Any, area: Area, reader: Any = None, pose: Any = None) -> list[Any]:
+def read(frame: Any, area: Area, reader: Any = None) -> list[Any]:
     """The dice on ``frame``: ``reader(frame)`` when one is given (tests give labelled
-    readers), else vision.dice's reader, looking only at the tray when the area is one, and
-    knowing the table's plane when ``pose`` is a board found by its markers."""
+    readers), else vision.dice's reader, looking only at the tray when the area is one. The
+    table's plane is :func:`counted`'s, for every reader alike (:func:`seen`)."""
     if reader is not None:
         return list(reader(frame))
     from vision.dice import read_dice
 
-    return read_dice(frame, reader_config(area, (frame.shape[1], frame.shape[0]), pose))
+    return read_dice(frame, reader_config(area, (frame.shape[1], frame.shape[0])))
+
+
+def seen(frame: Any, area: Area, reader: Any = None, pose: Any = None, board: Any = None) -> list[Any]:
+    """The dice the camera counts on ``frame``: :func:`read`, then :func:`counted` with the
+    board's pose, so that the table's plane judges each box once."""
+    return counted(read(frame, area, reader), area, (frame.shape[1], frame.shape[0]), pose, board)
 
 
 def table_plane(pose: Any) -> Any:

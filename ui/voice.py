@@ -27,7 +27,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion import i18n
 from companion.i18n import _
 from hardware.audio import AplayOutput, AudioOutput
-from hardware.espeak import VARIANTS
+from hardware.espeak import VARIANTS, variant_words
 from hardware.soundchoice import voice_words
 from hardware.speech import Speaker, SpeechStatus, VoiceSettings
 from ui import theme
@@ -36,6 +36,12 @@ from ui.widgets.icons import IconButton
 
 VOLUME_STEP = 10
 RATE_STEP = 20
+
+
+def variant_label(variant: str) -> str:
+    """A voice variant on its Settings button: the setup wizard's words for it ("Woman, softer")."""
+    words = variant_words(variant)
+    return words[:1].upper() + words[1:]
 
 
 def _plain(text: str) -> str:
@@ -193,8 +199,8 @@ class VoicePanel(BoxLayout):
         variants = BoxLayout(size_hint_y=None, height=52, spacing=6)
         current = voice.prefs.get("ui.speech_variant")
         self.variant_buttons = {}
-        for key, label in VARIANTS.items():
-            b = BigToggle(text=_(label), group="speech_variant", allow_no_selection=False,
+        for key in VARIANTS:
+            b = BigToggle(text=variant_label(key), group="speech_variant", allow_no_selection=False,
                           state="down" if key == current else "normal", font_size=theme.FONT_SMALL)
             b.bind(on_release=lambda _b, k=key: self._set("ui.speech_variant", k))
             variants.add_widget(b)

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.i18n import N_, _
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
+from ui.camworker import stop_worker
 from ui.screens.camera import DEMO_FEED, model_path, pick_source
 
 NO_BOARD = N_("The board is not in view: point the camera at it first.")
@@ -33,6 +34,17 @@ def demo_board() -> tuple[str, dict[str, str]]:
         return str(first["board"]), {str(k): str(v) for k, v in first["squares"].items()}
     except (OSError, ValueError, StopIteration, KeyError, TypeError, AttributeError):
         return "", {}
+
+
+def demo_pictures(folder: Path, kind: str) -> list[str] | None:
+    """The demo feed's pictures of one kind ("board", "dice") by their labels, or None (all of
+    them) when its labels cannot be read or name none of that kind."""
+    try:
+        labels = json.loads(read_text_capped(folder / "labels.json", MAX_JSON_FILE_BYTES, _("demo labels")))
+        names = [str(x["file"]) for x in labels if x.get("kind") == kind]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return names or None
 
 
 def start_position(game: str) -> dict[str, str]:
@@ -59,16 +71,24 @@ class WizardCamera:
         self._learn = threading.Event()
         self._dice = threading.Event()
         self._source: Any = None
+        self._asked = ""
+        self._throw_feed = False
 
     @property
     def running(self) -> bool:
         return self._thread is not None
 
-    def start(self, game: str) -> str:
+    def start(self, game: str, throw: bool = False) -> str:
         """Start reading (the board of ``game``; the demo feed's own board in demo). Returns what
-        the source is in words, or why there is none (then nothing runs)."""
+        the source is in words, or why there is none (then nothing runs).
+
+        The demo feed plays its pictures of the board, so that every frame of the camera step
+        shows it as a family's camera would; its dice pictures only while a test throw is
+        awaited (``throw``, :meth:`watch_dice`)."""
         self.stop()
-        source, what = pick_source(self.app, self.feed_folder, self.fps)
+        self._asked, self._throw_feed = game, throw
+        board_only = None if throw else demo_pictures(Path(self.feed_folder), "board")
+        source, what = pick_source(self.app, self.feed_folder, self.fps, demo_frames=board_only)
         self.source_text = what
         if source is None:
             return what
@@ -86,17 +106,9 @@ class WizardCamera:
         return what
 
     def stop(self) -> None:
-        self._stop.set()
-        self._consumed.set()
         thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout=3)
         source, self._source = self._source, None
-        if source is not None:
-            try:
-                source.close()
-            except Exception:
-                pass
+        stop_worker(self._stop, thread, source, self._consumed)
         self._learn.clear()
         self._dice.clear()
 
@@ -109,6 +121,11 @@ class WizardCamera:
         self._learn.set()
 
     def watch_dice(self, on: bool) -> None:
+        if self.demo and self.running and on != self._throw_feed:  # the demo's dice pictures, or not
+            learning = self._learn.is_set()
+            self.start(self._asked, throw=on)
+            if learning:
+                self._learn.set()
         (self._dice.set if on else self._dice.clear)()
 
     def known(self) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """``companion board ...``: print boards, read a board from a photo, evaluate, calibrate.
 
-    companion board print GAME -o FILE.pdf|.png [--paper A4|A3] [--markers-only]
+    companion board print GAME -o FILE.pdf|.png [--paper A4|A3|Letter] [--markers-only]
     companion board read IMAGE --board GAME [--json] [--model MODEL.json]
     companion board learn IMAGE --board GAME -o MODEL.json [--position POS.json] [--model OLD.json]
     companion board eval DIR [--json]
@@ -40,13 +40,13 @@ def _fail(msg: str) -> int:
 
 def _cmd_print(args: argparse.Namespace) -> int:
     from vision.boarddefaults import board_for
-    from vision.printing import print_board
+    from vision.printing import PAPER_NAMES, print_board
 
     check_output(args.output, (".pdf", ".png"), args.force)
     board = board_for(args.game)
     out = print_board(board, args.output, paper=args.paper, markers_only=args.markers_only)
     what = "markers" if args.markers_only else "board"
-    print(f"wrote {out} ({board.title} {what}, {args.paper.upper()}, 300 dpi)")
+    print(f"wrote {out} ({board.title} {what}, {PAPER_NAMES[args.paper]}, 300 dpi)")
     return 0
 
 
@@ -195,11 +195,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("print", help="write a printable board (PDF or PNG, 300 dpi)",
-                       description="Write a printable board at true scale (A4) or scaled up (A3).")
+                       description="Write a printable board at true scale (A4; Letter where the board "
+                       "fits there) or scaled up (A3).")
     p.add_argument("game", metavar="GAME", help="katenmuis, chopchop, kilkenny, qubism or a .toml path")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pdf or FILE.png")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    p.add_argument("--paper", default="A4", choices=["A4", "A3", "a4", "a3"], help="paper size (A4)")
+    p.add_argument("--paper", default="A4", type=str.upper, choices=["A4", "A3", "LETTER"],
+                   help="paper size: A4, A3 or Letter (A4)")
     p.add_argument("--markers-only", action="store_true",
                    help="only the four markers with cut lines, to stick on an original board")
     p.set_defaults(func=_cmd_print)

@@ -21,7 +21,7 @@ import importlib
 import importlib.util
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -297,13 +297,15 @@ class VideoFileSource(FrameSource):
 
 
 class ImageFolderSource(FrameSource):
-    """The images of a folder in name order at a fake frame rate (``t0 + i / fps``).
-    A missing folder or an image that disappears or can't be decoded is a lost device."""
+    """The images of a folder in name order at a fake frame rate (``t0 + i / fps``); with
+    ``names``, only those of them. A missing folder or an image that disappears or can't be
+    decoded is a lost device."""
 
     def __init__(self, folder: str | Path, fps: float = 5.0, loop: bool = False, realtime: bool = False,
-                 t0: float = 0.0, **kw: Any) -> None:
+                 t0: float = 0.0, names: Collection[str] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.folder = Path(folder)
+        self.names = None if names is None else frozenset(names)
         self.fps = fps
         self.loop = loop
         self.realtime = realtime
@@ -313,7 +315,8 @@ class ImageFolderSource(FrameSource):
         self._count = 0  # frames delivered (drives the timestamp)
 
     def _list(self) -> list[Path]:
-        return sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_EXTS)
+        return sorted(p for p in self.folder.iterdir()
+                      if p.suffix.lower() in IMAGE_EXTS and (self.names is None or p.name in self.names))
 
     def _open(self) -> None:
         if not self.folder.is_dir():

@@ -12,7 +12,10 @@ the square (shrunk, or on two lines); one that cannot fit is left out, never ove
 
 A4 prints at true scale (the board file is laid out for A4 landscape); A3 scales the whole
 board up (by 420/297 for an A4 board): markers and squares scale together, so the camera's
-homography is unchanged. ``markers_only`` prints the four markers with cut lines and their ids
+homography is unchanged. US Letter (279.4 x 215.9 mm) prints at true scale too, the printed part
+of the board (:func:`printed_extent`: squares, markers with their quiet zones, coordinates)
+centred on the page, when it fits there; when it does not, :class:`PrintError` says so in a
+sentence (print it on A4). ``markers_only`` prints the four markers with cut lines and their ids
 for users who stick them on an original board (see ``vision.calibrate``).
 """
 
@@ -25,10 +28,12 @@ import numpy as np
 
 from companion.boards import Board, Marker
 from companion.boards.coords import axes, coordinate
+from companion.i18n import _
 from vision.errors import VisionError
 
 DPI = 300
-PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0)}  # landscape, mm
+PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "LETTER": (279.4, 215.9)}  # landscape, mm
+PAPER_NAMES = {"A4": "A4", "A3": "A3", "LETTER": "Letter"}
 
 # Colours (BGR) of the printed board.
 PAPER = (255, 255, 255)
@@ -209,7 +214,7 @@ def _text(img: np.ndarray, text: str, centre: tuple[float, float], height_px: fl
     font = cv2.FONT_HERSHEY_SIMPLEX
     scale = height_px / 22.0
     thick = max(1, int(round(height_px / 10)))
-    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    (w, h), _base = cv2.getTextSize(text, font, scale, thick)
     org = (int(round(centre[0] - w / 2)), int(round(centre[1] + h / 2)))
     cv2.putText(img, text, org, font, scale, colour, thick, cv2.LINE_AA)
 
@@ -302,6 +307,37 @@ def render_markers_only(board: Board, px_per_mm: float, paper_mm: tuple[float, f
     return img
 
 
+def printed_extent(board: Board) -> Rect:
+    """The part of the board that carries print, in board mm: its squares, its markers with
+    their quiet zones and its coordinates (the rest is blank paper)."""
+    boxes = list(_obstacles(board))
+    for text, (x, y), height in coordinate_labels(board):
+        w, h = _text_mm(text, height)
+        boxes.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def letter_fit(board: Board) -> tuple[float, float]:
+    """Where the board's origin lies on a US Letter page (mm) so that its printed part is centred
+    there at true size; :class:`PrintError`, in a sentence, when that part is bigger than the page."""
+    pw, ph = PAPERS["LETTER"]
+    x0, y0, x1, y1 = printed_extent(board)
+    if x1 - x0 > pw or y1 - y0 > ph:
+        raise PrintError(_("The {game} board is {w:.0f} × {h:.0f} mm: it does not fit on Letter paper "
+                           "({pw:.0f} × {ph:.0f} mm) at its true size. Print it on A4 paper.").format(
+                               game=board.title, w=x1 - x0, h=y1 - y0, pw=pw, ph=ph))
+    return (pw / 2 - (x0 + x1) / 2, ph / 2 - (y0 + y1) / 2)
+
+
+def _paste(page: np.ndarray, art: np.ndarray, x0: int, y0: int) -> None:
+    """``art`` onto ``page`` with its top-left corner at (x0, y0), cut where it leaves the page."""
+    ph, pw = page.shape[:2]
+    ah, aw = art.shape[:2]
+    xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + aw, pw), min(y0 + ah, ph)
+    if xb > xa and yb > ya:
+        page[ya:yb, xa:xb] = art[ya - y0:yb - y0, xa - x0:xb - x0]
+
+
 def print_board(board: Board, path: str | Path, paper: str = "A4", markers_only: bool = False,
                 dpi: int = DPI) -> Path:
     """Write the printable board (or the markers alone) as a PNG or PDF at ``dpi``."""
@@ -310,11 +346,15 @@ def print_board(board: Board, path: str | Path, paper: str = "A4", markers_only:
     if kind not in (".png", ".pdf"):
         raise PrintError(f"output must end in .pdf or .png, not {out.name!r}")
     if paper.upper() not in PAPERS:
-        raise PrintError(f"unknown paper {paper!r}; use A4 or A3")
+        raise PrintError(f"unknown paper {paper!r}; use A4, A3 or Letter")
     pw, ph = PAPERS[paper.upper()]
     s = dpi / 25.4
     if markers_only:
         page = render_markers_only(board, s, (pw, ph))
+    elif paper.upper() == "LETTER":
+        ox, oy = letter_fit(board)
+        page = np.full((int(round(ph * s)), int(round(pw * s)), 3), PAPER, np.uint8)
+        _paste(page, render_board(board, s), int(round(ox * s)), int(round(oy * s)))
     else:
         base_w, base_h = PAPERS["A4"]
         fit = min(base_w / board.width_mm, base_h / board.height_mm, 1.0)

@@ -7,16 +7,36 @@ setting ``out_of_cheese``: the cat wins (``"cat"``) or a draw (``"draw"``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Set
+from typing import Protocol
 
 from companion.games.chopchop_actions import CANNOT_CHEESE, CANNOT_LEAVE, CANNOT_REACH, english_piece
 from companion.games.chopchop_paths import mouse_reach
-
-if TYPE_CHECKING:
-    from companion.games.chopchop_state import ChopChopState
+from companion.games.chopchop_rules import ChopChopRules, Geometry
 
 
-def cannot_win_reason(state: ChopChopState) -> str | None:
+class Position(Protocol):
+    """What C8 reads of a :class:`~companion.games.chopchop_state.ChopChopState` (named here so
+    that this module need not import the state, which imports it)."""
+
+    @property
+    def game(self) -> ChopChopRules: ...
+    @property
+    def geo(self) -> Geometry: ...
+    @property
+    def mice(self) -> Mapping[str, str | None]: ...
+    @property
+    def face_down(self) -> Set[str]: ...
+    @property
+    def face_up_cheese(self) -> Set[str]: ...
+    @property
+    def opened(self) -> Set[str]: ...
+    @property
+    def cheese_held(self) -> int: ...
+    def tile_counts(self) -> dict[str, tuple[int, int | None]]: ...
+
+
+def cannot_win_reason(state: Position) -> str | None:
     """Why the mice can no longer win (an English reason for ``reason_text``), or ``None``.
 
     While they hold fewer cheese than they need: (a) their cheese + the cheese still face down

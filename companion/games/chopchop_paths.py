@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from companion.games.chopchop_actions import CAT, MICE
 
 if TYPE_CHECKING:
-    from companion.games.chopchop import Geometry
+    from companion.games.chopchop_rules import Geometry
 
 Paths = dict[str, list[tuple[str, ...]]]
 """destination -> every path reaching it (the squares after the start, the destination last)"""

@@ -7,7 +7,7 @@ the interpretations); the game (:class:`~companion.games.chopchop.ChopChop`) mak
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.games.base import CHANCE, Action, Effect, IllegalAction, State
 from companion.games.chopchop_actions import (
@@ -49,18 +49,17 @@ from companion.games.chopchop_actions import (
 )
 from companion.games.chopchop_end import cannot_win_reason
 from companion.games.chopchop_paths import Paths, walk_paths
+from companion.games.chopchop_rules import ChopChopRules
 from companion.i18n import _, ngettext
 
-if TYPE_CHECKING:
-    from companion.games.chopchop import ChopChop
 
 
 class ChopChopState(State):
-    game: ChopChop
+    game: ChopChopRules
 
     def __init__(
         self,
-        game: ChopChop,
+        game: ChopChopRules,
         *,
         phase: str,
         cat: str | None,
@@ -143,7 +142,9 @@ class ChopChopState(State):
         }
 
     def clone(self) -> ChopChopState:
-        return self.game.state_from_json(self.to_json())
+        copy = self.game.state_from_json(self.to_json())
+        assert isinstance(copy, ChopChopState)
+        return copy
 
     # -- whose turn -------------------------------------------------------------------------
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from companion.games.base import Effect, SquareWords
-from companion.games.katenmuis import (
-    CAT,
+from companion.games.katenmuis_effects import (
     DoubleSixForfeit,
     Jumped,
     LosesNextTurn,
@@ -24,6 +23,7 @@ from companion.games.katenmuis import (
     player_name,
     track_words,
 )
+from companion.games.katenmuis_track import CAT
 from companion.i18n import _
 
 __all__ = ["narrate"]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from companion.cli import add_db_argument, open_store
+from companion.games.base import Action, Effect, IllegalAction
 from companion.i18n import LANGUAGES, _, language_from_env, set_language
 from companion.limits import MAX_PROMPT_CHARS
 from companion.session import Session, Turn
@@ -148,6 +149,34 @@ def undo_decision(session: Session, source: str = "touch") -> Turn | None:
         undone = session.undo_to_human(source)
         return undone[-1] if undone else None
     return session.undo(source)
+
+
+def game_over(session: Session, console: Console, winner: str | None) -> bool:
+    """The end of a game at a terminal prompt: who won (or nobody), then ``u`` undoes the last
+    action: True (play on), anything else quits: False (the game stays saved, finished)."""
+    if winner:
+        console.say(_("Game over: {name} wins.").format(name=session.name(winner)))
+    else:
+        console.say(_("Game over: nobody wins."))
+    if console.ask(_("u = undo the last action, q = quit: ")).lower() != "u":
+        return False
+    undone = undo_decision(session)
+    told = session.narrate(undone.effects) if undone else []
+    console.say(_("Undone: {what}").format(what=told[0] if told else _("nothing")))
+    return True
+
+
+def apply_typed(session: Session, console: Console, action: Action, source: str = "typed") -> list[Effect] | None:
+    """Apply an action typed (or drawn) at the prompt and say what it did, one indented line a
+    sentence; an illegal one is said ("Not allowed: ...") and nothing changes: None."""
+    try:
+        effects = session.apply(action, source=source)
+    except IllegalAction as exc:
+        console.say(_("Not allowed: {reason}").format(reason=exc))
+        return None
+    for phrase in session.narrate(effects):
+        console.say(f"  {phrase}")
+    return effects
 
 
 def common_command(

@@ -16,18 +16,18 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from companion.boards.coords import axes, squares_at
-from companion.games.base import IllegalAction
 from companion.games.kilkenny import SIDE_WORDS, KilkennyCats, KilkennyState, Move, Moved, NoMove, Throw, colour_word
 from companion.i18n import N_, _, ngettext
 from companion.session import Session
 from companion.terminal import (
     Console,
     add_common_play_arguments,
+    apply_typed,
     common_command,
+    game_over,
     help_language,
     open_store,
     start_or_resume,
-    undo_decision,
     use_language,
 )
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
@@ -134,17 +134,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             console.say(_status(session, state))
             show_board = False
         if state.is_over():
-            out = state.outcome() or {}
-            winner = out.get("winner")
-            if winner:
-                console.say(_("Game over: {name} wins.").format(name=session.name(winner)))
-            else:
-                console.say(_("Game over: nobody wins."))
-            line = console.ask(_("u = undo the last action, q = quit: ")).lower()
-            if line == "u":
-                undone = undo_decision(session)
-                told = session.narrate(undone.effects) if undone else []
-                console.say(_("Undone: {what}").format(what=told[0] if told else _("nothing")))
+            if game_over(session, console, (state.outcome() or {}).get("winner")):
                 show_board = True
                 continue
             return 0
@@ -190,29 +180,24 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
                             if targets else
                             _("The cat on {square} cannot move with a {n}.").format(square=w(sq), n=state.throw))
             continue
-        try:
-            if state.is_chance():
-                if line == "r":
-                    action: Throw | Move = Throw(colour, rng.randint(1, 6))
-                    source = "random"
-                elif (value := ascii_int(line)) is not None:
-                    action, source = Throw(colour, value), "typed"
-                else:
-                    console.say(_("Type the {colour} die's number (1-6) or r; h for help.").format(colour=colour_word(colour)))
-                    continue
+        if state.is_chance():
+            if line == "r":
+                action: Throw | Move = Throw(colour, rng.randint(1, 6))
+                source = "random"
+            elif (value := ascii_int(line)) is not None:
+                action, source = Throw(colour, value), "typed"
             else:
-                m = MOVE_RE.match(line)
-                if not m:
-                    console.say(_("Type a move as two squares, e.g. F5 F7 (t F5 shows targets; h for help)."))
-                    continue
-                action, source = Move(_square(state, m.group(1)), _square(state, m.group(2))), "typed"
-            effects = session.apply(action, source=source)
-        except IllegalAction as exc:
-            console.say(_("Not allowed: {reason}").format(reason=exc))
-            continue
-        for phrase in session.narrate(effects):
-            console.say(f"  {phrase}")
-        show_board = any(isinstance(e, (Moved, NoMove)) for e in effects)
+                console.say(_("Type the {colour} die's number (1-6) or r; h for help.").format(colour=colour_word(colour)))
+                continue
+        else:
+            m = MOVE_RE.match(line)
+            if not m:
+                console.say(_("Type a move as two squares, e.g. F5 F7 (t F5 shows targets; h for help)."))
+                continue
+            action, source = Move(_square(state, m.group(1)), _square(state, m.group(2))), "typed"
+        effects = apply_typed(session, console, action, source)
+        if effects is not None:
+            show_board = any(isinstance(e, (Moved, NoMove)) for e in effects)
 
 
 def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: TextIO | None = None) -> int:

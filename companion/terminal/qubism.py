@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from companion.boards.coords import axes, coordinate, squares_at
-from companion.games.base import Action, IllegalAction
+from companion.games.base import Action
 from companion.games.qubism import (
     ARROWS,
     CUBE_MODELS,
@@ -33,11 +33,12 @@ from companion.session import Session
 from companion.terminal import (
     Console,
     add_common_play_arguments,
+    apply_typed,
     common_command,
+    game_over,
     help_language,
     open_store,
     start_or_resume,
-    undo_decision,
     use_language,
 )
 from companion.terminal.seats import CompanionConsole, add_companion_arguments, companion_seats
@@ -160,12 +161,7 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
             console.say(render(state))
             show_board = False
         if state.is_over():
-            winner = (state.outcome() or {}).get("winner")
-            console.say(_("Game over: {name} wins.").format(name=session.name(winner)))
-            if console.ask(_("u = undo the last action, q = quit: ")).lower() == "u":
-                undone = undo_decision(session)
-                told = session.narrate(undone.effects) if undone else []
-                console.say(_("Undone: {what}").format(what=told[0] if told else _("nothing")))
+            if game_over(session, console, (state.outcome() or {}).get("winner")):
                 show_board = True
                 continue
             return 0
@@ -202,14 +198,8 @@ def run(session: Session, console: Console, rng: random.Random) -> int:
         if isinstance(parsed, str):
             console.say(parsed)
             continue
-        try:
-            effects = session.apply(parsed, source="typed")
-        except IllegalAction as exc:
-            console.say(_("Not allowed: {reason}").format(reason=exc))
-            continue
-        for phrase in session.narrate(effects):
-            console.say(f"  {phrase}")
-        show_board = not session.state.is_chance()
+        if apply_typed(session, console, parsed) is not None:
+            show_board = not session.state.is_chance()
 
 
 def play(argv: Sequence[str] | None = None, inp: TextIO | None = None, out: TextIO | None = None) -> int:

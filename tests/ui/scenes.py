@@ -383,6 +383,33 @@ def _kilkenny_zoomed(app: Any) -> Any:
     return None
 
 
+def _kilkenny_zoomed_closer(app: Any) -> Any:
+    """A cat selected, the view widened to its targets (squares under a finger's size again),
+    then a finger beside a target: the board zooms in around it instead of choosing."""
+    from tests.ui.helpers import tap_at
+
+    app.start_game("kilkenny", {}, {})
+    screen = app.game_screen
+    view = screen.ids.board
+    screen.enter_throw((6,))
+    pump(2)
+    tap_at(*view.to_window(*view.square_centre(app.session.state.legal_actions()[0].frm)))
+    move = app.session.state.legal_actions()[-1]
+    tap_at(*view.to_window(*view.square_centre(move.frm)))
+    pump()
+    lit = [view.square_centre(sid) for sid in [*view.highlights, move.frm]]
+    tx, ty = view.square_centre(move.to)
+
+    def score(sid: str) -> float:
+        x, y = view.square_centre(sid)
+        if not view.collide_point(x, y) or any((x - lx) ** 2 + (y - ly) ** 2 <= 40 ** 2 for lx, ly in lit):
+            return float("inf")
+        return float((x - tx) ** 2 + (y - ty) ** 2)
+
+    tap_at(*view.to_window(*view.square_centre(min(view.board.squares, key=score))))
+    return None
+
+
 def _wizard(step: str) -> Callable[[Any], Any]:
     """The set-up wizard's pages (tests/ui/test_wizard.py drives them by touch), each in a state
     with its text shown: the PDF made (or not), a frame with a corner cut off, a throw read, a die found."""
@@ -460,6 +487,7 @@ SCENES: list[Scene] = [
     Scene("game_chopchop_paths", _chopchop_paths),
     Scene("game_qubism_arrow_picker", _qubism_arrow_picker),
     Scene("game_kilkenny_zoomed", _kilkenny_zoomed),
+    Scene("game_kilkenny_zoomed_closer", _kilkenny_zoomed_closer),
     Scene("game_choice_view", _choice_view),
     *[Scene(f"game_camera_{what}", _camera_panels(what)) for what in ("crosscheck", "unsure", "offer")],
     Scene("game_katenmuis_over", _katenmuis_over),

@@ -3,6 +3,8 @@ readings count, off the board with a real located board (a rendered scene)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from companion.boards import load_board
@@ -100,3 +102,31 @@ def test_with_the_board_located_boxes_that_are_no_top_face_there_do_not_count() 
     tray = dicearea.reader_config([0.1, 0.1, 0.9, 0.9], size, pose)
     assert tray.roi is not None and tray.table is not None
     assert dicearea.reader_config("anywhere", size, None) is None
+
+
+def test_the_camera_screen_judges_each_box_on_the_table_plane_once(monkeypatch: Any) -> None:
+    """The Camera screen reads with the board's pose (dicearea.seen): the table's plane judges
+    every box the real reader found once, not once in the reader and again when counting; what
+    counts is the same as the reader's boxes counted with the plane."""
+    from vision.dice import read_dice
+    from vision.dice_plane import TablePlane
+    from vision.synth.board import random_position
+
+    board = load_board("chopchop")
+    rng = np.random.default_rng(11)
+    scene = render_scene(board, random_position(board, rng), random_look(board, rng), rng)
+    pose = locate_board(scene.image, board)
+    assert pose.found
+    size = (scene.image.shape[1], scene.image.shape[0])
+    judged: list[tuple[float, ...]] = []
+    fits = TablePlane.fits
+
+    def counting(self: Any, box: Any) -> bool:
+        judged.append(tuple(box))
+        return fits(self, box)
+
+    monkeypatch.setattr(TablePlane, "fits", counting)
+    got = dicearea.seen(scene.image, "anywhere", None, pose, board)
+    assert judged and len(judged) == len(set(judged))  # each box once
+    monkeypatch.setattr(TablePlane, "fits", fits)
+    assert got == dicearea.counted(read_dice(scene.image), "anywhere", size, pose, board)

@@ -152,6 +152,44 @@ def test_home_rules_steppers_player_rows_and_remembered_rules(make_app: Any) -> 
     assert wait_for(lambda: home.settings["mice_players"] == 2 and home.settings["tiles"]["cheese"] == 11)
 
 
+def test_kilkenny_a_finger_off_the_small_lit_squares_zooms_in_before_choosing(make_app: Any) -> None:
+    """Zoomed out to show all of a cat's targets, Kilkenny's squares are smaller than a finger
+    again: a touch that is not plainly on one lit square chooses nothing (the cat stays
+    selected), it zooms in around the finger (squares of 48 px or more); the next touch, on
+    the target now big enough, chooses it."""
+    from tests.ui.helpers import pump, tap_at
+
+    app = make_app()
+    app.start_game("kilkenny", {}, {})
+    screen = app.game_screen
+    view = screen.ids.board
+    screen.enter_throw((6,))
+    pump(2)
+    tap_at(*view.to_window(*view.square_centre(app.session.state.legal_actions()[0].frm)))  # zoom in
+    move = app.session.state.legal_actions()[-1]
+    tap_at(*view.to_window(*view.square_centre(move.frm)))
+    pump()
+    assert screen.selected == move.frm and view.zoomed
+    assert view.square_px() < 48  # widened to every target of the cat
+    lit = [view.square_centre(sid) for sid in [*view.highlights, move.frm]]
+    tx, ty = view.square_centre(move.to)
+
+    def far_from_lit(sid: str) -> bool:
+        x, y = view.square_centre(sid)
+        return view.collide_point(x, y) and all((x - lx) ** 2 + (y - ly) ** 2 > 40 ** 2 for lx, ly in lit)
+
+    near = min((sid for sid in view.board.squares if far_from_lit(sid)),
+               key=lambda sid: (view.square_centre(sid)[0] - tx) ** 2 + (view.square_centre(sid)[1] - ty) ** 2)
+    turns = len(app.session.turns)
+    tap_at(*view.to_window(*view.square_centre(near)))
+    assert len(app.session.turns) == turns and screen.selected == move.frm  # nothing chosen...
+    assert view.square_px() >= 48  # ...the board came closer around the finger
+    _check(app, "kilkenny_zoomed_near_a_target_800x480")
+    assert view.collide_point(*view.square_centre(move.to))
+    tap_at(*view.to_window(*view.square_centre(move.to)))
+    assert len(app.session.turns) == turns + 1 and app.session.turns[-1].action == move
+
+
 @pytest.mark.parametrize("value", [1, 6])
 def test_kilkenny_small_squares_zoom_for_a_finger(make_app: Any, value: int) -> None:
     from tests.ui.helpers import tap_at

@@ -181,7 +181,8 @@ def _choose(state: Any, rng: random.Random) -> Any:
 
 def _touch_square(screen: Any, square: str) -> None:
     """One finger on ``square`` (off-centre where squares share a polygon: the table top over
-    the floor in Chop! Chop!). Where the board first zooms in, the finger touches again."""
+    the floor in Chop! Chop!). Where the board zooms in instead (squares smaller than a finger),
+    the finger touches again."""
     view = screen.ids.board
     for _i in range(2):
         pump()
@@ -190,9 +191,12 @@ def _touch_square(screen: Any, square: str) -> None:
         if layer:
             bx, by, w, h = view.square_rect(square)
             x, y = (bx + w * 0.3, by + h * 0.7) if layer == 2 else (bx + w * 0.7, by + h * 0.3)
-        zoomed = view.zoomed
+        touched: list[str] = []
+        uid = view.fbind("on_square", lambda _v, sid: touched.append(sid))
+        window = view.zoom_rect
         tap_at(*view.to_window(x, y))
-        if view.zoomed == zoomed or zoomed:
+        view.unbind_uid("on_square", uid)
+        if touched or view.zoom_rect is None or view.zoom_rect == window:
             return
 
 

@@ -97,3 +97,15 @@ def test_calibrate_katenmuis_track_from_points_file(tmp_path: Path, capsys: pyte
     assert main(["calibrate", "--board", "katenmuis", "--image", photo, "--points-file", str(points),
                  "-o", str(tmp_path / "x.toml")]) == 2
     assert f"tap all {len(track)} squares" in capsys.readouterr().err
+
+
+def test_print_on_letter_paper_or_a_sentence_why_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``companion board print --paper letter``: Chop! Chop! fits at true size (a Letter PDF);
+    Kat en Muis does not, and the command says so in a sentence (exit 2, no file)."""
+    out = tmp_path / "c.pdf"
+    assert main(["print", "chopchop", "-o", str(out), "--paper", "letter"]) == 0
+    assert "Letter, 300 dpi" in capsys.readouterr().out and b"/MediaBox [ 0 0 792" in out.read_bytes()
+    bad = tmp_path / "k.pdf"
+    assert main(["print", "katenmuis", "-o", str(bad), "--paper", "Letter"]) == 2
+    err = capsys.readouterr().err
+    assert "does not fit on Letter paper" in err and "Print it on A4 paper." in err and not bad.exists()

@@ -91,3 +91,41 @@ def test_square_labels_fit_their_squares_or_are_left_out() -> None:
     assert _fit_label("a very long label that cannot fit", square, 12 * 0.22) is None  # left out
     # the printed Chop! Chop! table tops say "table", not the ids that overprinted each other
     assert {sq.label for sq in board_for("chopchop").squares.values() if sq.kind == "table_top"} == {"table"}
+
+
+def _pdf_page_points(pdf: Path) -> tuple[float, float]:
+    import re
+
+    m = re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf.read_bytes())
+    assert m, "no page size in the PDF"
+    return float(m.group(1)), float(m.group(2))
+
+
+@pytest.mark.parametrize("game", ["chopchop", "kilkenny"])
+def test_letter_prints_the_board_at_its_true_size_on_a_letter_page(tmp_path: Path, game: str) -> None:
+    """US Letter is a real choice: the PDF's page is Letter (792 x 612 pt, landscape) and the
+    board on it is at true size: its markers lie as far apart on the page as in the board file."""
+    board = board_for(game)
+    pdf = print_board(board, tmp_path / "b.pdf", paper="Letter")
+    w_pt, h_pt = _pdf_page_points(pdf)
+    assert abs(w_pt - 792) < 1 and abs(h_pt - 612) < 1
+    png = print_board(board, tmp_path / "b.png", paper="letter", dpi=150)
+    img = cv2.imread(str(png))
+    assert abs(img.shape[1] - 279.4 / 25.4 * 150) <= 1 and abs(img.shape[0] - 215.9 / 25.4 * 150) <= 1
+    seen = detect_markers(img, board)
+    assert sorted(seen) == sorted(m.id for m in board.markers)
+    px_per_mm = 150 / 25.4
+    by_id = {m.id: m for m in board.markers}
+    ids = sorted(seen)
+    for a, b in zip(ids, ids[1:]):
+        on_page = float(np.linalg.norm(np.mean(seen[a], 0) - np.mean(seen[b], 0))) / px_per_mm
+        in_file = float(np.hypot(by_id[a].x_mm - by_id[b].x_mm, by_id[a].y_mm - by_id[b].y_mm))
+        assert abs(on_page - in_file) < 1.0, (a, b, on_page, in_file)
+
+
+@pytest.mark.parametrize("game", ["katenmuis", "qubism"])
+def test_a_board_too_wide_for_letter_is_a_sentence_and_no_file(tmp_path: Path, game: str) -> None:
+    with pytest.raises(PrintError) as err:
+        print_board(board_for(game), tmp_path / "b.pdf", paper="Letter")
+    assert "does not fit on Letter paper" in str(err.value) and "Print it on A4 paper." in str(err.value)
+    assert not (tmp_path / "b.pdf").exists()

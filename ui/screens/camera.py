@@ -14,6 +14,7 @@ scripts/make_demo_feed.py).
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from kivy.uix.widget import Widget
 
 from companion.i18n import N_, _, ngettext
 from ui import dicearea, theme
+from ui.camworker import stop_worker
 from ui.widgets.tiles import pretty_tile
 
 DEMO_FEED = Path(__file__).resolve().parents[1] / "assets" / "demo_feed"
@@ -197,17 +199,9 @@ class CameraScreen(Screen):
         self._thread.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self._consumed.set()
         thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout=3)
-        if self._source is not None:
-            try:
-                self._source.close()
-            except Exception:
-                pass
-            self._source = None
+        source, self._source = self._source, None
+        stop_worker(self._stop, thread, source, self._consumed)
         for name in ("_off", "_off_state", "_off_learn", "_off_tile"):
             off = getattr(self, name, None)
             if off is not None:
@@ -253,7 +247,7 @@ class CameraScreen(Screen):
                 area = self.app.prefs.get("ui.dice_area")
                 if reads_dice:
                     try:
-                        dice = dicearea.read(frame, area, self.reader, pose)
+                        dice = dicearea.seen(frame, area, self.reader, pose, board)
                     except Exception:
                         dice = []
                 polygons = []
@@ -267,7 +261,6 @@ class CameraScreen(Screen):
                 if pose is not None and getattr(pose, "found", False):
                     for sq in board.squares.values():
                         polygons.append([tuple(p) for p in pose.to_pixels(list(sq.polygon))])
-                dice = dicearea.counted(dice, area, (frame.shape[1], frame.shape[0]), pose, board)
                 self._consumed.wait(timeout=2.0)
                 if self._stop.is_set():
                     break
@@ -522,12 +515,14 @@ class CameraScreen(Screen):
         self.app.toast(self.board_text, "good")
 
 
-def pick_source(app: Any, feed_folder: Path | str, fps: float, background: bool = False) -> tuple[Any, str]:
+def pick_source(app: Any, feed_folder: Path | str, fps: float, background: bool = False,
+                demo_frames: Collection[str] | None = None) -> tuple[Any, str]:
     """The frame source the camera setting asks for: (source, what it is) or (None, why not).
 
     ``background``: for the camera watching during play (ui.camwatch). There the demo feed runs
     only when chosen explicitly in Settings ("Demo feed"): on "auto" without a camera the app
-    does not spend CPU on a sample feed nobody asked for.
+    does not spend CPU on a sample feed nobody asked for. ``demo_frames``: the demo feed plays
+    only these of its pictures (file names).
     """
     try:
         from vision import camera
@@ -542,7 +537,7 @@ def pick_source(app: Any, feed_folder: Path | str, fps: float, background: bool 
     if choice == "demo" or (choice == "auto" and no_camera):
         if not Path(feed_folder).is_dir():
             return None, _("No camera found and the demo feed is missing.")
-        return (camera.ImageFolderSource(feed_folder, fps=fps, loop=True, realtime=True),
+        return (camera.ImageFolderSource(feed_folder, fps=fps, loop=True, realtime=True, names=demo_frames),
                 _(DEMO_FEED_NAME))
     if choice == "picamera2":
         return camera.open_camera("pi"), _("Pi camera")

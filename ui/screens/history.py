@@ -11,10 +11,11 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion import games
-from companion.i18n import N_, _
+from companion.i18n import _
 from companion.session import Session
 from companion.store import StoreError
 from ui import theme
+from ui.screens.unfinished import describe, seat_names, when_text
 from ui.widgets.common import BigButton, TextLabel
 
 
@@ -50,8 +51,6 @@ class HistoryScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        from ui.screens.unfinished import describe, seat_names
-
         app = self.app
         box = self.ids.games
         box.clear_widgets()
@@ -121,14 +120,3 @@ class HistoryScreen(Screen):
 
         self.detail_title = _("Wins per player and game")
         self._show(wins_view(self.app.store.player_history()))
-
-
-MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"), N_("Sep"),
-          N_("Oct"), N_("Nov"), N_("Dec"))
-"""Month abbreviations (strftime's %b follows the C locale, not the app's language)."""
-
-
-def when_text(moment: datetime) -> str:
-    """``"24 Nov 08:30"`` in the language now in use."""
-    return _("{day} {month} {time}").format(day=moment.day, month=_(MONTHS[moment.month - 1]),
-                                            time=moment.strftime("%H:%M"))

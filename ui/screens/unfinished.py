@@ -12,11 +12,22 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from companion import games
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
 from companion.store import GameRecord, Store
 from ui import theme
 from ui.widgets.common import KeyLabel, Panel, TextLabel
 from ui.widgets.icons import IconButton
+
+
+MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"), N_("Sep"),
+          N_("Oct"), N_("Nov"), N_("Dec"))
+"""Month abbreviations (strftime's %b follows the C locale, not the app's language)."""
+
+
+def when_text(moment: datetime) -> str:
+    """``"24 Nov 08:30"`` in the language now in use."""
+    return _("{day} {month} {time}").format(day=moment.day, month=_(MONTHS[moment.month - 1]),
+                                            time=moment.strftime("%H:%M"))
 
 
 def moves_made(store: Store, record: GameRecord) -> int:
@@ -42,8 +53,6 @@ def seat_names(record: GameRecord) -> list[str]:
 
 def describe(store: Store, record: GameRecord) -> tuple[str, str]:
     """Two lines for a game: "Kat en Muis · 24 Nov 08:30" and "Anna – Ben · 12 moves"."""
-    from ui.screens.history import when_text
-
     title = games.titles().get(record.game, record.game)
     when = when_text(datetime.fromtimestamp(record.created))
     players = " – ".join(seat_names(record))

@@ -62,11 +62,17 @@ def camera_words(value: str, index: int = 0) -> str:
             "none": _("Off")}.get(value, _("Camera"))
 
 
+PAPERS = {"A4": N_("A4 paper"), "Letter": N_("Letter paper (US)")}
+"""The papers the wizard prints the board on, at its true size (vision.printing)."""
+
+
 class SetupWizardScreen(Screen):
     step = StringProperty("print")
     print_text = StringProperty("")
     print_error = StringProperty("")
     print_done = BooleanProperty(False)
+    paper = StringProperty("A4")
+    """The paper the board is printed on: "A4" or "Letter" (US), both at the board's true size."""
     aim_text = StringProperty("")
     aim_ok = BooleanProperty(False)
     """Every corner seen in the last picture (the guidance in green)."""
@@ -192,6 +198,13 @@ class SetupWizardScreen(Screen):
                           state="down" if key == self.game_key else "normal")
             b.bind(on_release=lambda _b, k=key: self.pick_game(k))
             box.add_widget(b)
+        papers = self.ids.print_papers
+        papers.clear_widgets()
+        for paper, words in PAPERS.items():
+            b = BigToggle(text=_(words), group="wizard_paper", allow_no_selection=False, font_size=theme.FONT_SMALL,
+                          state="down" if paper == self.paper else "normal")
+            b.bind(on_release=lambda _b, p=paper: self.pick_paper(p))
+            papers.add_widget(b)
         path = self.pdf_path()
         self.print_done = path.exists()  # "Make it again"
         self.print_error = ""
@@ -205,12 +218,20 @@ class SetupWizardScreen(Screen):
         self.game_key = key
         self.show_print()
 
+    def pick_paper(self, paper: str) -> None:
+        self.paper = paper
+        self.show_print()
+
     def pdf_path(self) -> Path:
-        return print_folder(self.app) / f"{self.game_key}-board.pdf"
+        size = "" if self.paper == "A4" else f"-{self.paper.lower()}"
+        return print_folder(self.app) / f"{self.game_key}-board{size}.pdf"
 
     def _printed_sentence(self, path: Path) -> str:
-        return _("The board is ready to print:\n{path}\nPrint it on A4 paper at 100 % (actual size); "
-                 "on Letter paper choose \"fit to page\".").format(path=path)
+        if self.paper == "Letter":
+            return _("The board is ready to print:\n{path}\nPrint it on Letter paper at 100 % (actual size), "
+                     "not \"fit to page\".").format(path=path)
+        return _("The board is ready to print:\n{path}\nPrint it on A4 paper at 100 % (actual size), "
+                 "not \"fit to page\".").format(path=path)
 
     def make_print(self) -> None:
         """Write the PDF on a worker thread; the result comes back as ``wizard_print``."""
@@ -219,16 +240,20 @@ class SetupWizardScreen(Screen):
         self.printing = True
         self.print_error = ""
         self.print_text = _("Making the board to print...")
-        path, game = self.pdf_path(), self.game_key
+        path, game, paper = self.pdf_path(), self.game_key, self.paper
         report = self.app.bridge.callback("wizard_print")
 
         def work() -> None:
             try:
                 from vision.boarddefaults import board_for
-                from vision.printing import print_board
+                from vision.printing import PrintError, print_board
 
                 path.parent.mkdir(parents=True, exist_ok=True)
-                print_board(board_for(game), path)
+                try:
+                    print_board(board_for(game), path, paper=paper)
+                except PrintError as exc:  # the board does not fit that paper: its sentence
+                    report(str(path), type(exc).__name__, str(exc))
+                    return
                 report(str(path), "")
             except Exception as exc:  # one plain sentence on the screen, the detail in the log
                 import logging
@@ -238,11 +263,11 @@ class SetupWizardScreen(Screen):
 
         threading.Thread(target=work, name="wizard-print", daemon=True).start()
 
-    def on_printed(self, path: str, error: str) -> None:
+    def on_printed(self, path: str, error: str, sentence: str = "") -> None:
         self.printing = False
         if error:
             self.print_text = ""
-            self.print_error = _("The board could not be made in {folder}: check that there is room on the card "
+            self.print_error = sentence or _("The board could not be made in {folder}: check that there is room on the card "
                                  "and touch the button again.").format(folder=Path(path).parent)
             return
         self.print_text = self._printed_sentence(Path(path))

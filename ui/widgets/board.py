@@ -107,7 +107,9 @@ class BoardView(StencilView):
     """(min x, min y, max x, max y) in mm to show instead of the whole board, or None."""
     zoomed = BooleanProperty(False)
     min_touch = 48
-    """Squares smaller than this on screen: the first touch zooms in around the finger."""
+    """Squares smaller than this on screen: the first touch zooms in around the finger; zoomed
+    out again to show a piece's far targets, a touch that is not plainly on one lit square
+    zooms in around the finger too, so every square is chosen at a finger's size."""
 
     __events__ = ("on_square", "on_path")
 
@@ -258,6 +260,18 @@ class BoardView(StencilView):
         return [
             sid for sid, sq in self.board.squares.items() if _inside(x, y, [self.to_px(*p) for p in sq.polygon])
         ]
+
+    def sure_square(self, x: float, y: float) -> str | None:
+        """The one lit square within a finger's reach of (x, y) (three quarters of
+        :attr:`min_touch` from its centre), or None where there is none or there are several."""
+        reach = self.min_touch * 0.75
+        near = []
+        for sid in self.highlights:
+            if sid in self.board.squares:
+                cx, cy = self.square_centre(sid)
+                if (cx - x) ** 2 + (cy - y) ** 2 < reach * reach:
+                    near.append(sid)
+        return near[0] if len(near) == 1 else None
 
     def square_at(self, x: float, y: float) -> str | None:
         """The square touched; where squares overlap (a table top over the floor under it),
@@ -527,6 +541,9 @@ class BoardView(StencilView):
         if self.needs_zoom():
             self.zoom_at(*touch.pos)  # squares too small for a finger: look closer first
             return True
+        if self.board is not None and self.square_px() < self.min_touch and self.sure_square(*touch.pos) is None:
+            self.zoom_at(*touch.pos)  # zoomed out to show a piece's targets, and the finger
+            return True  # covers several squares or none that is lit: closer first, then choose
         sid = self.square_at(*touch.pos)
         if sid is not None:
             self.dispatch("on_square", sid)

@@ -7,15 +7,21 @@ test tools, never imported by the runtime reader."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
 from vision.synth.ground import _hsv2bgr, random_background
 
-if TYPE_CHECKING:
-    from vision.synth.dice3d import Params3D
+
+class StyleOdds(Protocol):
+    """The odds of a die's looks that :func:`die_style` reads (``vision.synth.dice3d.Params3D``
+    has them; named here so that this module need not import the one that imports it)."""
+
+    marbled_prob: float
+    translucent_prob: float
+    engraved_prob: float
 
 
 def texture(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -142,7 +148,7 @@ def hand(mask: np.ndarray, cx: float, cy: float, s: float, ang: float) -> None:
     cv2.line(mask, (int(cx), int(cy)), (int(cx - fx * s * 2), int(cy - fy * s * 2)), 1, max(3, int(s * 0.8)))
 
 
-def die_style(rng: np.random.Generator, p: "Params3D") -> dict[str, Any]:
+def die_style(rng: np.random.Generator, p: StyleOdds) -> dict[str, Any]:
     """Body, pips and material of a die (or of a set of dice that look alike)."""
     r = rng.random()
     if r < 0.2:
