@@ -56,6 +56,7 @@ from vision.arrows import (ARROW_SIDE, _TURNS, _glyph_map, arrow_correlations, a
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
 from vision.chop_read import (apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, same_camera, spot_kinds,
                               start_cat, start_like)
+from vision.chop_squares import decide, merge, spot_features, square_model
 from vision.errors import InvalidImageError
 from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
@@ -224,9 +225,14 @@ class BoardReader(SpotFeatures):
         self._frame_looks(score, looks, decided, names, protos)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
         if self._chop_kinds:
+            self.last_chop_features = spot_features(self, img, pose, looks, patches, names, protos)
             apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
                         set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
                         parts=self.last_scores, shade_max=cfg.chop_shade_max)
+            square = square_model() if cfg.chop_classifier else None
+            if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
+                decided = merge(decided, decide(square.probs(self.last_chop_features), self._chop_kinds),
+                                self._chop_kinds, cfg.chop_classifier_sure)
         for ids, (token, conf) in zip(self.groups, decided):
             if token is None:
                 for sid in ids:
