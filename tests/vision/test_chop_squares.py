@@ -93,3 +93,19 @@ def test_rendered_squares_no_false_mice_cheese_read_and_mice_on_holes_kept(
     assert cheese >= 3 and c[("cheese", "cheese")] == cheese
     assert c[("mouse", "hole")] <= 1
     assert right >= 0.98 * total, c
+
+
+def test_the_trainer_fits_separable_classes_and_the_model_file_round_trips(tmp_path: Path) -> None:
+    from vision.chop_squares import SquareModel
+    from vision.synth.chop_train import train
+
+    rng = np.random.default_rng(0)
+    centres = rng.normal(0, 4, (len(CLASSES), 5))
+    y = np.repeat(np.arange(len(CLASSES)), 40)
+    x = (centres[y] + rng.normal(0, 0.5, (len(y), 5))).astype(np.float32)
+    model = train(x, y, hidden=8, epochs=300)
+    assert (model.probs(x).argmax(axis=1) == y).mean() > 0.97
+    model.save(tmp_path / "m.npz")
+    again = SquareModel.load(tmp_path / "m.npz")
+    assert again is not None and np.allclose(again.probs(x), model.probs(x), atol=1e-5)
+    assert SquareModel.load(tmp_path / "missing.npz") is None  # no model: the reader keeps its rules
