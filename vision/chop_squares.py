@@ -224,8 +224,8 @@ def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]
 def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None, float]], kinds: list[str],
           sure: float) -> list[tuple[str | None, float]]:
     """The rules' readings (``vision.chop_read``), each replaced by the classifier's where it is
-    at least ``sure`` of it; then one cat and four mice at most (the surplus: the rules' reading
-    if that differs, else unsure)."""
+    at least ``sure`` of it; then one cat and four mice at most (the surplus, least likely by the
+    classifier first: its reading if that differs, else the rules', else left but unsure)."""
     out = [c if c[1] >= sure else r for r, c in zip(rules, learned)]
     if not any(t == "cat" for t, _ in out):  # the cat never leaves the board (C1, C6): the rules' cat
         out = [r if r[0] == "cat" else o for r, o in zip(rules, out)]
@@ -235,7 +235,7 @@ def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None,
             continue
         at.sort(key=lambda i: -(learned[i][1] if learned[i][0] == c else 0.0))
         for i in at[MOST[c]:]:
-            if learned[i][0] != c and learned[i][0] in {t for t in CLASSES if t != "-"} | {None}:
+            if learned[i][0] != c:
                 out[i] = learned[i]
             elif rules[i][0] != c:
                 out[i] = rules[i]

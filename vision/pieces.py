@@ -38,7 +38,8 @@ tell mice apart; ``comparable()`` maps engine views to what the camera can see).
 
 Modules, one per stage: ``vision.piece_spots`` (warp, light, occupancy evidence and looks per
 spot), ``vision.piece_looks`` (look features, learned looks), ``vision.arrows`` (a cube's
-arrow), ``vision.piece_config`` (settings); this one reads the spots (nearest look, shadows,
+arrow), ``vision.piece_config`` (settings), ``vision.chop_read`` and ``vision.chop_squares``
+(Chop! Chop!'s rules and its learned per-square classifier); this one reads the spots (nearest look, shadows,
 the spot's middle) and checks the frame as a whole.
 """
 
