@@ -110,6 +110,11 @@ class PieceConfig:
     ``chop_open_mouse_dist`` of a learned mouse. Under another camera: a mouse read on a hole
     whose ring is farther than ``chop_ring_dist`` from the start's rings is the opened hole,
     unless its middle is within ``chop_ring_mouse_dist`` of a learned mouse."""
+    chop_classifier: bool = True
+    """Chop! Chop!: read the squares with the learned classifier and the rules
+    (``vision.chop_squares``) when its model file is there; False: the rules alone."""
+    chop_classifier_sure: float = 0.9
+    """The classifier's reading replaces the rules' where its probability is at least this."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},

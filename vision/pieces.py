@@ -41,7 +41,8 @@ tell mice apart; ``comparable()`` maps engine views to what the camera can see).
 
 Modules, one per stage: ``vision.piece_spots`` (warp, light, occupancy evidence and looks per
 spot), ``vision.piece_looks`` (look features, learned looks), ``vision.arrows`` (a cube's
-arrow), ``vision.piece_config`` (settings); this one reads the spots (nearest look, shadows,
+arrow), ``vision.piece_config`` (settings), ``vision.chop_read`` and ``vision.chop_squares``
+(Chop! Chop!'s rules and its learned per-square classifier); this one reads the spots (nearest look, shadows,
 the spot's middle) and checks the frame as a whole.
 """
 
@@ -59,6 +60,7 @@ from vision.arrows import (ARROW_SIDE, _TURNS, _glyph_map, arrow_correlations, a
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
 from vision.chop_read import (apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, same_camera, spot_kinds,
                               start_cat, start_like)
+from vision.chop_squares import decide, merge, spot_features, square_model
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.piece_config import PieceConfig
@@ -231,9 +233,14 @@ class BoardReader(SpotFeatures):
         if self.board.game == "qubism" and cfg.cube_tops is not None and len(names):
             self._settle_cubes(img, pose, score, decided)
         if self._chop_kinds:
+            self.last_chop_features = spot_features(self, img, pose, looks, patches, names, protos)
             apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
                         set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
                         parts=self.last_scores, shade_max=cfg.chop_shade_max)
+            square = square_model() if cfg.chop_classifier else None
+            if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
+                decided = merge(decided, decide(square.probs(self.last_chop_features), self._chop_kinds),
+                                self._chop_kinds, cfg.chop_classifier_sure)
         both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,
                                    names, protos)) if self._chop_kinds else set())
         for i, (ids, (token, conf)) in enumerate(zip(self.groups, decided)):

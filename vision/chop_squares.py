@@ -1,0 +1,244 @@
+"""Chop! Chop!'s squares read by a small learned classifier on height- and light-aware features.
+
+The nearest-look reading of ``vision.pieces`` alone says "mouse" too easily on this board: a
+hand's or arm's shadow on a slab, a figure leaning over from the next square, a face-up cheese
+and an opened hole all share a mouse's mean colour. Like chesscog, each spot is read by a
+per-square classifier and the rules then settle the frame:
+
+- **features** (``spot_features``, one row per spot, all relative to this board and this
+  group's learned looks, so nothing depends on a set's colours): the spot's kind on the print
+  (hole, table top, slab square, floor); its occupancy evidence (structure, chroma, brightness,
+  spread) against the empty print after the light correction fitted on the paper margin; its
+  look and its look's change from the print; its distance to each learned look (mouse, cat,
+  slab; built-in guesses for cheese and the opened hole) and to this frame's own slab look;
+  how the middle differs from the ring around it; a hole's likeness to its own start picture
+  and ring (``vision.chop_read``); and **height**: the same spot seen in the plane
+  ``HEIGHT_CELLS`` square sides up (from the camera pose), where a standing figure's upper body
+  appears but a flat thing (a shadow, a cheese, an opened hole) does not, with how far that
+  plane is shifted at this tilt; the strongest neighbour's evidence (a figure leaning over);
+- **classifier**: a one-hidden-layer network (``vision/models/chop_squares.npz``), trained by
+  ``vision.synth.chop_train`` on rendered 3-D scenes (``vision.synth.board3d``) of seeds the
+  benches never score;
+- **rules** (``decide``): what each spot can hold (C1, C3, C5: a hole holds a mouse or the
+  opened hole; slabs, cheese and tiles only lie on slab squares; the table top and the floor
+  hold figures only), one cat, four mice at most (the surplus take their next likeliest
+  reading). The confidence is the class's probability among those allowed, so the cross-check
+  asks where the classifier is unsure.
+
+Without the model file the reader keeps its rule-based reading (``vision.chop_read``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.chop_read import _RING, hole_faces, ring_looks, same_camera
+from vision.piece_looks import INNER, _look_distance, _look_features
+
+CLASSES = ("-", "slab", "cheese", "hole", "mouse", "cat")
+"""What the classifier tells apart ("-": nothing on the spot)."""
+KINDS = ("hole", "table", "slab", "floor")
+ALLOWED = {"hole": {"hole", "mouse"}, "table": {"-", "cat", "mouse"}, "floor": {"-", "cat", "mouse"},
+           "slab": {"-", "slab", "cheese", "cat", "mouse"}}
+"""What each kind of spot can hold (rules C1, C3, C5)."""
+HEIGHT_CELLS = 0.4
+"""Height of the raised plane, in square sides (about a mouse's back)."""
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "chop_squares.npz"
+MOST = {"cat": 1, "mouse": 4}
+"""One cat, four mice at most (C1)."""
+
+
+def _logd(d: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.log(np.minimum(np.asarray(d, np.float64), 50.0) + 0.05)
+    return out
+
+
+def spot_features(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray, patches: np.ndarray,
+                  names: list[str], protos: np.ndarray) -> np.ndarray:
+    """[N spots, F] features of a Chop! Chop! frame (see the module doc). ``reader`` is the
+    ``BoardReader`` right after its ``features`` call on ``image`` (``looks``, ``patches``:
+    what it returned); ``names``, ``protos``: its look classes (learned first, then guesses)."""
+    n = len(reader.groups)
+    kinds = reader._chop_kinds
+    cols: list[np.ndarray] = [np.array([[k == kd for kd in KINDS] for k in kinds], np.float64)]
+    parts = np.clip(np.asarray(reader.last_scores, np.float64), 0, 6)
+    parts[reader._never_empty] = 0.0  # forced high on holes: no information there
+    cols.append(parts)
+    empty_looks = np.asarray(reader._last_look_empty, np.float64)
+    cols += [looks, looks - empty_looks]
+    dist = _look_distance(looks[:, None, :], protos[None, :, :]) if len(names) else np.full((n, 1), 50.0)
+    learned = set(reader.model.looks)
+    for c in ("mouse", "cat", "slab", "cheese", "hole"):
+        idx = [k for k, nm in enumerate(names) if nm == c]
+        cols.append(_logd(dist[:, idx].min(axis=1) if idx else np.full(n, 50.0))[:, None])
+    cols.append(np.array([[c in learned for c in ("mouse", "cat", "slab")]] * n, np.float64))
+    cols.append(_logd(_look_distance(looks, empty_looks))[:, None])
+    slabby = [i for i, k in enumerate(kinds) if k == "slab"]
+    frame_slab = np.median(looks[slabby], axis=0) if slabby else looks.mean(axis=0)
+    cols.append(_logd(_look_distance(looks, frame_slab))[:, None])
+    # the middle against the ring around it, and the change from the empty print in each
+    grey = patches.mean(axis=3)
+    egrey = np.asarray(reader._last_empty_patches, np.float32).mean(axis=3)
+    mid, ring = grey[:, INNER, INNER].reshape(n, -1), grey[:, _RING]
+    diff = np.abs(grey - egrey)
+    cols.append(np.column_stack([np.log(mid.mean(axis=1) + 0.02) - np.log(ring.mean(axis=1) + 0.02),
+                                 mid.std(axis=1), ring.std(axis=1),
+                                 diff[:, INNER, INNER].reshape(n, -1).mean(axis=1), diff[:, _RING].mean(axis=1)]))
+    cols.append(_hole_columns(reader, pose, patches))
+    cols.append(_height_columns(reader, image, pose, looks, names, protos))
+    score = np.sqrt((np.clip(parts, 0, 6) ** 2).sum(axis=1))
+    near = _neighbours(reader)
+    cols.append(np.array([[score[near[i]].max(initial=0.0)] for i in range(n)]))
+    out: np.ndarray = np.column_stack(cols).astype(np.float32)
+    return out
+
+
+def _neighbours(reader: Any) -> list[np.ndarray]:
+    """Each spot's neighbours (centres within 1.5 square sides), computed once per reader."""
+    near: list[np.ndarray] | None = getattr(reader, "_chop_near", None)
+    if near is None:
+        c = np.asarray(reader._spot_centres_px, np.float64)
+        d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2) / (reader.config.px_per_mm * reader.cell_mm)
+        near = [np.nonzero((row > 0.1) & (row < 1.5))[0] for row in d]
+        reader._chop_near = near
+    return near
+
+
+def _hole_columns(reader: Any, pose: Any, patches: np.ndarray) -> np.ndarray:
+    """A hole spot's likeness to its own start picture (same camera only) and to the start's
+    rings; [N, 4]: similarity, has-similarity, log ring distance, has-rings."""
+    n = len(reader.groups)
+    out = np.zeros((n, 4))
+    m = reader.model
+    holes = list(reader.board.region("holes"))
+    where = [(i, next((k for k, h in enumerate(holes) if h in ids), -1)) for i, ids in enumerate(reader.groups)]
+    where = [(i, k) for i, k in where if k >= 0]
+    if not where:
+        return out
+    idx = [i for i, _ in where]
+    same = len(m.hole_starts) == len(holes) and same_camera(m.start_corners, reader._corners(pose),
+                                                             reader.config.chop_same_camera_px)
+    if same:
+        faces = hole_faces(patches[idx])
+        for (i, k), f in zip(where, faces):
+            out[i, 0] = float(np.asarray(m.hole_starts[k], np.float64) @ f)
+            out[i, 1] = 1.0
+    if m.rings:
+        rl = ring_looks(patches[idx])
+        d = _look_distance(np.asarray(m.rings, np.float64)[None, :, :], rl[:, None, :]).min(axis=1)
+        out[idx, 2] = _logd(d)
+        out[idx, 3] = 1.0
+    return out
+
+
+def _height_columns(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray, names: list[str],
+                    protos: np.ndarray) -> np.ndarray:
+    """The spot seen ``HEIGHT_CELLS`` square sides up ([N, 6]): log distance of its look to the
+    nearest mouse and cat looks and to the spot's ground look, its brightness and spread change
+    from the ground, and how far (square sides) that plane is shifted from the ground here."""
+    n = len(reader.groups)
+    lift = reader._lift(pose, (image.shape[1], image.shape[0]), HEIGHT_CELLS * reader.cell_mm)
+    top = reader.warp(image, pose, lift).astype(np.float32) / 255
+    s = reader.config.px_per_mm
+    lift_px = np.diag([s, s, 1.0]) @ lift @ np.diag([1 / s, 1 / s, 1.0])
+    ctr = (reader._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]
+    gain = np.maximum(reader._basis(ctr[:, 0], ctr[:, 1]) @ reader._last_coef, 0.05).astype(np.float32)
+    tp = reader._patches(top) / gain[:, None, None, :]
+    tl = _look_features(tp[:, INNER, INNER])
+    out = np.zeros((n, 6))
+    for j, c in enumerate(("mouse", "cat")):
+        idx = [k for k, nm in enumerate(names) if nm == c]
+        out[:, j] = _logd(_look_distance(tl[:, None, :], protos[idx][None, :, :]).min(axis=1) if idx else 50.0)
+    out[:, 2] = _logd(_look_distance(tl, looks))
+    out[:, 3] = tl[:, 2] - looks[:, 2]
+    out[:, 4] = tl[:, 3] - looks[:, 3]
+    out[:, 5] = np.linalg.norm(ctr - reader._spot_centres_px, axis=1) / (s * reader.cell_mm)
+    return out
+
+
+class SquareModel:
+    """The trained classifier: standardise, one tanh hidden layer, softmax over ``CLASSES``."""
+
+    def __init__(self, mean: np.ndarray, std: np.ndarray, w1: np.ndarray, b1: np.ndarray,
+                 w2: np.ndarray, b2: np.ndarray) -> None:
+        self.mean, self.std = mean.astype(np.float32), std.astype(np.float32)
+        self.w1, self.b1, self.w2, self.b2 = (a.astype(np.float32) for a in (w1, b1, w2, b2))
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> SquareModel | None:
+        """The model at ``path``, or None when there is none (or it does not fit these features)."""
+        try:
+            with np.load(path) as z:
+                return cls(z["mean"], z["std"], z["w1"], z["b1"], z["w2"], z["b2"])
+        except (OSError, KeyError, ValueError):
+            return None
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, mean=self.mean, std=self.std, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+
+    def probs(self, feats: np.ndarray) -> np.ndarray:
+        """[N, F] features -> [N, len(CLASSES)] probabilities."""
+        h = np.tanh(((feats - self.mean) / self.std) @ self.w1 + self.b1)
+        z = h @ self.w2 + self.b2
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        out: np.ndarray = z / z.sum(axis=1, keepdims=True)
+        return out
+
+
+_MODEL: list[SquareModel | None] = []
+
+
+def square_model() -> SquareModel | None:
+    """The shipped model, loaded once (None without the file)."""
+    if not _MODEL:
+        _MODEL.append(SquareModel.load())
+    return _MODEL[0]
+
+
+def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]]:
+    """Each spot's reading from the classifier's probabilities and the rules (module doc)."""
+    p = np.asarray(probs, np.float64).copy()
+    for i, k in enumerate(kinds):
+        p[i, [c not in ALLOWED[k] for c in CLASSES]] = 0.0
+        p[i] /= max(float(p[i].sum()), 1e-9)
+    pick = p.argmax(axis=1)
+    cat = CLASSES.index("cat")
+    for c in ("cat", "mouse"):  # one cat, four mice at most: the likeliest keep it
+        j = CLASSES.index(c)
+        at = sorted(np.nonzero(pick == j)[0], key=lambda i: -p[i, j])
+        for i in at[MOST[c]:]:
+            p[i, j] = 0.0  # the next likeliest reading (not a second cat)
+            if (pick == cat).any():
+                p[i, cat] = 0.0
+            pick[i] = int(p[i].argmax())
+    out: list[tuple[str | None, float]] = []
+    for i, j in enumerate(pick):
+        token = CLASSES[int(j)]
+        out.append((None if token == "-" else token, float(p[i, j])))
+    return out
+
+
+def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None, float]], kinds: list[str],
+          sure: float) -> list[tuple[str | None, float]]:
+    """The rules' readings (``vision.chop_read``), each replaced by the classifier's where it is
+    at least ``sure`` of it; then one cat and four mice at most (the surplus, least likely by the
+    classifier first: its reading if that differs, else the rules', else left but unsure)."""
+    out = [c if c[1] >= sure else r for r, c in zip(rules, learned)]
+    if not any(t == "cat" for t, _ in out):  # the cat never leaves the board (C1, C6): the rules' cat
+        out = [r if r[0] == "cat" else o for r, o in zip(rules, out)]
+    for c in ("cat", "mouse"):
+        at = [i for i, (t, _) in enumerate(out) if t == c]
+        if len(at) <= MOST[c]:
+            continue
+        at.sort(key=lambda i: -(learned[i][1] if learned[i][0] == c else 0.0))
+        for i in at[MOST[c]:]:
+            if learned[i][0] != c:
+                out[i] = learned[i]
+            elif rules[i][0] != c:
+                out[i] = rules[i]
+            else:
+                out[i] = (c, min(out[i][1], 0.4))
+    return out

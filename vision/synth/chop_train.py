@@ -1,0 +1,115 @@
+"""Train Chop! Chop!'s per-square classifier (``vision.chop_squares``) on rendered 3-D scenes.
+
+    .venv/bin/python -m vision.synth.chop_train DIR [DIR ...] [--out vision/models/chop_squares.npz]
+
+Each DIR is a scene folder of ``vision.synth.board3d`` (``bench/board.py --renderer 3d --games
+chopchop --3d-dir DIR``, or ``write_3d_dataset``) rendered with seeds the benches never score.
+Per group, the reader learns the start scene as the bench does, reads the others and keeps
+each visible spot's features (``spot_features``) with its true class; the spots the camera
+cannot see (hidden behind a piece) and the ones it cannot report (a cat over a mouse) are left
+out. A one-hidden-layer network (tanh, softmax) is then fitted with Adam and weight decay,
+deterministically (seeded), and written as a small .npz. Measured and documented in
+``docs/readme/board.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from vision.chop_squares import CLASSES, MODEL_PATH, SquareModel
+
+
+def collect(root: Path) -> tuple[np.ndarray, np.ndarray]:
+    """(features [M, F], class indices [M]) of every scored spot of a scene folder."""
+    from vision.piece_config import PieceConfig
+    from vision.pieces import BoardReader, comparable
+    from vision.synth.board_scenes import board_for, load_image
+
+    data = json.loads((root / "labels.json").read_text())
+    groups: dict[str, list[dict[str, object]]] = {}
+    for sc in data["scenes"]:
+        if sc["board"] == "chopchop":
+            groups.setdefault(str(sc.get("group", sc["board"])), []).append(sc)
+    xs, ys = [], []
+    for members in groups.values():
+        board = board_for("chopchop")
+        reader = BoardReader(board, config=PieceConfig(chop_classifier=False))
+        learners = [s for s in members if s.get("learn")] or members[:1]
+        for s in learners:
+            reader.learn(load_image(root / str(s["file"])).image, dict(s["squares"]))  # type: ignore[call-overload]
+        spot_of = {sid: ids[0] for ids in reader.groups for sid in ids}
+        for s in members:
+            if s in learners:
+                continue
+            r = reader.read(load_image(root / str(s["file"])).image, track=False)
+            if not r.found:
+                continue
+            truth = comparable(board, dict(s["squares"]))  # type: ignore[call-overload]
+            skip = set(s.get("occluded", ())) | {spot_of.get(x, x) for x in s.get("unreportable", ())}  # type: ignore[attr-defined]
+            for i, ids in enumerate(reader.groups):
+                if ids[0] in skip:
+                    continue
+                want = truth.get(ids[0]) or "-"
+                if want not in CLASSES:
+                    continue
+                xs.append(reader.last_chop_features[i])
+                ys.append(CLASSES.index(want))
+    return np.asarray(xs, np.float32), np.asarray(ys, np.int64)
+
+
+def train(x: np.ndarray, y: np.ndarray, hidden: int = 32, epochs: int = 1500, lr: float = 0.01,
+          decay: float = 1e-3, seed: int = 0) -> SquareModel:
+    """Fit the network (full batch, Adam); classes weighted by the square root of their rarity."""
+    rng = np.random.default_rng(seed)
+    mean, std = x.mean(axis=0), x.std(axis=0) + 1e-3
+    xn = ((x - mean) / std).astype(np.float64)
+    k = len(CLASSES)
+    onehot = np.eye(k)[y]
+    freq = np.bincount(y, minlength=k) + 1.0
+    cw = np.sqrt(freq.max() / freq)[y]
+    cw /= cw.mean()
+    params = [rng.normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)), np.zeros(hidden),
+              rng.normal(0, 1 / np.sqrt(hidden), (hidden, k)), np.zeros(k)]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    for t in range(1, epochs + 1):
+        w1, b1, w2, b2 = params
+        h = np.tanh(xn @ w1 + b1)
+        z = h @ w2 + b2
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        p = z / z.sum(axis=1, keepdims=True)
+        dz = (p - onehot) * cw[:, None] / len(y)
+        dh = (dz @ w2.T) * (1 - h ** 2)
+        grads = [xn.T @ dh + decay * w1, dh.sum(axis=0), h.T @ dz + decay * w2, dz.sum(axis=0)]
+        for j, g in enumerate(grads):
+            m[j] = 0.9 * m[j] + 0.1 * g
+            v[j] = 0.999 * v[j] + 0.001 * g * g
+            params[j] = params[j] - lr * (m[j] / (1 - 0.9 ** t)) / (np.sqrt(v[j] / (1 - 0.999 ** t)) + 1e-8)
+    return SquareModel(mean, std, *params)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("dirs", nargs="+", type=Path)
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    ap.add_argument("--hidden", type=int, default=32)
+    args = ap.parse_args(argv)
+    parts = [collect(d) for d in args.dirs]
+    x = np.concatenate([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    model = train(x, y, hidden=args.hidden)
+    acc = float((model.probs(x).argmax(axis=1) == y).mean())
+    print(f"{len(y)} spots ({', '.join(f'{c} {int((y == i).sum())}' for i, c in enumerate(CLASSES))}); "
+          f"training accuracy {acc * 100:.2f}%")
+    model.save(args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
