@@ -167,12 +167,16 @@ def _to_last_change(history: list[Any]) -> list[Any]:
 def test_a_face_up_cheese_of_a_confirmed_position_teaches_the_reader_its_look_kept_for_the_next_game(
         make_app: Any, tmp_path: Path) -> None:
     from vision.boarddefaults import board_for
+    from vision.piece_config import PieceConfig
     from vision.pieces import BoardReader, PieceModel
     from ui.screens.camera import model_path
 
     history, square, start_img, start_squares, now_img, later_img = _cheese_scenes()
     board = board_for("chopchop")
-    reader = BoardReader(board)
+    # the learned looks alone: the per-square classifier (vision.chop_squares) reads many a
+    # cheese unlearned, which would hide whether the look was learned
+    looks_only = PieceConfig(chop_classifier=False)
+    reader = BoardReader(board, config=looks_only)
     reader.learn(start_img, start_squares)  # `board learn` on the start photo: no cheese there
     token, conf = reader.read(later_img, track=False).squares[square]
     assert token != "cheese" or conf < 0.6  # not (surely) seen as the cheese yet
@@ -193,9 +197,11 @@ def test_a_face_up_cheese_of_a_confirmed_position_teaches_the_reader_its_look_ke
         assert path.exists() and "cheese" in PieceModel.load(path).looks
     finally:
         app.camera_watch.stop()
-    again = BoardReader(board, PieceModel.load(path))  # the next game (a restart) loads it
+    again = BoardReader(board, PieceModel.load(path), looks_only)  # the next game (a restart) loads it
     token, conf = again.read(later_img, track=False).squares[square]
     assert token == "cheese" and conf >= 0.6
+    token, conf = BoardReader(board, PieceModel.load(path)).read(later_img, track=False).squares[square]
+    assert token == "cheese" and conf >= 0.6  # and with the classifier, as the app reads
 
 
 def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make_app: Any) -> None:
