@@ -99,6 +99,18 @@ class CameraB:
         hm = K @ np.column_stack([self.R[:, 0], self.R[:, 1], -self.R @ self.C])
         return hm / hm[2, 2]
 
+    def canvas(self) -> tuple[CameraB, int, int]:
+        """The pinhole camera to render with: this one grown by the margins (ox, oy) that the
+        frame's corners and edges look at through the lens (barrel distortion sees more)."""
+        xs = np.concatenate([np.linspace(0, self.w - 1, 33), np.zeros(33), np.linspace(0, self.w - 1, 33), np.full(33, self.w - 1.0)])
+        ys = np.concatenate([np.zeros(33), np.linspace(0, self.h - 1, 33), np.full(33, self.h - 1.0), np.linspace(0, self.h - 1, 33)])
+        ux, uy = self.undistort_map((xs - self.cx) / self.f, (ys - self.cy) / self.f)
+        px, py = ux * self.f + self.cx, uy * self.f + self.cy
+        ox = int(math.ceil(max(0.0, -px.min(), px.max() - (self.w - 1)))) + 2
+        oy = int(math.ceil(max(0.0, -py.min(), py.max() - (self.h - 1)))) + 2
+        return (CameraB(self.w + 2 * ox, self.h + 2 * oy, self.f, self.cx + ox, self.cy + oy, self.R, self.C, self.k,
+                        self.tilt_deg), ox, oy)
+
     def rays(self) -> np.ndarray:
         yy, xx = np.mgrid[0:self.h, 0:self.w].astype(np.float64)
         d = np.stack([(xx - self.cx) / self.f, (yy - self.cy) / self.f, np.ones_like(xx)], axis=2)
@@ -186,14 +198,19 @@ class SetupB:
     camera: CameraB
     lights: list[LightB]
     ambient: np.ndarray
-    table: np.ndarray
+    table: list[np.ndarray]
+    """The table top's texture pyramid (1 px per mm, then halves)."""
     table_kind: str
-    print_img: np.ndarray
+    print_img: list[np.ndarray]
+    """The print's pyramid (PRINT_PX_PER_MM, then halves)."""
     warp: Warp
     things: list[Mesh]
     gloss_paper: float
     """Strength of the window's and lamp's reflection on the paper (0: matt)."""
     window_size: tuple[float, float]
+    glare_dir: np.ndarray
+    """Where the mirrored window lies (unit vector from the paper): chosen so that its
+    reflection falls on the board somewhere, as in the photos where it spoils a patch."""
     exposure: float
     awb: float
     wb_error: np.ndarray
@@ -231,10 +248,13 @@ def make_setup_b(board: Board, rng: np.random.Generator, max_tilt_deg: float = 4
     for lt in lights:
         lt.colour = lt.colour * scale
     table, kind = table_b(rng)
-    glossy = rng.random() < 0.45
-    return SetupB(pieces, cam, lights, ambient * scale, table, kind, print_img, make_warp(board, rng),
+    glossy = rng.random() < 0.4
+    spot = np.array([rng.uniform(0.1, 0.9) * board.width_mm, rng.uniform(0.1, 0.9) * board.height_mm, 0.0])
+    v = (cam.C - spot) / np.linalg.norm(cam.C - spot)
+    glare_dir = np.array([-v[0], -v[1], v[2]]) + rng.normal(0, 0.05, 3)
+    return SetupB(pieces, cam, lights, ambient * scale, pyramid(table), kind, pyramid(print_img), make_warp(board, rng),
                   table_things(board, rng), float(rng.uniform(0.15, 0.6)) if glossy else 0.0,
-                  (float(rng.uniform(0.12, 0.3)), float(rng.uniform(0.15, 0.35))),
+                  (float(rng.uniform(0.12, 0.3)), float(rng.uniform(0.15, 0.35))), glare_dir / np.linalg.norm(glare_dir),
                   float(np.exp(rng.normal(0, 0.22))), float(rng.uniform(0.3, 1.0)),
                   rng.uniform(0.9, 1.1, 3) * [1, 1 / 1.0, 1], float(rng.uniform(0.1, 0.45)),
                   (float(rng.uniform(0.001, 0.006)), float(rng.uniform(0.002, 0.008)), float(rng.uniform(0.005, 0.03))),
@@ -261,6 +281,28 @@ def _sample(tex: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         my = y[a:a + 30000].astype(np.float32).reshape(1, -1)
         out.append(cv2.remap(tex, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT).reshape(-1, tex.shape[2]))
     return np.vstack(out).astype(np.float64) if out else np.zeros((0, tex.shape[2]))
+
+
+def _sample_mip(levels: list[np.ndarray], x: np.ndarray, y: np.ndarray, footprint: np.ndarray) -> np.ndarray:
+    """Samples of a texture pyramid (``levels[k]`` at half the resolution of ``levels[k - 1]``)
+    at level-0 pixel coordinates, blending the two levels around ``footprint`` (texture pixels
+    per frame pixel): far or grazing table shows blurred, not aliased into moire."""
+    lv = np.clip(np.log2(np.maximum(footprint, 1e-6)), 0, len(levels) - 1)
+    lo = np.floor(lv).astype(int)
+    out = np.zeros((len(x), levels[0].shape[2]))
+    for k in range(len(levels)):
+        for pick, weight in ((lo == k, 1 - (lv - lo)), (lo + 1 == k, lv - lo)):
+            if pick.any():
+                sc = 0.5 ** k
+                out[pick] += weight[pick, None] * _sample(levels[k], (x[pick] + 0.5) * sc - 0.5, (y[pick] + 0.5) * sc - 0.5)
+    return out
+
+
+def pyramid(tex: np.ndarray, n: int = 5) -> list[np.ndarray]:
+    levels = [tex]
+    for _ in range(n - 1):
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
 
 
 def _cover(mask: np.ndarray, quad: np.ndarray) -> float:
@@ -306,7 +348,7 @@ def _glare(setup: SetupB, normals: np.ndarray, view: np.ndarray) -> np.ndarray:
     out = np.zeros_like(r)
     for lt in setup.lights:
         if lt.position is None:
-            d = lt.direction
+            d = setup.glare_dir
             e1 = np.cross(d, [0.0, 0.0, 1.0])
             e1 /= max(1e-9, float(np.linalg.norm(e1)))
             e2 = np.cross(e1, d)
@@ -324,7 +366,8 @@ def _glare(setup: SetupB, normals: np.ndarray, view: np.ndarray) -> np.ndarray:
 def render_b_scene(board: Board, layout: Layout, setup: SetupB, rng: np.random.Generator,
                    hand: bool = False) -> SceneB:
     """One frame of ``layout`` under ``setup``, and what is where in it."""
-    cam = setup.camera
+    frame = setup.camera
+    cam, ox, oy = frame.canvas()
     w, h = cam.w, cam.h
     placed: list[Placed] = []
     for sid, tokens, under in layout.stands:
@@ -355,8 +398,12 @@ def render_b_scene(board: Board, layout: Layout, setup: SetupB, rng: np.random.G
     albedo = np.zeros_like(pts)
     gloss = np.zeros(len(pts))
     table = ~on_mesh & ~on_paper
-    albedo[table] = _sample(setup.table, pts[table, 0] + TABLE_ORIGIN_MM, pts[table, 1] + TABLE_ORIGIN_MM)
-    albedo[paper] = _sample(setup.print_img, pts[paper, 0] * PRINT_PX_PER_MM - 0.5, pts[paper, 1] * PRINT_PX_PER_MM - 0.5)
+    # mm of the plane one frame pixel covers: the distance over the focal length, stretched at a grazing view
+    mm_per_px = s_plane / cam.f / np.maximum(np.abs(rays[:, 2]) / np.linalg.norm(rays, axis=1), 0.15)
+    albedo[table] = _sample_mip(setup.table, pts[table, 0] + TABLE_ORIGIN_MM, pts[table, 1] + TABLE_ORIGIN_MM,
+                                mm_per_px[table])
+    albedo[paper] = _sample_mip(setup.print_img, pts[paper, 0] * PRINT_PX_PER_MM - 0.5, pts[paper, 1] * PRINT_PX_PER_MM - 0.5,
+                                mm_per_px[paper] * PRINT_PX_PER_MM)
     if on_mesh.any():
         p_m, n_m = surface(m, tri[on_mesh], cam.C, rays[on_mesh])
         pts[on_mesh], normals[on_mesh] = p_m, n_m
@@ -399,43 +446,47 @@ def render_b_scene(board: Board, layout: Layout, setup: SetupB, rng: np.random.G
         img += shiny[:, None] * _glare(setup, normals, view)
     img = img.reshape(h, w, 3).astype(np.float32)
     objects = np.where(tri_buf >= 0, m.obj[np.maximum(tri_buf, 0)], 0).astype(np.int32)
-    occluded, hidden = _hidden(board, cam, objects)
-    return SceneB(finish(img, objects, setup, rng), _distorted(objects, cam), placed, occluded,
-                  [mk.id for mk in board.markers if mk.id not in hidden], hidden, cam.homography())
+    occluded, hidden = _hidden(board, frame, cam, objects)
+    return SceneB(finish(img, setup, rng, ox, oy), _distorted(objects, frame, ox, oy), placed, occluded,
+                  [mk.id for mk in board.markers if mk.id not in hidden], hidden, frame.homography())
 
 
-def _hidden(board: Board, cam: CameraB, objects: np.ndarray) -> tuple[list[str], list[int]]:
-    """Squares a hand hides over 15 %; markers anything covers over 2 % or out of the frame."""
+def _hidden(board: Board, cam: CameraB, canvas: CameraB, objects: np.ndarray) -> tuple[list[str], list[int]]:
+    """Squares a hand hides over 15 %; markers anything covers over 2 % or out of the frame
+    (``objects`` in the pinhole ``canvas``)."""
     hand = (objects == HAND).astype(np.float32)
     anything = (objects > 0).astype(np.float32)
     flat = [np.column_stack([np.asarray(sq.polygon, np.float64), np.zeros(len(sq.polygon))]) for sq in board.squares.values()]
-    occluded = sorted(sid for sid, poly in zip(board.squares, flat) if _cover(hand, cam.project(poly)) > 0.15)
+    occluded = sorted(sid for sid, poly in zip(board.squares, flat) if _cover(hand, canvas.project(poly)) > 0.15)
     hidden: list[int] = []
     for mk in board.markers:
-        quad = cam.project(np.column_stack([np.asarray(mk.corners(), np.float64), np.zeros(4)]))
-        seen = cam.distort(quad)
-        if (_cover(anything, quad) > 0.02 or seen[:, 0].min() < 2 or seen[:, 1].min() < 2
+        flat_mk = np.column_stack([np.asarray(mk.corners(), np.float64), np.zeros(4)])
+        seen = cam.distort(cam.project(flat_mk))
+        if (_cover(anything, canvas.project(flat_mk)) > 0.02 or seen[:, 0].min() < 2 or seen[:, 1].min() < 2
                 or seen[:, 0].max() > cam.w - 2 or seen[:, 1].max() > cam.h - 2):
             hidden.append(mk.id)
     return occluded, hidden
 
 
-def _lens_maps(cam: CameraB) -> tuple[np.ndarray, np.ndarray]:
+def _lens_maps(cam: CameraB, ox: int, oy: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each frame pixel, where it looks in the pinhole canvas grown by (ox, oy)."""
     yy, xx = np.mgrid[0:cam.h, 0:cam.w].astype(np.float64)
     ux, uy = cam.undistort_map((xx - cam.cx) / cam.f, (yy - cam.cy) / cam.f)
-    return (ux * cam.f + cam.cx).astype(np.float32), (uy * cam.f + cam.cy).astype(np.float32)
+    return (ux * cam.f + cam.cx + ox).astype(np.float32), (uy * cam.f + cam.cy + oy).astype(np.float32)
 
 
-def _distorted(objects: np.ndarray, cam: CameraB) -> np.ndarray:
-    mx, my = _lens_maps(cam)
+def _distorted(objects: np.ndarray, cam: CameraB, ox: int, oy: int) -> np.ndarray:
+    mx, my = _lens_maps(cam, ox, oy)
     return cv2.remap(objects.astype(np.float32), mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT).astype(np.int32)
 
 
-def finish(img: np.ndarray, objects: np.ndarray, setup: SetupB, rng: np.random.Generator) -> np.ndarray:
-    """A phone's or webcam's pipeline from linear light to a JPEG-decoded BGR frame: exposure,
-    vignetting, grey-world white balance, lens, blur, noise, tone curve, chroma noise,
-    sharpening, JPEG."""
+def finish(img: np.ndarray, setup: SetupB, rng: np.random.Generator, ox: int, oy: int) -> np.ndarray:
+    """A phone's or webcam's pipeline from linear light (the pinhole canvas, grown by ox, oy)
+    to a JPEG-decoded BGR frame: lens, exposure, vignetting, grey-world white balance, blur,
+    noise, tone curve, chroma noise, sharpening, JPEG."""
     cam = setup.camera
+    mx, my = _lens_maps(cam, ox, oy)
+    img = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     h, w = img.shape[:2]
     # auto exposure: centre-weighted mean luminance metered to mid grey (a dark table
     # over-exposes the paper, a white cloth under-exposes it), times the camera's error
@@ -449,8 +500,6 @@ def finish(img: np.ndarray, objects: np.ndarray, setup: SetupB, rng: np.random.G
     means = img.reshape(-1, 3).mean(axis=0) + 1e-6
     gains = np.clip((means.mean() / means) ** setup.awb, 0.8, 1.25) * setup.wb_error
     img = (img * gains.astype(np.float32)[None, None, :]).astype(np.float32)
-    mx, my = _lens_maps(cam)
-    img = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.3:  # hand shake: a short straight smear
         ln = int(rng.integers(3, 10))
         kern = np.zeros((ln | 1, ln | 1), np.float32)

@@ -206,13 +206,14 @@ def hand_b(board: Board, rng: np.random.Generator, target: tuple[float, float]) 
     skin = tuple(float(v) for v in [(140, 170, 215), (110, 140, 190), (70, 95, 140), (45, 60, 90)][int(rng.integers(0, 4))])
     tx, ty = target
     hz = float(rng.uniform(30, 110))
-    palm = moved(ellipsoid(42, 40, 13, skin, 18, 0.15), offset=(45, 0, 0))  # type: ignore[arg-type]
+    palm = moved(ellipsoid(50, 42, 14, skin, 18, 0.15), offset=(48, 0, 0))  # type: ignore[arg-type]
     parts = [palm]
-    for k, (spread, ln) in enumerate(zip((-0.3, -0.1, 0.1, 0.3), (32, 40, 38, 28))):
-        finger = _pitched(moved(ellipsoid(ln / 2 + 4, 8, 7, skin, 12, 0.15), offset=(-ln / 2, 0, 0)), -0.25)  # type: ignore[arg-type]
-        parts.append(moved(finger, spread, (10 - abs(spread) * 20, 50 * math.sin(spread) * 1.3, -2)))
-    thumb = _pitched(moved(ellipsoid(20, 9, 8, skin, 12, 0.15), offset=(-18, 0, 0)), -0.2)  # type: ignore[arg-type]
-    parts.append(moved(thumb, -1.0, (40, 38, -3)))
+    curl = float(rng.uniform(-0.5, -0.1))  # fingers bent down towards the board
+    for y0, spread, ln in zip((-28, -9, 9, 27), (-0.1, -0.03, 0.03, 0.1), (52, 62, 60, 48)):
+        finger = _pitched(moved(ellipsoid(ln / 2 + 4, 9, 8, skin, 12, 0.15), offset=(-ln / 2, 0, 0)), curl)  # type: ignore[arg-type]
+        parts.append(moved(finger, spread, (8, y0, 0)))
+    thumb = _pitched(moved(ellipsoid(24, 10, 9, skin, 12, 0.15), offset=(-22, 0, 0)), curl / 2)  # type: ignore[arg-type]
+    parts.append(moved(thumb, -0.8 if rng.random() < 0.5 else 0.8, (45, 40 if rng.random() < 0.5 else -40, -2)))
     length = float(rng.uniform(260, 360))
     rise = float(rng.uniform(0.15, 0.55))
     fore = _pitched(moved(ellipsoid(length / 2, 30, 26, skin, 20, 0.15), offset=(length / 2, 0, 0)), rise)  # type: ignore[arg-type]
