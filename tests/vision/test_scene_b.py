@@ -117,3 +117,25 @@ def test_all_four_games_render_in_the_benchs_format(four_games: Path) -> None:
     report = evaluate_dir(four_games)
     assert report["scenes"] == 4 and set(report["per_game"]) == {"chopchop", "katenmuis", "kilkenny", "qubism"}
     assert report["squares"] > 0
+
+
+def test_the_camera_keeps_at_most_one_marker_out_of_the_frame_and_sometimes_one() -> None:
+    from vision.synth.scene_b import _markers_out, camera_b
+
+    board = board_for("katenmuis")  # its markers sit at the paper's corners
+    outs = [_markers_out(board, camera_b(board, np.random.default_rng(seed))) for seed in range(60)]
+    assert max(outs) <= 1
+    assert 0 < sum(outs) < 20  # a corner of the board off the frame in some groups, not most
+
+
+def test_pieces_stand_on_the_warped_paper() -> None:
+    board = board_for("qubism")
+    rng = np.random.default_rng(8)
+    setup = make_setup_b(board, rng)
+    layout = group_layouts(board, 1, rng)[0]
+    scene = render_b_scene(board, layout, setup, rng)
+    for p in scene.placed:
+        lift = float(setup.warp.z(np.array([board.squares[p.square].centre[0]]), np.array([board.squares[p.square].centre[1]]))[0])
+        assert abs(float(p.mesh.v[:, 2].min()) - lift) < 1e-6, (p.square, p.token)
+    xs, ys = np.meshgrid(np.linspace(0, board.width_mm, 20), np.linspace(0, board.height_mm, 20))
+    assert float(setup.warp.z(xs, ys).max()) > 0.5  # this seed's paper is not flat

@@ -162,19 +162,22 @@ def camera_b(board: Board, rng: np.random.Generator, max_tilt_deg: float = 45.0)
         inside = px[:, 0].min() > 8 and px[:, 1].min() > 8 and px[:, 0].max() < w - 8 and px[:, 1].max() < h - 8
         lo, hi = (d, hi) if (span > fill or not inside) else (lo, d)
     cam = CameraB(w, h, f, cx, cy, R, look + view * hi, k, tilt_deg)
-    if rng.random() < 1 / 6:  # partly off one edge: slide the camera sideways
-        a = float(rng.uniform(-math.pi, math.pi))
-        side = np.cos(a) * R[0] + np.sin(a) * R[1]
-        want = float(rng.uniform(0.04, 0.12)) * max(board.width_mm, board.height_mm)
+    if rng.random() < 1 / 6:  # a corner of the board off the frame: slide the camera sideways
+        px = cam.distort(cam.project(_corners(board)))
+        corner = int(rng.integers(0, 4))
+        d = px[corner] - px.mean(axis=0)
+        d /= max(1e-9, float(np.linalg.norm(d)))
+        want = float(rng.uniform(0.04, 0.15)) * float(np.ptp(px, axis=0).max())  # px of the board past the edge
+        mm_per_px = hi / f
         best = cam
-        for step in np.linspace(0, 1, 9)[1:]:
-            trial = CameraB(w, h, f, cx, cy, R, cam.C + side * want * step * 2, k, tilt_deg)
-            px = trial.distort(trial.project(_corners(board)))
-            out = max(0.0, -px[:, 0].min(), -px[:, 1].min(), px[:, 0].max() - w, px[:, 1].max() - h)
+        for step in np.linspace(0, 2.5, 26)[1:]:
+            shift = -(d[0] * R[0] + d[1] * R[1]) * want * step * mm_per_px
+            trial = CameraB(w, h, f, cx, cy, R, cam.C + shift, k, tilt_deg)
             if _markers_out(board, trial) > 1:
                 break
             best = trial
-            if out * (hi / f) >= want:
+            q = trial.distort(trial.project(_corners(board)))
+            if max(-q[:, 0].min(), -q[:, 1].min(), q[:, 0].max() - w, q[:, 1].max() - h) >= want:
                 break
         cam = best
     return cam
