@@ -97,3 +97,15 @@ def test_a_lens_does_not_excuse_a_bad_marker() -> None:
     # the homography alone keeps the wrong marker: under the lens the three right ones do not
     # agree within RANSAC's tolerance, and two markers (one of them the moved one) do
     assert 9 in fit_pose(BOARD, moved).used
+
+
+def test_the_tracker_follows_a_distorted_board_through_a_hidden_marker() -> None:
+    cam = _camera()
+    size = (cam.w, cam.h)
+    seen = _corners(cam)
+    tracker = BoardTracker(BOARD)
+    assert tracker.update_with(seen, size).found
+    three = {i: c for i, c in seen.items() if i != 10}  # a hand over one marker
+    pose = tracker.update_with(three, size)
+    assert pose.found and pose.used == (8, 9, 11) and pose.homography is not None
+    assert _worst_square_px(pose.homography, cam) < 6.0
