@@ -152,7 +152,7 @@ class WizardCamera:
                 h, w = frame.shape[:2]
                 seen = detect_markers(frame, board, config)
                 aim = aim_from(seen, board, (w, h), config)
-                pose = fit_pose(board, seen, config) if seen else None
+                pose = fit_pose(board, seen, config, (w, h)) if seen else None
                 if self._learn.is_set() and pose is not None and pose.found:
                     self._learn.clear()
                     self._learn_now(board, frame, pose)

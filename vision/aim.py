@@ -71,7 +71,7 @@ def aim_from(seen: dict[int, np.ndarray], board: Board, image_size: tuple[int, i
         return Aim(0, total, "none")
     if n == total:
         return Aim(n, total, "hold")
-    pose = fit_pose(board, seen, config)
+    pose = fit_pose(board, seen, config, image_size)
     if pose.homography is None:
         return Aim(n, total, "whole")
     missing = sorted(wanted - set(seen))

@@ -46,6 +46,9 @@ class LocateConfig:
     small_marker_px: float = 40.0
     moved_px: float = 6.0
     """A visible marker this far from where the kept pose puts it means the board moved."""
+    max_lens: float = 0.6
+    """Strongest radial lens distortion (division-model coefficient, radii in image widths)
+    that may explain markers a homography alone does not fit (see ``_lens_pose``)."""
 
 
 @dataclass
@@ -167,10 +170,12 @@ def _confidence(n_markers: int, total: int, error_px: float, cfg: LocateConfig) 
     return float(max(0.0, coverage * (1.0 - min(1.0, error_px / (2 * cfg.max_error_px)))))
 
 
-def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | None = None
-             ) -> BoardPose:
+def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | None = None,
+             image_size: tuple[int, int] | None = None) -> BoardPose:
     """Fit the homography to the markers seen (marker id -> 4 pixel corners), in the marker
-    layout those ids belong to (an older print's too)."""
+    layout those ids belong to (an older print's too). With ``image_size`` (width, height),
+    three or more markers that no homography fits within ``max_error_px`` are tried once more
+    through one radial lens distortion about the image centre (``_lens_pose``)."""
     cfg = config or LocateConfig()
     board = board.printed_as(seen)
     seen = {i: c for i, c in seen.items() if i in {m.id for m in board.markers}}
@@ -200,15 +205,93 @@ def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | N
         return BoardPose(found=False, markers=tuple(ids), corners=seen)
     s_used, d_used = _correspondences(board, seen, used)
     err = _rms(h, s_used, d_used)
+    if (err > cfg.max_error_px or len(used) < len(ids) - 1) and image_size is not None and len(ids) >= 3:
+        # A lens bends the markers off any one homography (none fits, or RANSAC keeps two of
+        # four): the most markers one radial distortion explains, all or all but one. (One
+        # marker left out by RANSAC is a bad detection, as without a lens: that pose stays.)
+        lens = _lens_pose(board, seen, ids, image_size, cfg)
+        if lens is None and len(ids) >= 4:
+            fits = [_lens_pose(board, seen, [i for i in ids if i != j], image_size, cfg) for j in ids]
+            lens = min((f for f in fits if f is not None), key=lambda f: f.error_px, default=None)
+        if lens is not None:
+            return lens
     conf = _confidence(len(used), len(board.markers), err, cfg)
     return BoardPose(found=err <= cfg.max_error_px, homography=h, markers=tuple(ids),
                      used=tuple(used), error_px=err, confidence=conf, corners=seen)
 
 
+def _undistort(pts: np.ndarray, lam: float, centre: np.ndarray, unit: float) -> np.ndarray:
+    """Division model: a pixel ``d`` of the lens looks where a pinhole shows
+    ``c + (d - c) / (1 + lam |d - c|^2 / unit^2)``; lam < 0 is barrel distortion."""
+    rel = (pts - centre) / unit
+    out: np.ndarray = centre + (pts - centre) / (1.0 + lam * np.sum(rel * rel, axis=1, keepdims=True))
+    return out
+
+
+def _lens_pose(board: Board, seen: dict[int, np.ndarray], ids: list[int],
+               image_size: tuple[int, int], cfg: LocateConfig) -> BoardPose | None:
+    """The pose of a board seen through a lens with radial (barrel) distortion, or None.
+
+    A cheap wide webcam bends straight lines: the markers' 4n corners then fit no homography
+    within ``max_error_px`` although every one is detected right. One distortion coefficient
+    about the image centre (searched in [-max_lens, max_lens]) is fitted with the homography to
+    all corners; when that model fits them within ``max_error_px``, the board is there. The
+    pose's homography is then the one closest to that lens model over the whole board (a grid
+    of board points seen through the lens), so squares are read where the lens shows them up
+    to the small remainder a homography cannot express; ``error_px`` is the lens model's RMS.
+    """
+    src, dst = _correspondences(board, seen, ids)
+    centre = np.array([image_size[0] / 2.0, image_size[1] / 2.0])
+    unit = float(max(image_size))
+
+    def residual(lam: float) -> tuple[float, np.ndarray | None]:
+        und = _undistort(dst, lam, centre, unit)
+        h, _ = cv2.findHomography(src, und, 0)
+        if h is None:
+            return float("inf"), None
+        return _rms(h, src, und), h
+
+    grid = np.linspace(-cfg.max_lens, cfg.max_lens, 41)
+    errs = [residual(float(g))[0] for g in grid]
+    best = int(np.argmin(errs))
+    lo, hi = float(grid[max(best - 1, 0)]), float(grid[min(best + 1, len(grid) - 1)])
+    for _ in range(20):  # golden-section refinement inside the best grid cell
+        a, b = hi - 0.618 * (hi - lo), lo + 0.618 * (hi - lo)
+        if residual(a)[0] < residual(b)[0]:
+            hi = b
+        else:
+            lo = a
+    lam = 0.5 * (lo + hi)
+    err, h_u = residual(lam)
+    if h_u is None or not err <= cfg.max_error_px:
+        return None
+    # points over the play area, seen through the lens (inverse of _undistort by fixed-point
+    # iteration), and the homography that best matches them there, where squares are read
+    play = np.array([pt for sq in board.squares.values() for pt in sq.polygon], np.float64)
+    lo_mm, hi_mm = (play.min(axis=0), play.max(axis=0)) if len(play) else (src.min(axis=0), src.max(axis=0))
+    gx, gy = np.meshgrid(np.linspace(lo_mm[0], hi_mm[0], 9), np.linspace(lo_mm[1], hi_mm[1], 9))
+    mm = np.column_stack([gx.ravel(), gy.ravel()])
+    und = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), h_u).reshape(-1, 2)
+    px = und.copy()
+    for _ in range(30):
+        rel = (px - centre) / unit
+        px = centre + (und - centre) * (1.0 + lam * np.sum(rel * rel, axis=1, keepdims=True))
+    h, _ = cv2.findHomography(mm, px, 0)
+    if h is None:
+        return None
+    conf = _confidence(len(ids), len(board.markers), err, cfg)
+    return BoardPose(found=True, homography=h, markers=tuple(sorted(seen)), used=tuple(ids),
+                     error_px=err, confidence=conf, corners=seen)
+
+
+def _size(image: np.ndarray) -> tuple[int, int]:
+    return int(image.shape[1]), int(image.shape[0])
+
+
 def locate_board(image: np.ndarray, board: Board, config: LocateConfig | None = None) -> BoardPose:
     """Detect the board's markers and fit the pose (``found`` False when none is usable)."""
     cfg = config or LocateConfig()
-    return fit_pose(board, detect_markers(image, board, cfg), cfg)
+    return fit_pose(board, detect_markers(image, board, cfg), cfg, _size(image))
 
 
 class BoardTracker:
@@ -225,10 +308,12 @@ class BoardTracker:
 
     def update(self, image: np.ndarray) -> BoardPose:
         seen = detect_markers(image, self.board, self.config)
-        return self.update_with(seen)
+        return self.update_with(seen, _size(as_gray(image)))
 
-    def update_with(self, seen: dict[int, np.ndarray]) -> BoardPose:
-        """Update from detected marker corners (what ``update`` does after detection)."""
+    def update_with(self, seen: dict[int, np.ndarray], image_size: tuple[int, int] | None = None
+                    ) -> BoardPose:
+        """Update from detected marker corners (what ``update`` does after detection);
+        ``image_size`` (width, height) lets a distorted lens be fitted (``fit_pose``)."""
         cfg = self.config
         printed = self.board.printed_as(seen)
         if seen and printed.markers != self.board.markers:
@@ -236,7 +321,7 @@ class BoardTracker:
         layout = {m.id for m in self.board.markers}
         seen = {i: c for i, c in seen.items() if i in layout}
         total = len(self.board.markers)
-        fresh = fit_pose(self.board, seen, cfg)
+        fresh = fit_pose(self.board, seen, cfg, image_size)
         old = self.pose
         if len(seen) == total and fresh.found:
             self.pose = fresh  # everything visible: refine from scratch
