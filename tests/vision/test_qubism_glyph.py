@@ -55,7 +55,6 @@ def _cubes(group: list[tuple[np.ndarray, dict[str, str]]], config: PieceConfig) 
 def test_second_familys_cubes_are_found_whatever_their_print(group_b: list[tuple[np.ndarray, dict[str, str]]]) -> None:
     cubes, found, right, false = _cubes(group_b, PieceConfig())
     old_cubes, old_found, _, _ = _cubes(group_b, PieceConfig(cube_tops=CubeTops(glyphs=None)))
-    print(cubes, found, right, false, old_found)
     assert cubes >= 20 and old_found <= cubes // 5  # the scenes still show the failure
     assert found >= cubes * 0.6 and right >= cubes * 0.3 and false <= 2, (cubes, found, right, false)
 
