@@ -69,7 +69,8 @@ from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW,
                                 _step_fraction, _step_masks, appearance)
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
-from vision.qubism_read import FACE_MIDDLE, TopFace, crop_marker_share, settle_cubes, top_crops, top_face, with_arrow
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, settle_cubes, top_crops, top_face, with_arrow,
+                                with_glyph)
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -435,9 +436,12 @@ class BoardReader(SpotFeatures):
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         for k, i in enumerate(look):
             face = faces[i] = top_face(tops[k], arrow=False)
-            if str(decided[i][0]).startswith("cube") or not rule.glyph_like(face):
+            if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph)
+                face = faces[i] = with_glyph(face, tops[k], rule.glyphs)
+            if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face)):
                 continue
-            faces[i] = with_arrow(face, tops[k])  # a cube to add: its arrow's shape must show
+            if rule.glyph_like(face):
+                faces[i] = with_arrow(face, tops[k])  # a shaft-and-head arrow's shape
             corners = np.column_stack([centres[k] + square, np.ones(4)]) @ lift.T
             if crop_marker_share(corners[:, :2] / corners[:, 2:], marks) > rule.marker_share:
                 blocked.add(i)

@@ -24,12 +24,13 @@ marker (a marker's glyph is a light-on-dark square) is not used to add a cube.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.arrows import arrow_direction
+from vision.qubism_glyph import CentralGlyph, GlyphRule, central_glyph
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -53,6 +54,8 @@ class TopFace:
     """Share of the middle's border pixels that are glyph (a glyph runs out of the face)."""
     arrow: str | None
     arrow_conf: float
+    glyph: CentralGlyph | None = None
+    """The compact blob in its middle, whatever its print (``vision.qubism_glyph``; None: none or not looked for)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,10 @@ class CubeTops:
     """A top crop reaching over a printed marker by more than this share of its area adds no cube."""
     most: int = 9
     """Cubes in the game (Q1)."""
+    glyphs: GlyphRule | None = field(default_factory=GlyphRule)
+    """A cube's top whatever its print (``vision.qubism_glyph``): a compact glyph evenly surrounded
+    by a plain face is a cube, its direction read from the glyph's asymmetry or asked (``cube:?``).
+    None: only shaft-and-head arrows are looked for."""
     pawn_border: float = 0.2
     """A spot read as a pawn is a cube only if its glyph reaches the crop's border less than
     this (a pawn's own head and neck, seen from a tilted camera, can look like an arrow, but
@@ -92,7 +99,13 @@ class CubeTops:
     def is_cube(self, f: TopFace) -> bool:
         return self.glyph_like(f) and f.arrow is not None and f.arrow_conf >= self.arrow_conf
 
+    def is_top(self, f: TopFace) -> bool:
+        """A cube's top with any glyph (``glyphs``)."""
+        return self.glyphs is not None and self.glyphs.is_cube(f.glyph)
+
     def is_bare(self, f: TopFace) -> bool:
+        if self.is_top(f):
+            return False
         return f.contrast < self.bare_contrast or f.glyph_share < self.bare_share or f.offset > self.bare_offset
 
 
@@ -144,6 +157,14 @@ def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
     return with_arrow(face, g) if arrow else face
 
 
+def with_glyph(face: TopFace, top: np.ndarray, rule: GlyphRule) -> TopFace:
+    """``face`` with the central glyph of its crop ``top`` found (``vision.qubism_glyph``)."""
+    g = np.asarray(top, np.float32)
+    if g.shape != (FACE_SIDE, FACE_SIDE):
+        g = np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32)
+    return replace(face, glyph=central_glyph(g, rule))
+
+
 def with_arrow(face: TopFace, top: np.ndarray) -> TopFace:
     """``face`` with the arrow of its crop ``top`` read (``vision.arrows.arrow_direction``)."""
     arrow, conf = arrow_direction(np.repeat(np.asarray(top, np.float32)[..., None], 3, axis=2))
@@ -177,10 +198,18 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
         is_cube = token is not None and token.startswith("cube")
         if token is not None and not is_cube and f.border > rule.pawn_border:
             continue  # a pawn's reading is overturned only by a clean top
-        if not is_cube and i not in blocked and rule.is_cube(f):
+        g = f.glyph
+        if not is_cube and i not in blocked and rule.is_top(f) and g is not None and (token is None or g.direction):
+            # a pawn's head is a round blob: a pawn's reading is overturned only by a glyph with a direction
+            arrow = arrow_of(i)[0] if arrow_of is not None else g.direction
+            decided[i] = (f"cube:{arrow or '?'}", float(0.5 + 0.3 * min(g.direction_conf, 1.0)))
+            added.append(i)
+        elif not is_cube and i not in blocked and rule.is_cube(f):
             arrow = arrow_of(i)[0] if arrow_of is not None else None
             decided[i] = (f"cube:{arrow or f.arrow}", float(0.5 + 0.4 * f.arrow_conf))
             added.append(i)
+        elif is_cube and arrow_of is None and rule.is_top(f) and f.glyph is not None and f.glyph.direction:
+            decided[i] = (f"cube:{f.glyph.direction}", conf)  # the glyph's own direction (any print)
         elif is_cube and rule.is_bare(f):
             decided[i] = (None, 0.6)
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
@@ -188,6 +217,6 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
     if extra > 0:  # more than nine: the least clear tops go (no clear top first)
         def clear(j: int) -> tuple[bool, float]:
             f = faces.get(j)
-            return (f is not None and rule.glyph_like(f), f.arrow_conf if f is not None else 0.0)
+            return (f is not None and (rule.glyph_like(f) or rule.is_top(f)), f.arrow_conf if f is not None else 0.0)
         for i in sorted(cubes, key=clear)[:extra]:
             decided[i] = (None, 0.5)

@@ -1,0 +1,141 @@
+"""A cube's top found whatever its print (a stage of ``vision.qubism_read``).
+
+Cube sets differ in their top's print: a shaft-and-head arrow, a solid triangle, a chevron, an
+arrow in a ring, dark on a light cube or light on a dark one, and Qubism's start (the only
+position a family's camera learns from) has no cube to learn it from. What every cube's top
+shares, seen in the plane of a cube's top (``SpotFeatures.cube_top``: the pose is known from
+the markers, so the crop is where a 28-31 mm cube's top face appears at this camera's tilt,
+not its footprint), is a raised plain face with one compact glyph in its middle: a connected
+blob of one tone, near the crop's centre, not reaching its border, wholly surrounded by a
+ring of the other tone that is even (the face). Above an empty square that plane shows the
+print behind (lines, letters, the edge of a shadow or of a neighbour's side: they run out of
+the crop, or their surround is not one even tone); a pawn's head shows no such blob.
+
+``central_glyph`` finds that blob in either tone and measures it (``CentralGlyph``);
+``glyph_direction`` reads the direction of its asymmetry: its tip, the extreme farthest from
+its centre of mass (a triangle's or chevron's apex: their far end is wide), unless its far end
+is narrow (a shaft-and-head arrow's tail: then the widest end is the head,
+``vision.arrows.arrow_direction``). Where neither is clear the direction is None: the cube is
+still reported (``cube:?``, the app asks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.arrows import arrow_direction
+
+_INSET = 6
+"""Pixels of a 48-pixel top crop's border left out (the face's edge, the print beyond it)."""
+_TURNS = {"N": 0, "E": 1, "S": 2, "W": 3}
+"""Quarter turns (np.rot90, counter-clockwise) that make a glyph pointing this way point north."""
+
+
+@dataclass(frozen=True)
+class CentralGlyph:
+    """The compact blob in the middle of a top crop (see ``central_glyph``)."""
+
+    share: float
+    """Blob area over the crop's inner area."""
+    offset: float
+    """Distance of its centre of mass from the crop's centre, as a share of the crop's side."""
+    contrast: float
+    """Difference of mean grey (0-1) between the blob and the ring of face around it."""
+    evenness: float
+    """``contrast`` over the ring's standard deviation (+0.02): a plain face around the glyph."""
+    purity: float
+    """Share of the ring in the other tone than the blob (the blob wholly surrounded by face)."""
+    direction: str | None
+    direction_conf: float
+
+
+@dataclass(frozen=True)
+class GlyphRule:
+    """When a central glyph shows a cube's top (measured on the second 3-D family's seeds 2026
+    and 2027 and the first family's: cubes' blobs have a share of 0.16-0.26, an offset of 0.12
+    or less, evenness 1.4 or more and purity 0.77 or more; of 428 empty squares and 84 pawns
+    on the second family 1 empty square and 3 black pawns showed a blob)."""
+
+    share: tuple[float, float] = (0.1, 0.35)
+    offset: float = 0.15
+    contrast: float = 0.12
+    evenness: float = 1.3
+    purity: float = 0.75
+    tip_conf: float = 0.08
+    """A tip's asymmetry (the difference of the extremes' distances over the largest) below this: no direction."""
+    arrow_conf: float = 0.6
+    """A shaft-and-head arrow read less clearly than this (``arrow_direction``'s confidence): no direction."""
+    far_wide: float = 0.6
+    """A glyph whose far end (last fifth, seen from its tip) spans this share of its widest row or more is
+    read by its tip (triangle, chevron); a narrower one is a shaft-and-head arrow."""
+
+    def is_cube(self, g: CentralGlyph | None) -> bool:
+        return (g is not None and self.share[0] <= g.share <= self.share[1] and g.offset <= self.offset
+                and g.contrast >= self.contrast and g.evenness >= self.evenness and g.purity >= self.purity)
+
+
+def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
+    """The most evenly surrounded compact blob, of either tone, in the middle of a grey top crop
+    (values 0-1, square, about 48 pixels), with its direction; None where there is none."""
+    g = np.asarray(top, np.float32)
+    inner = g[_INSET:-_INSET, _INSET:-_INSET]
+    h, w = inner.shape
+    g8 = np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8))
+    cut, _ = cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    c = (h - 1) / 2
+    kernel = np.ones((3, 3), np.uint8)
+    best: tuple[float, CentralGlyph, np.ndarray] | None = None
+    for tone in (g8 <= cut, g8 > cut):
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
+        for j in range(1, n):
+            x, y, bw, bh, area = (int(v) for v in stats[j])
+            if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+                continue  # runs out of the face: print, a shadow's edge, a neighbour's side
+            share = area / inner.size
+            offset = float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / g.shape[0]
+            if not rule.share[0] <= share <= rule.share[1] or offset > rule.offset:
+                continue
+            blob = (labels == j).astype(np.uint8)
+            near = cv2.dilate(blob, kernel, iterations=2)
+            ring = (cv2.dilate(blob, kernel, iterations=6) > 0) & (near == 0)
+            if ring.sum() < 20:
+                continue
+            around = inner[ring]
+            contrast = abs(float(inner[blob > 0].mean()) - float(around.mean()))
+            evenness = contrast / (float(around.std()) + 0.02)
+            purity = float((~tone[ring]).mean())
+            found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0)
+            score = float(rule.is_cube(found)) * 1e3 + evenness * purity
+            if best is None or score > best[0]:
+                best = (score, found, blob)
+    if best is None:
+        return None
+    _, found, blob = best
+    if not rule.is_cube(found):
+        return found
+    direction, conf = glyph_direction(blob, g, rule)
+    return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf)
+
+
+def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple[str | None, float]:
+    """N/E/S/W of a glyph's blob (a mask) and a confidence (see the module docstring);
+    ``top``: the grey crop it was found in (for a shaft-and-head arrow)."""
+    ys, xs = np.nonzero(blob)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    ext = {"N": cy - ys.min(), "S": ys.max() - cy, "W": cx - xs.min(), "E": xs.max() - cx}
+    ns, ew = ext["N"] - ext["S"], ext["E"] - ext["W"]
+    span = max(max(ext.values()), 1.0)
+    if abs(ns) >= abs(ew):
+        tip, conf = ("N" if ns > 0 else "S"), (abs(ns) - abs(ew)) / span
+    else:
+        tip, conf = ("E" if ew > 0 else "W"), (abs(ew) - abs(ns)) / span
+    turned = np.rot90(blob, _TURNS[tip])
+    spans = np.array([np.ptp(np.nonzero(r)[0]) + 1 for r in turned if r.any()], np.float64)
+    last = max(1, int(round(len(spans) * 0.2)))
+    if float(spans[-last:].mean()) >= rule.far_wide * float(spans.max()):
+        return (tip, float(conf)) if conf >= rule.tip_conf else (None, float(conf))
+    arrow, sure = arrow_direction(np.repeat(np.asarray(top, np.float32)[..., None], 3, axis=2))
+    return (arrow, sure) if arrow is not None and sure >= rule.arrow_conf else (None, sure)
