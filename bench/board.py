@@ -209,8 +209,17 @@ def main() -> int:
     ap.add_argument("--games", default="", help="comma-separated games to write (default: all four)")
     ap.add_argument("--learn-in-play", action="store_true",
                     help="Chop! Chop!: learn each read scene's face-up cheese (the app: confirmed positions)")
+    ap.add_argument("--chop-model", default="", help="Chop! Chop!: read with this square model "
+                    "(vision.synth.chop_train --out) instead of the shipped one")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.chop_model:
+        from vision.chop_squares import use_model
+
+        try:
+            use_model(Path(args.chop_model))
+        except ValueError as e:
+            ap.error(str(e))
     chosen = {"both": ["main", "alt"], "all": ["main", "alt", "3d"]}.get(args.renderer, [args.renderer])
     for renderer in chosen:
         given = {"alt": args.alt_dir, "3d": args.dir3d, "3d-b": args.dir3db}.get(renderer, args.dir)

@@ -198,6 +198,17 @@ def square_model() -> SquareModel | None:
     return _MODEL[0]
 
 
+def use_model(path: Path) -> SquareModel:
+    """Read with the model at ``path`` instead of the shipped one from now on (``bench/board.py
+    --chop-model``: scoring a model trained on other sets); a clear error when it cannot be read."""
+    model = SquareModel.load(path)
+    if model is None:
+        raise ValueError(f"{path}: not a Chop! Chop! square model; train one with "
+                         "python -m vision.synth.chop_train DIR... --out FILE")
+    _MODEL[:] = [model]
+    return model
+
+
 def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]]:
     """Each spot's reading from the classifier's probabilities and the rules (module doc)."""
     p = np.asarray(probs, np.float64).copy()

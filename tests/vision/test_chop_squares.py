@@ -109,3 +109,24 @@ def test_the_trainer_fits_separable_classes_and_the_model_file_round_trips(tmp_p
     again = SquareModel.load(tmp_path / "m.npz")
     assert again is not None and np.allclose(again.probs(x), model.probs(x), atol=1e-5)
     assert SquareModel.load(tmp_path / "missing.npz") is None  # no model: the reader keeps its rules
+
+
+def test_use_model_swaps_the_square_model_and_refuses_a_file_that_is_not_one(tmp_path: Path) -> None:
+    import vision.chop_squares as cs
+    from vision.synth.chop_train import train
+
+    shipped = square_model()
+    rng = np.random.default_rng(1)
+    y = np.repeat(np.arange(len(CLASSES)), 10)
+    other = train(rng.normal(0, 1, (len(y), 3)).astype(np.float32), y, hidden=4, epochs=20)
+    other.save(tmp_path / "other.npz")
+    (tmp_path / "bad.npz").write_bytes(b"not a model")
+    try:
+        with pytest.raises(ValueError, match="chop_train"):
+            cs.use_model(tmp_path / "bad.npz")
+        assert square_model() is shipped  # a bad file changes nothing
+        cs.use_model(tmp_path / "other.npz")
+        got = square_model()
+        assert got is not None and got is not shipped and got.w1.shape == (3, 4)
+    finally:
+        cs._MODEL[:] = [shipped]
