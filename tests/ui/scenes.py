@@ -213,6 +213,29 @@ def _camera_panels(what: str) -> Callable[[Any], Any]:
     return build
 
 
+def _chopchop_camera_move(two: bool) -> Callable[[Any], Any]:
+    """The camera offers a Chop! Chop! mouse's move (ui.cammoves): one named move to use by a
+    touch, or two that fit, named for the players to make by touch."""
+    def build(app: Any) -> Any:
+        from ui import cammoves
+
+        def mice_move(state: Any) -> bool:
+            if state.is_chance():
+                return False
+            moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.piece != "cat"]
+            return len({a.piece for a in moves}) >= 2
+
+        _chopchop_until(app, mice_move)
+        state = app.session.state
+        moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.piece != "cat"]
+        other = next(a for a in moves if a.piece != moves[0].piece)
+        cammoves.offer(app.game_screen, state, [moves[0], other] if two else [moves[0]])
+        pump(6)  # the offer's wrapped lines take a few frames to settle its height
+        return None
+
+    return build
+
+
 def _katenmuis_over(app: Any) -> Any:
     app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
     while not app.session.is_over():
@@ -490,6 +513,8 @@ SCENES: list[Scene] = [
     Scene("game_kilkenny_zoomed_closer", _kilkenny_zoomed_closer),
     Scene("game_choice_view", _choice_view),
     *[Scene(f"game_camera_{what}", _camera_panels(what)) for what in ("crosscheck", "unsure", "offer")],
+    Scene("game_chopchop_camera_move", _chopchop_camera_move(False)),
+    Scene("game_chopchop_camera_two_moves", _chopchop_camera_move(True)),
     Scene("game_katenmuis_over", _katenmuis_over),
     Scene("gameover_chopchop", _chopchop_over),
     Scene("home_kilkenny_4players", _kilkenny_four(False)),

@@ -235,3 +235,19 @@ def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make
         assert len(app.session.turns) == turns  # nothing applied: the players make the move
     finally:
         app.camera_watch.stop()
+
+
+def test_the_offer_of_a_long_move_wraps_inside_its_button(make_app: Any) -> None:
+    """A move's sentence ("Camera sees: Mouse 1 goes from D6 to B6 by way of C6 and turns the
+    slab — Use") is longer than the board's width: it wraps, the button grows, nothing is cut."""
+    from tests.ui.helpers import pump
+    from tests.ui.scenes import _chopchop_camera_move
+
+    app = make_app()
+    _chopchop_camera_move(False)(app)
+    pump(3)
+    button = app.game_screen.ids["camera_move"]
+    assert button.text.startswith("Camera sees: Mouse")
+    assert button.texture_size[0] <= button.width - 16
+    assert button.height >= button.texture_size[1] + 8
+    assert button.height >= 56

@@ -89,7 +89,12 @@ class GameCamera:
     def offer_camera_move(self, action: Any, sentence: str) -> None:
         """The one legal move the camera's reading shows (``ui.cammoves``): one touch applies it."""
         button = BigButton(text=_("Camera sees: {move} \u2014 Use").format(move=sentence), size_hint_y=None,
-                           height=56, bg=list(theme.GOOD), font_size=theme.FONT)
+                           height=56, bg=list(theme.GOOD), font_size=theme.FONT, halign="center",
+                           valign="middle")
+        # a move's sentence is long ("Mouse 1 goes from D6 to B6 by way of C6 and turns the
+        # slab"): wrapped to the button's width, the button as tall as its lines
+        button.bind(width=lambda b, w: setattr(b, "text_size", (max(w - 24, 1), None)),
+                    texture_size=lambda b, ts: setattr(b, "height", max(56, ts[1] + 16)))
         button.action = action
         button.bind(on_release=lambda b: self.use_camera_move(b.action))
         self._camera_drop("camera_note")
