@@ -85,8 +85,10 @@ def test_pins_failing_mid_game_then_back(flaky: MockFactory) -> None:
         time.sleep(0.3)  # retries fail while unplugged
         assert p.state == "lost" and p.reconnects == 0
         UnpluggablePin.unplugged.clear()
-        assert wait_until(lambda: p.state == "connected")
-        assert p.available and p.reconnects == 1 and states.seen[-1] == ("connected", "")
+        # the reconnecting thread sets the state, lights the last turn again, then tells the app:
+        # wait for the telling, the last of the three
+        assert wait_until(lambda: states.seen[-1] == ("connected", ""))
+        assert p.state == "connected" and p.available and p.reconnects == 1
         assert p.led_states()[:2] == [True, False]  # the last turn shown is lit again
         flaky.pin(PINS.roll).drive_low()  # the buttons work again
         flaky.pin(PINS.roll).drive_high()
