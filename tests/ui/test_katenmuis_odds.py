@@ -33,10 +33,10 @@ def test_the_odds_table_is_built_off_the_ui_thread(make_app: Any, monkeypatch: A
     app.go("home")
     home = app.screen("home")
     tap(home.game_buttons["katenmuis"])
-    t = time.perf_counter()
     tap(home.ids.start)
     pump()
-    assert time.perf_counter() - t < 0.5 + 2.0  # the start did not wait for a slow table... much
+    # the start did not wait for the slow table: the game is shown while it is being built (no
+    # wall-clock bound here: on a loaded CI worker a start once took 21 s for other reasons)
     screen = app.screen("katenmuis")
     assert screen.ledger.odds == "Cat's chance: working it out…"
     assert wait_for(lambda: screen.ledger.odds.startswith("Cat wins "), timeout=20)
@@ -49,6 +49,7 @@ def test_a_table_that_cannot_be_built_says_so_and_is_not_retried(make_app: Any, 
 
     monkeypatch.setattr(katenmuis, "_odds_ready", set())
     monkeypatch.setattr(katenmuis, "_odds_failed", set())
+    monkeypatch.setattr(katenmuis, "_odds_building", set())  # not an earlier test's build still running
     tries: list[str] = []
 
     def broken_table(setting: str = "reached") -> Any:
