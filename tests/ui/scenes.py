@@ -226,11 +226,12 @@ def _chopchop_camera_move(two: bool) -> Callable[[Any], Any]:
             return len({a.piece for a in moves}) >= 2
 
         _chopchop_until(app, mice_move)
+        pump(6)  # the game settled (a camera watcher stopping clears the camera's offers)
         state = app.session.state
         moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.piece != "cat"]
         other = next(a for a in moves if a.piece != moves[0].piece)
         cammoves.offer(app.game_screen, state, [moves[0], other] if two else [moves[0]])
-        pump(6)  # the offer's wrapped lines take a few frames to settle its height
+        pump(3)  # the offer's wrapped lines take a frame or two to settle its height
         return None
 
     return build
