@@ -14,6 +14,7 @@ import pytest
 
 from tests.ui.helpers import pump, small_text, small_touch_targets, tap, texts, wait_for
 from tests.ui.test_camera_play import _watching_app
+from vision.synth.board3d_play import random_action
 
 
 @pytest.fixture(autouse=True)
@@ -42,13 +43,7 @@ def _scene(seed: int = 26) -> tuple[list[Any], Any, np.ndarray, dict[str, str], 
     state = games.make("chopchop", {}).new_state()
     history: list[Any] = []
     while not _under_cat(state):
-        if state.is_chance():
-            outcomes = state.chance_outcomes()
-            p = np.array([float(w) for _, w in outcomes])
-            action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
-        else:
-            acts = state.legal_actions()
-            action = acts[int(rng.integers(len(acts)))]
+        action = random_action(state, rng)
         state.apply(action)
         history.append(action)
         assert len(history) < 60
@@ -108,13 +103,7 @@ def test_the_camera_offers_the_mouse_that_went_under_the_table_top_cat_and_the_g
 
 
 def _play(state: Any, rng: np.random.Generator) -> Any:
-    if state.is_chance():
-        outcomes = state.chance_outcomes()
-        p = np.array([float(w) for _, w in outcomes])
-        action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
-    else:
-        acts = state.legal_actions()
-        action = acts[int(rng.integers(len(acts)))]
+    action = random_action(state, rng)
     state.apply(action)
     return action
 

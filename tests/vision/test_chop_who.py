@@ -10,6 +10,7 @@ import numpy as np
 
 from companion import games
 from vision.chop_who import camera_moves, cheese_lesson, name_mice, pair_token, spot_squares
+from vision.synth.board3d_play import random_action
 
 
 def test_a_mouse_that_stayed_keeps_its_name_and_the_one_that_moved_is_the_missing_one() -> None:
@@ -53,14 +54,7 @@ def _turn_with_mouse_under_cat(seed: int = 26) -> tuple[Any, Any]:
                      and a.piece.startswith("mouse") and a.to == str(state.cat)[4:]]
             if moves:
                 return state, moves[0]
-        if state.is_chance():
-            outcomes = state.chance_outcomes()
-            p = np.array([float(w) for _, w in outcomes])
-            action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
-        else:
-            acts = state.legal_actions()
-            action = acts[int(rng.integers(len(acts)))]
-        state.apply(action)
+        state.apply(random_action(state, rng))
     raise AssertionError("no such turn")
 
 
@@ -101,13 +95,8 @@ def _turn_with_two_mice_for_one_square(seed: int = 3) -> tuple[Any, Any, Any]:
                     return state, a, other
         if state.is_over():
             state = games.make("chopchop", {}).new_state()
-        elif state.is_chance():
-            outcomes = state.chance_outcomes()
-            p = np.array([float(w) for _, w in outcomes])
-            state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
         else:
-            acts = state.legal_actions()
-            state.apply(acts[int(rng.integers(len(acts)))])
+            state.apply(random_action(state, rng))
     raise AssertionError("no such turn")
 
 

@@ -53,20 +53,29 @@ def _leads_to(state: Any, action: Any, want: Callable[[Any], bool]) -> bool:
     return want(nxt)
 
 
+def random_action(state: Any, rng: np.random.Generator) -> Any:
+    """One action of ``state`` at random: a chance outcome by its probability, else any legal
+    action alike (the seeded random play of scenes and tests)."""
+    if state.is_chance():
+        outcomes = state.chance_outcomes()
+        p = np.array([float(w) for _, w in outcomes])
+        return outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
+    acts = state.legal_actions()
+    return acts[int(rng.integers(0, len(acts)))]
+
+
 def _play(state: Any, rng: np.random.Generator, plies: int, prefer: Callable[[Any], bool] | None = None) -> bool:
     """Apply up to ``plies`` random legal actions (four times in five, given one, an action leading
     to a state where ``prefer`` holds); False when the game ended first."""
     for _ in range(plies):
         if state.to_move() is None:
             return False
-        if state.is_chance():
-            outcomes = state.chance_outcomes()
-            p = np.array([float(w) for _, w in outcomes])
-            action = outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0]
+        if state.is_chance() or prefer is None:
+            action = random_action(state, rng)
         else:
             acts = state.legal_actions()
             action = acts[int(rng.integers(0, len(acts)))]
-            if prefer is not None and len(acts) > 1 and rng.random() < 0.8:
+            if len(acts) > 1 and rng.random() < 0.8:
                 good = [a for a in acts if _leads_to(state, a, prefer)]
                 if good:
                     action = good[int(rng.integers(0, len(good)))]
