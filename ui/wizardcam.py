@@ -4,7 +4,8 @@ throw step shows, and per frame (on the worker) what that step needs:
 - the aim: how many of the board's corner markers are seen and which way to move (vision.aim);
 - once asked, learning the pieces' looks from the start position (vision.pieces, as
   ``companion board learn`` does) on the first frame where the board is found;
-- while a test throw is awaited, the dice read (ui.dicearea, as the Camera screen reads them).
+- while a test throw is awaited, the dice the camera counts (ui.dicearea.seen, as the Camera
+  screen counts them: none on the board's markers, none that cannot be a die on the table's plane).
 
 Results reach the wizard on the UI thread through the app's bridge (``wizard_frame``,
 ``wizard_learned``, ``wizard_state``). The source is the one chosen in Settings or in the wizard
@@ -159,7 +160,8 @@ class WizardCamera:
                 dice: list[Any] | None = None
                 if self._dice.is_set():
                     try:
-                        dice = dicearea.read(frame, self.app.prefs.get("ui.dice_area"), self.reader)
+                        dice = dicearea.seen(frame, self.app.prefs.get("ui.dice_area"), self.reader,
+                                             pose, board)
                     except Exception:
                         dice = []
                 self._consumed.wait(timeout=2.0)

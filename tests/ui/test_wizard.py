@@ -226,6 +226,60 @@ def test_learn_the_pieces_then_a_test_throw_right_and_not_right(make_app: Any) -
         wizard.leave()
 
 
+def test_the_test_throw_counts_the_dice_as_the_camera_screen_does(make_app: Any, tmp_path: Any) -> None:
+    """The wizard's test throw counts dice as the Camera screen does (ui.dicearea.seen): with
+    the board found, a "die" on a printed corner marker and a box four times a die's size on the
+    table's plane are not counted; a die-sized box is. A camera here is a folder of the demo
+    feed's board pictures, read by a reader that reports all three on every picture."""
+    import shutil
+
+    import numpy as np
+
+    from ui.screens.camera import DEMO_FEED
+    from vision.boarddefaults import board_for
+    from vision.boardlocate import locate_board
+    from vision.dice import DieReading
+
+    labels = [lb for lb in json.loads((DEMO_FEED / "labels.json").read_text()) if lb["kind"] == "board"]
+    for lb in labels:
+        shutil.copy(DEMO_FEED / lb["file"], tmp_path / lb["file"])
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    board = board_for("katenmuis")
+    sq = list(board.squares.values())[len(board.squares) // 2]
+    x, y = sq.centre
+
+    def reader(frame: Any) -> list[Any]:
+        pose = locate_board(frame, board)
+        if not pose.found:
+            return []
+
+        def box(w_mm: float) -> tuple[float, float, float, float]:
+            q = pose.to_pixels(np.float64([[x - w_mm / 2, y - w_mm / 2], [x + w_mm / 2, y + w_mm / 2],
+                                           [x - w_mm / 2, y + w_mm / 2], [x + w_mm / 2, y - w_mm / 2]]))
+            return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+
+        marker = next(iter(pose.corners.values())).reshape(-1, 2)
+        on_marker = (float(marker[:, 0].min()), float(marker[:, 1].min()),
+                     float(marker[:, 0].max()), float(marker[:, 1].max()))
+        return [DieReading(4, box(16), 0.97, "white"), DieReading(6, box(64), 0.97, "white"),
+                DieReading(5, on_marker, 0.97, "white")]
+
+    app = make_app(demo=True)
+    app.prefs.set("ui.dice_area", "anywhere")
+    wizard = _wizard(app)
+    wizard.camera.feed_folder = tmp_path
+    wizard.camera.fps = 20.0
+    wizard.camera.reader = reader
+    tap(wizard.step_buttons["learn"])
+    try:
+        tap(wizard.ids.throw_button)
+        assert wait_for(lambda: wizard.can_confirm, timeout=20), wizard.throw_text
+        assert wizard.thrown == (4,)
+        assert wizard.throw_text == "I read 4. Is that right?"
+    finally:
+        wizard.leave()
+
+
 def test_unsure_dice_are_said_plainly(make_app: Any) -> None:
     app = make_app(demo=True)
     wizard = _wizard(app)
