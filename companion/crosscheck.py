@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from companion.games.base import SquareWords
-from companion.i18n import N_, _
+from companion.i18n import N_, _, capitalised
 
 Observation = Mapping[str, tuple[str | None, float]]
 
@@ -70,20 +70,16 @@ def _label(token: str | None) -> str:
     return _(_NAMES[base]) if base in _NAMES else _("a piece")
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def phrase(m: Mismatch, squares: SquareWords | None = None) -> str:
     """The mismatch as a question for the players, in the current language, squares named as
     ``squares`` names them (the game's ``square_words``: "Mouse should be on C3; I see it on C2")."""
     w = squares or (lambda sq: sq)
     if m.kind == "moved":
         return _("{piece} should be on {square}; I see it on {other}").format(
-            piece=_capital(_label(m.expected)), square=w(m.square), other=w(m.seen_at or ""))
+            piece=capitalised(_label(m.expected)), square=w(m.square), other=w(m.seen_at or ""))
     if m.kind == "missing":
         return _("{piece} should be on {square}; I don't see it").format(
-            piece=_capital(_label(m.expected)), square=w(m.square))
+            piece=capitalised(_label(m.expected)), square=w(m.square))
     if m.kind == "extra":
         return _("I see {piece} on {square}, where nothing should be").format(piece=_label(m.seen), square=w(m.square))
     if m.kind == "wrong":

@@ -143,3 +143,9 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it now (module-level constants)."""
     return message
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter upper case, the rest untouched: a translated word put at
+    the start of a sentence ("muis" -> "Muis", "l'oie" -> "L'oie")."""
+    return text[:1].upper() + text[1:]

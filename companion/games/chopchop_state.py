@@ -50,8 +50,7 @@ from companion.games.chopchop_actions import (
 from companion.games.chopchop_end import cannot_win_reason
 from companion.games.chopchop_paths import Paths, walk_paths
 from companion.games.chopchop_rules import ChopChopRules
-from companion.i18n import _, ngettext
-
+from companion.i18n import _, capitalised, ngettext
 
 
 class ChopChopState(State):
@@ -446,12 +445,12 @@ class ChopChopState(State):
             steps = n or 0
             raise IllegalAction(ngettext("{piece} cannot reach {square} in exactly {n} step",
                                          "{piece} cannot reach {square} in exactly {n} steps", steps).format(
-                piece=_capital(piece_label(piece)), square=self.game.square_words(action.to), n=steps))
+                piece=capitalised(piece_label(piece)), square=self.game.square_words(action.to), n=steps))
         vias = sorted({p[-2] if len(p) > 1 else start for p in paths})
         if action.via:
             if action.via not in vias:
                 raise IllegalAction(_("{piece} cannot step onto {square} from {via}").format(
-                    piece=_capital(piece_label(piece)), square=self.game.square_words(action.to),
+                    piece=capitalised(piece_label(piece)), square=self.game.square_words(action.to),
                     via=self.game.square_words(action.via)))
             via = action.via
         elif len(vias) == 1 or action.to not in self.face_down:
@@ -588,7 +587,3 @@ class ChopChopState(State):
         self.steps = 0
         self.moved_mouse = None
         return effects
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -24,7 +24,7 @@ from companion.games.katenmuis_effects import (
     track_words,
 )
 from companion.games.katenmuis_track import CAT
-from companion.i18n import _
+from companion.i18n import _, capitalised
 
 __all__ = ["narrate"]
 
@@ -33,10 +33,6 @@ def _join(parts: list[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
     return _("{items} and {last}").format(items=", ".join(parts[:-1]), last=parts[-1])
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None,
@@ -65,7 +61,7 @@ def narrate(effects: Sequence[Effect], names: Mapping[str, str] | None = None,
         if isinstance(e, Thrown):
             flush()
             mover = e.player
-            out.append(_("{sentence}.").format(sentence=_capital(e.describe(names, squares))))
+            out.append(_("{sentence}.").format(sentence=capitalised(e.describe(names, squares))))
         elif isinstance(e, DoubleSixForfeit):
             if e.square <= 0:
                 landing = _("Double six before passing 55: {player} stays at the start").format(player=who(e.player))
