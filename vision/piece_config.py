@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.boardlocate import LocateConfig
+from vision.piece_mix import BehindRule
 from vision.qubism_read import CubeTops
 
 
@@ -45,6 +46,10 @@ class PieceConfig:
     Kilkenny scenes of three renderers (main, alt, two seeds of the 3-D one): 176 of the 179
     empty squares read as cats are dropped, 1 of 2520 real cats (in a dim light real cats'
     chroma falls to 0.5, but their looks stay sure)."""
+    behind: dict[str, BehindRule] = field(default_factory=lambda: {"kilkenny": BehindRule()})
+    """Games whose pieces are all figures of one height, each colour distinct from the print: a
+    piece read behind one read the same is checked in the plane of the pieces' heads
+    (``vision.piece_mix.BehindRule``, ``PieceModel.head_plane``)."""
     top_weight: float = 2.0
     """The top-plane score counts this much more (it only has to show that something is there)."""
     cube_top: float = 0.8
@@ -76,6 +81,19 @@ class PieceConfig:
     """Games with a ``top_plane``: a spot whose middle, in the raised plane, changes less than
     this share of what the chosen piece's learned examples showed there is not that piece
     (a neighbour leaning over, a shadow): read as empty. Not applied before a piece is learned."""
+    centre_shares: dict[str, float] = field(default_factory=lambda: {"kilkenny": 0.45})
+    """``centre_share`` for these games instead. Kilkenny: at a steep camera a glossy cat's body
+    covers the raised plane of the square behind it, whose middle changes 0.26-0.57 of a cat's
+    there (measured on the second 3-D family, seed 2027: 13 of its 17 empty squares read as
+    cats), real cats 0.52 or more (1st percentile over four 3-D sets, 0.64 on the first family)."""
+    colour_share: dict[str, tuple[float, float]] = field(default_factory=lambda: {"kilkenny": (0.7, 0.8)})
+    """Games whose pieces all differ in colour from the print: a spot with evidence (>= 1) taken
+    for a shadow (``shadow_step_frac``) or for colourless (``min_chroma``) whose chromaticity lies
+    at least this share of the way from its print's to one learned piece's, within this distance
+    of that line (``vision.piece_mix``), is that piece when its middle changed like one
+    (``centre_share``): a flat cut-out covering part of its square. Shadows lit by another
+    light move part of the way to a blue or yellow cat (0.7 at most, measured on the first
+    3-D family's warm-tinted scenes under a hand)."""
     frame_min: int = 5
     frame_clear: float = 1.0
     frame_agree: int = 4

@@ -86,6 +86,9 @@ class PieceModel:
     hole_starts: list[list[float]] = field(default_factory=list)
     """Chop! Chop!: each hole spot as the start photo showed it, its mouse on its closed slab
     (``vision.chop_read.hole_faces``: P*P numbers)."""
+    head_plane: float = 0.0
+    """Games with ``PieceConfig.behind``: the highest plane (square sides up) where the pieces of
+    the last known position showed their colour (``vision.piece_mix.head_plane``); 0: unknown."""
 
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
@@ -102,7 +105,8 @@ class PieceModel:
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks, "arrows": self.arrows,
                                           "centre": self.centre, "hole_starts": self.hole_starts,
-                                          "rings": self.rings, "start_corners": self.start_corners}), encoding="utf-8")
+                                          "rings": self.rings, "start_corners": self.start_corners,
+                                          "head_plane": self.head_plane}), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> PieceModel:
@@ -116,7 +120,8 @@ class PieceModel:
                        {str(k): list(map(float, v)) for k, v in data.get("centre", {}).items()},
                        [_numbers(r, NFEAT) for r in data.get("rings", [])],
                        _numbers(data["start_corners"], 8) if data.get("start_corners") else [],
-                       [_numbers(r, P * P) for r in data.get("hole_starts", [])])
+                       [_numbers(r, P * P) for r in data.get("hole_starts", [])],
+                       _numbers([data.get("head_plane", 0.0)], 1)[0])
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc} (make it again with 'companion board "
                              "learn')") from None

@@ -184,6 +184,33 @@ class SpotFeatures:
         fx, fy = cam.foot
         return np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
 
+    def looks_at(self, image: np.ndarray, pose: BoardPose, z_mm: float,
+                 spots: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The looks of ``spots`` in the plane ``z_mm`` up, and the empty print's there (looks
+        [len(spots), 4]), lit as the last frame read (``features`` first). Each spot's patch is
+        warped on its own (twice its side, then averaged down, as ``_patches`` does)."""
+        s = self.config.px_per_mm
+        lift = self._lift(pose, (image.shape[1], image.shape[0]), z_mm)
+        lift_px = np.diag([s, s, 1.0]) @ lift @ np.diag([1 / s, 1 / s, 1.0])
+        assert pose.homography is not None
+        to_image = pose.homography @ lift @ np.diag([1 / s, 1 / s, 1.0])
+        seen = np.empty((len(spots), P, P, 3), np.float32)
+        empty = np.empty_like(seen)
+        for k, i in enumerate(spots):
+            x0, y0, x1, y1 = self.boxes[i]
+            sx, sy = (x1 - x0) / (2 * P), (y1 - y0) / (2 * P)  # output pixel centres on the box's
+            box = np.array([[sx, 0, x0 + sx / 2 - 0.5], [0, sy, y0 + sy / 2 - 0.5], [0, 0, 1.0]])
+            crop = cv2.warpPerspective(image, to_image @ box, (2 * P, 2 * P),
+                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+            seen[k] = cv2.resize(crop, (P, P), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+            e = cv2.warpAffine(self.empty, (lift_px @ box)[:2], (2 * P, 2 * P),
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+            empty[k] = cv2.resize(e, (P, P), interpolation=cv2.INTER_AREA)
+        ctr = (self._spot_centres_px[spots] @ lift_px[:2, :2].T) + lift_px[:2, 2]
+        gain = np.maximum(self._basis(ctr[:, 0], ctr[:, 1]) @ self._last_coef, 0.05).astype(np.float32)
+        seen /= gain[:, None, None, :]
+        return _look_features(seen[:, INNER, INNER]), _look_features(empty[:, INNER, INNER])
+
     def features(self, image: np.ndarray, pose: BoardPose) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(occupancy score per spot, look features per spot, normalised patches)."""
         warped = self.warp(image, pose).astype(np.float32) / 255

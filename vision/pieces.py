@@ -40,7 +40,8 @@ Tokens are the engines' ``board_view`` tokens (mice are read as ``"mouse"``: the
 tell mice apart; ``comparable()`` maps engine views to what the camera can see).
 
 Modules, one per stage: ``vision.piece_spots`` (warp, light, occupancy evidence and looks per
-spot), ``vision.piece_looks`` (look features, learned looks), ``vision.arrows`` (a cube's
+spot), ``vision.piece_looks`` (look features, learned looks), ``vision.piece_mix`` (Kilkenny: a
+cat's colour seen partly, the plane of the cats' heads), ``vision.arrows`` (a cube's
 arrow), ``vision.piece_config`` (settings), ``vision.chop_read`` and ``vision.chop_squares``
 (Chop! Chop!'s rules and its learned per-square classifier); this one reads the spots (nearest look, shadows,
 the spot's middle) and checks the frame as a whole.
@@ -67,6 +68,7 @@ from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
+from vision.piece_mix import drop_hidden, learn_head, partly_seen
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, settle_cubes, top_crops, top_face, with_arrow,
@@ -152,6 +154,12 @@ class BoardReader(SpotFeatures):
                 if parts[0] == "cube" and len(parts) == 2 and parts[1] in _TURNS:
                     glyph = _glyph_map(self.cube_top(image, pose, spot_index[sid]))
                     self.model.arrows.append([float(v) for v in np.rot90(glyph, _TURNS[parts[1]]).ravel()])
+        rule = self.config.behind.get(self.board.game)
+        if rule is not None:  # how tall the pieces are (vision.piece_mix)
+            names, protos = self._classes()
+            cats = {spot_index[s]: appearance(t) for s, t in known.items() if s in spot_index and t in names}
+            if len(cats) >= 4:
+                self.model.head_plane = learn_head(self, image, pose, cats, names, protos, rule)
         return n
 
     def _classes(self) -> tuple[list[str], np.ndarray]:
@@ -196,6 +204,7 @@ class BoardReader(SpotFeatures):
             elif step_frac[i] < cfg.shadow_step_frac:
                 token = None  # a cast shadow's straight edge explains the change
                 conf = float(0.5 + 0.5 * (1 - step_frac[i] / cfg.shadow_step_frac))
+                token, conf = self._partly_seen(i, looks[i], names, protos, occ_conf) or (token, conf)
             elif self._centre_too_weak(i, looks[i], names, protos):
                 token = None  # something at the edge only: a neighbour leaning over, a shadow
                 conf = 0.6
@@ -214,7 +223,8 @@ class BoardReader(SpotFeatures):
                 token = best
                 self._look_dist.setdefault(best, {})[i] = float(d[0])
                 if conf < cfg.colourless_conf and self._colourless(i):
-                    token, conf = None, 0.6  # an unsure look and no colour change: a shadow, not a cat
+                    # an unsure look and no colour change: a shadow, not a cat (unless partly one)
+                    token, conf = self._partly_seen(i, looks[i], names, protos, occ_conf) or (None, 0.6)
                 if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
                     # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
                     arrow, aconf = self._arrow(img, pose, i)
@@ -242,6 +252,8 @@ class BoardReader(SpotFeatures):
             if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
                 decided = merge(decided, decide(square.probs(self.last_chop_features), self._chop_kinds),
                                 self._chop_kinds, cfg.chop_classifier_sure)
+        if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
+            drop_hidden(self, img, pose, self.model.head_plane, decided, names, protos, rule)
         both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,
                                    names, protos)) if self._chop_kinds else set())
         for i, (ids, (token, conf)) in enumerate(zip(self.groups, decided)):
@@ -460,6 +472,18 @@ class BoardReader(SpotFeatures):
             chroma.append(float(self.last_top_scores[i][1]))
         return min(chroma) < least
 
+    def _partly_seen(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray,
+                     occ_conf: float) -> tuple[str, float] | None:
+        """Spot ``i``, taken for a shadow, as a piece seen partly (``PieceConfig.colour_share``,
+        ``vision.piece_mix``): (token, confidence), or None."""
+        rule = self.config.colour_share.get(self.board.game)
+        if not rule:
+            return None
+        token = partly_seen(look, self._last_look_empty[i], names, protos, *rule)
+        if token is None or self._centre_weak_for(i, token):
+            return None
+        return token, 0.8 * occ_conf
+
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of
         what class ``cls``'s learned examples showed there (1 without a raised plane or
@@ -477,7 +501,7 @@ class BoardReader(SpotFeatures):
         ref = self.model.centre.get(cls)
         if not np.isfinite(centre) or not ref:
             return False
-        return centre < self.config.centre_share * float(np.median(ref))
+        return centre < self.config.centre_shares.get(self.board.game, self.config.centre_share) * float(np.median(ref))
 
     def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than the nearest piece
