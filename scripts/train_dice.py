@@ -59,6 +59,9 @@ once (``--procs 3`` each, ~6 minutes in all):
         --cls-iters 10000 --real-jitters 3 --seed 4      # --mine reading the tenth round's detector
     (the same with --cls-arch slim --cls-name dice_cls_fast.onnx: the quick classifier, no teacher)
     scripts/quantize_dice.py --dataset $S (each model; calibrated on all four sets' train photos)
+Issue 29's fourteenth round (docs/readme/dice.md, with its command; nothing shipped) fine-tuned the
+full classifier on the CPU with ``--cls-hard 4 0.9`` (the crops it is unsure of drawn four times as
+often) and ``--synth3d-looks hard`` (marbled, translucent, spot-lit 3-D dice).
 Before the eleventh round: dice-dev *train* split only, its labels corrected by
 ``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
 checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
