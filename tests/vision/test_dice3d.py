@@ -179,7 +179,7 @@ def test_training_scenes_are_shared_through_a_cache(tmp_path: Path) -> None:
         dice_scenes.make_synth3d(1, 4, looks="shiny")
 
 
-def test_a_spot_lamp_lights_the_dice_and_darkens_the_room() -> None:
+def test_a_spot_lamp_gives_the_dice_glare() -> None:
     """Params3D.spot_prob: one strong lamp from high above in a dim room, glossy dice: glare on
     the dice."""
     plain = Params3D(**PLAIN, tilt_deg=(0.0, 20.0), die_px=(50.0, 60.0), n_dice=(3, 5))
