@@ -76,43 +76,58 @@ def _crowd_scenes(n: int, rng: np.random.Generator) -> list[Scene]:
     return out
 
 
-def make_synth3d(n: int, seed: int, procs: int = 0, cache: str | Path | None = None) -> list[Scene]:
+# --synth3d-looks: the odds of the 3-D scenes' dice (``vision.synth.dice3d.Params3D``); "hard" is
+# what the classifier is unsure of on the real sets (issue 29's fourteenth round): marbled,
+# translucent and spot-lit dice, mostly 24-110 px (felt trays, a lamp), so fewer, bigger dice
+LOOKS: dict[str, dict[str, Any]] = {
+    "any": {},
+    "hard": {"marbled_prob": 0.5, "translucent_prob": 0.35, "spot_prob": 0.35, "die_px": (24.0, 110.0),
+             "n_dice": (1, 14)},
+}
+
+
+def make_synth3d(n: int, seed: int, procs: int = 0, cache: str | Path | None = None, looks: str = "any"
+                 ) -> list[Scene]:
     """Dice ray-cast in 3-D (``vision.synth.dice3d``: side faces, busy printed art, small dice,
-    marbled and translucent bodies, negatives). Seeds 70000 + seed, far from the bench's. With
+    marbled and translucent bodies, negatives), their odds ``LOOKS[looks]``. Seeds 70000 + seed
+    ("any") or 80000 + seed (other looks), far from the bench's. With
     ``cache`` (a .pkl file) the scenes are read from it when it holds ``n`` scenes of this seed,
     else made and written there (JPEG bytes: several runs on one machine share one rendering)."""
     cache = Path(cache) if cache else None
     if cache is not None and cache.is_file():
         with cache.open("rb") as f:
             key, packed = pickle.load(f)
-        if key == (n, seed):
+        if key == ((n, seed) if looks == "any" else (n, seed, looks)):
             return [(cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_COLOR), d) for b, d in packed]
+    if looks not in LOOKS:
+        raise SystemExit(f"--synth3d-looks {looks}: not one of {', '.join(LOOKS)}")
+    base = 70_000 if looks == "any" else 80_000
     if procs:
-        scenes = pooled(_synth3d_part, [(70_000 + seed, k, m) for k, m in parts(n)], procs)
+        scenes = pooled(_synth3d_part, [(base + seed, k, m, looks) for k, m in parts(n)], procs)
     else:
-        scenes = _synth3d_scenes(n, np.random.default_rng(70_000 + seed))
+        scenes = _synth3d_scenes(n, np.random.default_rng(base + seed), looks)
     if cache is not None:
         packed = [(cv2.imencode(".png", img)[1].tobytes(), d) for img, d in scenes]
         tmp = cache.with_suffix(".tmp")
         with tmp.open("wb") as f:
-            pickle.dump(((n, seed), packed), f)
+            pickle.dump(((n, seed) if looks == "any" else (n, seed, looks), packed), f)
         tmp.replace(cache)
     return scenes
 
 
-def _synth3d_scenes(n: int, rng: np.random.Generator) -> list[Scene]:
+def _synth3d_scenes(n: int, rng: np.random.Generator, looks: str = "any") -> list[Scene]:
     out = []
     for _ in range(n):
         r = rng.random()
         w, h = (640, 640) if r < 0.5 else ((640, 480) if r < 0.75 else (480, 640))
-        img, lab = synth_dice3d.render_scene3d(rng, synth_dice3d.Params3D(width=w, height=h))
+        img, lab = synth_dice3d.render_scene3d(rng, synth_dice3d.Params3D(width=w, height=h, **LOOKS[looks]))
         out.append((img, lab["dice"]))
     return out
 
 
 def _synth3d_part(job: tuple) -> list:
-    seed, k, m = job
-    return _synth3d_scenes(m, _part_rng(seed, k))
+    seed, k, m, looks = job
+    return _synth3d_scenes(m, _part_rng(seed, k), looks)
 
 
 # procs > 0: the scenes are made in parts of PART, part k from seed's k-th spawned generator, so

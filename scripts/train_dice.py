@@ -59,6 +59,9 @@ once (``--procs 3`` each, ~6 minutes in all):
         --cls-iters 10000 --real-jitters 3 --seed 4      # --mine reading the tenth round's detector
     (the same with --cls-arch slim --cls-name dice_cls_fast.onnx: the quick classifier, no teacher)
     scripts/quantize_dice.py --dataset $S (each model; calibrated on all four sets' train photos)
+Issue 29's fourteenth round (docs/readme/dice.md, with its command; nothing shipped) fine-tuned the
+full classifier on the CPU with ``--cls-hard 4 0.9`` (the crops it is unsure of drawn four times as
+often) and ``--synth3d-looks hard`` (marbled, translucent, spot-lit 3-D dice).
 Before the eleventh round: dice-dev *train* split only, its labels corrected by
 ``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
 checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
@@ -89,6 +92,7 @@ from vision.dice import CLS_SIZE, DET_STRIDE  # noqa: E402
 from dice_scenes import make_crowds, make_synth, make_synth3d, warp_photo  # noqa: E402
 from dice_sets import load_set, load_sets  # noqa: E402
 import dice_mine  # noqa: E402
+from dice_crops import hard_weights, streaks  # noqa: E402
 from dice_nets import (CLS_WIDTHS, DET_ARCHS, Cls, Det, distil_loss, keep_loaded_norms,  # noqa: E402
                        load_onnx_cls, load_onnx_det, soft_loss, teach_stem)
 
@@ -112,6 +116,7 @@ RUNTIME_SCALE = False  # detector samples scaled as the reader's fine pass scale
 REAL_N = 0  # the detector's data: the first REAL_N scenes are the real photos (repeated)
 CLS_INIT: Path | None = None  # a float classifier (ONNX) to fine-tune instead of starting afresh (--cls-init)
 CLS_LR = 3e-3  # the classifier's peak learning rate (--cls-lr)
+CLS_HARD = (1.0, 0.9)  # with --cls-init: crops it reads their label under [1] drawn [0] times as often (--cls-hard)
 DET_INIT: Path | None = None  # a detector (ONNX) whose layers start this one (--det-init)
 DET_LR = 3e-3  # the detector's peak learning rate (--det-lr)
 STEM_ITERS = 0  # steps teaching a new stem the --det-init detector's features (--stem-iters)
@@ -327,26 +332,6 @@ def mine(data: list, out: Path) -> list[tuple[np.ndarray, int]]:
 
 
 
-_YY, _XX = np.mgrid[0:CLS_SIZE, 0:CLS_SIZE].astype(np.float32) - (CLS_SIZE - 1) / 2
-
-
-def streaks(n: int, rng: np.random.Generator, prob: float = 0.2) -> np.ndarray:
-    """Light or dark bands across some crops (N x S x S x 1, normalised units): a reflection on
-    a glossy face, a streak of marbling. A band is long and narrow, a pip is round, so the
-    classifier learns to read past them (two dice-dev photos were misread for such a band)."""
-    out = np.zeros((n, CLS_SIZE, CLS_SIZE, 1), np.float32)
-    for i in np.nonzero(rng.random(n) < prob)[0]:
-        a = rng.uniform(0, math.pi)
-        off = rng.uniform(-0.35, 0.35) * CLS_SIZE
-        width = rng.uniform(0.03, 0.12) * CLS_SIZE
-        d = _XX * math.cos(a) + _YY * math.sin(a) - off
-        along = -_XX * math.sin(a) + _YY * math.cos(a)
-        length = rng.uniform(0.3, 1.0) * CLS_SIZE
-        band = np.exp(-(d / width) ** 2) * (np.abs(along) < length / 2)
-        out[i, :, :, 0] = band * rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 1.8)
-    return out
-
-
 def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
               extra: list[tuple[np.ndarray, int]] | None = None, real_more: list | None = None) -> None:
     xs, ys = [], []
@@ -384,7 +369,9 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
     opt = torch.optim.AdamW(model.parameters(), CLS_LR, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, CLS_LR, total_steps=iters, pct_start=0.1)
     bs = 128
-    batches = torch_batches(X, Y, bs, rng) if BATCHES == "torch" else numpy_batches(X, Y, bs, rng)
+    weights = (hard_weights(X, Y, CLS_INIT, CLS_ARCH, *CLS_HARD) if CLS_INIT is not None and CLS_HARD[0] > 1
+               else None)  # (numpy's draw only)
+    batches = torch_batches(X, Y, bs, rng) if BATCHES == "torch" else numpy_batches(X, Y, bs, rng, weights)
     del X  # the batches hold the crops (numpy's) or free them once on DEVICE (torch's)
     t0 = time.time()
     for it in range(iters):
@@ -407,13 +394,14 @@ def train_cls(data: list, iters: int, out: Path, rng: np.random.Generator,
     export(model, torch.zeros(1, 3, CLS_SIZE, CLS_SIZE), out / CLS_NAME)
 
 
-def numpy_batches(X: np.ndarray, Y: np.ndarray, bs: int, rng: np.random.Generator
+def numpy_batches(X: np.ndarray, Y: np.ndarray, bs: int, rng: np.random.Generator, weights: np.ndarray | None = None
                   ) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
     """The classifier's batches (N x 3 x S x S on DEVICE, and their labels), each crop with its
     own gain and the batch with one noise level, some crossed by bands, half mirrored: drawn and
-    jittered by numpy (the CPU's share of a step: ~14 ms of the noise alone on this VM)."""
+    jittered by numpy (the CPU's share of a step: ~14 ms of the noise alone on this VM); with
+    ``weights`` (``dice_crops.hard_weights``) each crop drawn that often."""
     while True:
-        idx = rng.integers(0, len(X), bs)
+        idx = rng.integers(0, len(X), bs) if weights is None else rng.choice(len(X), bs, p=weights)
         xb = X[idx].astype(np.float32)
         # photometric jitter per crop, done on the normalised crop
         gain = rng.uniform(0.7, 1.3, (bs, 1, 1, 1)).astype(np.float32)
@@ -512,6 +500,7 @@ def main() -> None:
                     help="scale the detector's samples as the reader's fine pass does (small dice up to 640 px)")
     ap.add_argument("--synth3d", type=int, default=0, help="scenes ray-cast in 3-D (vision.synth.dice3d) added")
     ap.add_argument("--synth3d-cache", default=None, help="a .pkl of the --synth3d scenes (made there when it isn't)")
+    ap.add_argument("--synth3d-looks", default="any", help="the 3-D dice's odds (dice_scenes.LOOKS): any, hard")
     ap.add_argument("--crowd", type=int, default=0, help="crowded synthetic tables added to the data")
     ap.add_argument("--streaks", type=float, default=0.0, help="share of classifier crops crossed by a light or dark band")
     ap.add_argument("--jpeg", type=float, default=0.0,
@@ -524,6 +513,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1: the times quoted above)")
     ap.add_argument("--cls-init", default=None, help="fine-tune this float classifier (ONNX) instead of starting afresh")
     ap.add_argument("--cls-lr", type=float, default=3e-3, help="the classifier's peak learning rate")
+    ap.add_argument("--cls-hard", type=float, nargs=2, default=(1.0, 0.9), metavar=("BOOST", "BELOW"),
+                    help="with --cls-init (numpy batches): the crops it reads their label under BELOW drawn BOOST times as often")
     ap.add_argument("--cls-teacher", default=None,
                     help="a float classifier (ONNX, base widths) whose answers the new one learns as well as the labels")
     ap.add_argument("--cls-distil", type=float, default=0.7, help="with --cls-teacher: the weight of its answers (0-1)")
@@ -560,6 +551,8 @@ def main() -> None:
         ap.error("--distil and --stem-iters need --det-init")
     CLS_INIT = Path(a.cls_init) if a.cls_init else None
     CLS_LR = a.cls_lr
+    global CLS_HARD
+    CLS_HARD = (a.cls_hard[0], a.cls_hard[1])
     CLS_ARCH = a.cls_arch
     STREAKS = a.streaks
     global JPEG, WARP, RUNTIME_SCALE
@@ -577,7 +570,7 @@ def main() -> None:
     real = load_sets([Path(p) for p in a.dataset.split(",") if p], a.label_fixes, a.holdout,
                      Path(a.val_out) if a.val_out else None)
     synth = (make_synth(a.synth, seed=1000 + a.seed, close=a.close, hue_pips=a.hue_pips, procs=PROCS)
-             + make_crowds(a.crowd, a.seed, procs=PROCS) + make_synth3d(a.synth3d, a.seed, PROCS, a.synth3d_cache))
+             + make_crowds(a.crowd, a.seed, procs=PROCS) + make_synth3d(a.synth3d, a.seed, PROCS, a.synth3d_cache, a.synth3d_looks))
     print(f"data: {len(real)} real train images, {len(synth)} synthetic ({a.crowd} crowded, {a.synth3d} in 3-D), "
           f"{time.time() - t:.0f}s", flush=True)
     # real images are few: repeat them so they are ~40% of what the models see

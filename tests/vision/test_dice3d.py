@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -171,6 +172,25 @@ def test_training_scenes_are_shared_through_a_cache(tmp_path: Path) -> None:
     assert all(np.array_equal(a[0], b[0]) and a[1] == b[1] for a, b in zip(made, again))
     other = dice_scenes.make_synth3d(2, 5, cache=cache)
     assert not np.array_equal(other[0][0], made[0][0])
+    hard = dice_scenes.make_synth3d(2, 4, cache=cache, looks="hard")  # other looks: made afresh too
+    assert not np.array_equal(hard[0][0], made[0][0])
+    assert all(np.array_equal(x[0], y[0]) for x, y in zip(hard, dice_scenes.make_synth3d(2, 4, cache=cache, looks="hard")))
+    with pytest.raises(SystemExit, match="not one of"):
+        dice_scenes.make_synth3d(1, 4, looks="shiny")
+
+
+def test_a_spot_lamp_gives_the_dice_glare() -> None:
+    """Params3D.spot_prob: one strong lamp from high above in a dim room, glossy dice: glare on
+    the dice."""
+    plain = Params3D(**PLAIN, tilt_deg=(0.0, 20.0), die_px=(50.0, 60.0), n_dice=(3, 5))
+    glare = []
+    for spot in (0.0, 1.0):
+        g = []
+        for seed in range(6):
+            img, lab = render_scene3d(np.random.default_rng(40 + seed), replace(plain, spot_prob=spot), debug=True)
+            g.append(float((img[lab["ids"] > 0].min(1) >= 250).mean()))  # die pixels white in all three channels
+        glare.append(float(np.mean(g)))
+    assert glare[1] > 3 * glare[0], glare  # measured: 0.155 against 0.024
 
 
 def test_mining_leaves_a_hidden_top_face_alone() -> None:

@@ -366,3 +366,27 @@ def test_mining_a_whole_die_set_reads_one_proposal_per_die(tiny_set: Path) -> No
     got = T.dice_mine.mine_inside(img, dice, props, T.crop_for_classifier)
     assert [y for _c, y in got] == [4, 0]
     assert np.array_equal(got[0][0], T.crop_for_classifier(img, [104.0, 100.0, 156.0, 140.0]))
+
+
+def test_a_fine_tune_draws_the_crops_its_classifier_is_unsure_of_more_often(tiny_set: Path) -> None:
+    """--cls-hard BOOST BELOW (dice_crops.hard_weights): crops whose label the --cls-init
+    classifier reads under BELOW are drawn BOOST times as often as the others."""
+    import json
+
+    T = _train_module()
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00000.png"))
+    dice = json.loads((tiny_set / "labels.json").read_text())["images"][0]["dice"]
+    crops = [T.crop_for_classifier(img, d["box"]).astype(np.float32) for d in dice]
+    X = np.stack(crops + crops)
+    Y = np.int64([d["value"] for d in dice] + [0] * len(dice))  # each die again, labelled "not a die"
+    model = D.MODELS / "dice_cls.onnx"
+    w = T.hard_weights(X, Y, model, "base", 4.0, 0.9)
+    n = len(dice)
+    assert w.shape == (2 * n,) and np.isclose(w.sum(), 1.0)
+    assert np.allclose(w[n:], w[n:].max())  # every wrongly labelled crop is hard
+    assert (w[n:] > 3.9 * w[:n]).sum() >= n - 1  # the right labels read surely, but for one at most
+    assert np.allclose(T.hard_weights(X, Y, model, "base", 1.0, 0.9), 1 / (2 * n))
+    _x, y = next(T.numpy_batches(X.astype(np.float16), Y, 4000, np.random.default_rng(1), w))
+    assert float((y.numpy() == 0).mean()) > 0.7  # 0.8 expected, 0.5 drawn evenly
+    with pytest.raises(ValueError, match="boost"):
+        T.hard_weights(X, Y, model, "base", 0.5, 0.9)

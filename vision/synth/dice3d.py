@@ -70,6 +70,7 @@ class Params3D:
     marbled_prob: float = 0.25
     translucent_prob: float = 0.2
     engraved_prob: float = 0.5
+    spot_prob: float = 0.0  # a scene lit by one strong lamp from above (glare on glossy faces, dark room)
     hidden_from: float = 0.2  # a top face more hidden than this is not a target ("whole")
     table: str = "any"  # what lies on the table: "any" (boards, printed art, tables), or "plain" (one colour)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -431,12 +432,16 @@ def render_scene3d(rng: np.random.Generator, params: Params3D | None = None, deb
                     objs.append(key)
     # lights
     lights = []
-    for _ in range(1 if rng.random() < 0.6 else 2):
-        el = math.radians(rng.uniform(25, 85))
+    spot = bool(p.spot_prob) and rng.random() < p.spot_prob  # (no draw when off: the bench's scenes as before)
+    for _ in range(1 if spot or rng.random() < 0.6 else 2):
+        el = math.radians(rng.uniform(45 if spot else 25, 85))
         az = rng.uniform(0, 2 * math.pi)
         lights.append(Light(np.float32([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)]),
-                            float(rng.uniform(0.4, 0.9))))
-    ambient = float(rng.uniform(0.25, 0.55))
+                            float(rng.uniform(1.0, 1.5) if spot else rng.uniform(0.4, 0.9))))
+    ambient = float(rng.uniform(0.12, 0.3) if spot else rng.uniform(0.25, 0.55))
+    if spot:  # a lamp's glare: glossy faces
+        for o in objs:
+            o.shine = (float(rng.uniform(0.4, 1.0)), o.shine[1])
     tint = np.float32(rng.uniform(0.85, 1.15, 3))
     # the table's light: shadows drawn in texture space
     shade = np.full((th, tw), ambient, np.float32)
