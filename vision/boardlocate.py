@@ -19,6 +19,7 @@ whenever all markers are visible or the visible ones disagree with the old pose.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -49,6 +50,9 @@ class LocateConfig:
     max_lens: float = 0.6
     """Strongest radial lens distortion (division-model coefficient, radii in image widths)
     that may explain markers a homography alone does not fit (see ``_lens_pose``)."""
+    sharpen: float = 2.0
+    """When fewer than two markers are found, detect again on the frame sharpened (unsharp
+    mask of this sigma, px; 0: never): a blurred camera's markers."""
     guided: bool = True
     """When markers are still missing and at least two were found, look for each missing one
     where the others' pose puts it, in a top-down view of that corner (``_guided``)."""
@@ -122,12 +126,32 @@ def as_gray(image: np.ndarray) -> np.ndarray:
     return image
 
 
+def _take(found: dict[int, np.ndarray], wanted: set[int], corners: Any, ids: Any, scale: float = 1.0,
+          better: bool = False) -> None:
+    """Add a detection pass's markers of ``wanted`` ids (corners divided by ``scale``) to
+    ``found``; with ``better`` its corners replace those of an earlier, coarser pass. An id
+    the pass saw twice is taken from neither place (a piece's print read as a marker: which
+    one is the board's is for another pass to say)."""
+    if ids is None:
+        return
+    seen = [int(i) for i in np.asarray(ids).ravel()]
+    for c, i in zip(corners, seen):
+        if i in wanted and seen.count(i) == 1 and (better or i not in found):
+            found[i] = np.asarray(c, np.float64).reshape(4, 2) / scale
+
+
 def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None = None
                    ) -> dict[int, np.ndarray]:
     """Marker id -> its 4 corners in pixels (TL, TR, BR, BL), for this board's markers only."""
     cfg = config or LocateConfig()
     gray = as_gray(image)
     det = _detector(board.aruco)
+    wanted = set(board.marker_ids)
+    found: dict[int, np.ndarray] = {}
+
+    def missing() -> bool:
+        return len(found) < len(board.printed_as(found).markers)
+
     if cfg.detect_scale != 1.0 and min(gray.shape) * cfg.detect_scale >= 240:
         small = cv2.resize(gray, None, fx=cfg.detect_scale, fy=cfg.detect_scale,
                            interpolation=cv2.INTER_AREA)
@@ -138,29 +162,27 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
             cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
             corners = [pts[4 * i:4 * i + 4].reshape(1, 4, 2) for i in range(len(corners))]
-        seen_ids = set() if ids is None else {int(i) for i in ids.ravel()}
-        layout = {m.id for m in board.printed_as(seen_ids).markers}
-        if len(seen_ids & layout) < len(layout):
+        _take(found, wanted, corners, ids)
+        if missing():
+            # at full size; what only the small image showed is kept (it was dropped before)
             corners, ids, _ = det.detectMarkers(gray)
+            _take(found, wanted, corners, ids, better=True)
     else:
         corners, ids, _ = det.detectMarkers(gray)
-    wanted = set(board.marker_ids)
-    found: dict[int, np.ndarray] = {}
-    if ids is not None:
-        for c, i in zip(corners, ids.ravel()):
-            if int(i) in wanted and int(i) not in found:
-                found[int(i)] = np.asarray(c, np.float64).reshape(4, 2)
-    if len(found) < len(board.printed_as(found).markers) and cfg.upscale > 1:
+        _take(found, wanted, corners, ids)
+    if missing() and cfg.upscale > 1:
         sides = [float(np.linalg.norm(c[0] - c[2])) / np.sqrt(2) for c in found.values()]
         if not sides or float(np.median(sides)) < cfg.small_marker_px:
             # a far-away board: its markers are only a few pixels per cell; look closer
             big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
-            corners2, ids2, _ = det.detectMarkers(big)
-            if ids2 is not None:
-                for c, i in zip(corners2, ids2.ravel()):
-                    if int(i) in wanted and int(i) not in found:
-                        found[int(i)] = np.asarray(c, np.float64).reshape(4, 2) / cfg.upscale
-    if cfg.guided and 2 <= len(found) < len(board.printed_as(found).markers):
+            corners, ids, _ = det.detectMarkers(big)
+            _take(found, wanted, corners, ids, cfg.upscale)
+    if len(found) < 2 and cfg.sharpen > 0:
+        # too few markers to look for the others by: a blurred frame, its edges sharpened
+        soft = cv2.GaussianBlur(gray, (0, 0), cfg.sharpen)
+        corners, ids, _ = det.detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
+        _take(found, wanted, corners, ids)
+    if cfg.guided and len(found) >= 2 and missing():
         found.update(_guided(gray, board, found, cfg))
     return found
 
