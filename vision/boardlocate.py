@@ -26,6 +26,7 @@ import numpy as np
 
 from companion.boards import Board
 from vision.errors import InvalidImageError, VisionError
+from vision.lens import Lens
 from vision.printing import aruco_dictionary
 
 
@@ -76,6 +77,26 @@ class BoardPose:
     kept: bool = False
     """True when the tracker kept an earlier pose because markers were hidden."""
     corners: dict[int, np.ndarray] = field(default_factory=dict)
+    lens: Lens | None = None
+    """The lens's radial distortion when the markers needed one (``_lens_pose``), else None."""
+    pinhole: np.ndarray | None = None
+    """With ``lens``: 3x3, board millimetres -> pinhole pixels (``homography`` is then the
+    homography closest to the lens over the play area)."""
+
+    def sampling(self) -> tuple[np.ndarray, Lens | None]:
+        """How to cut views of the board from the image: (3x3 board mm -> pixels, lens or
+        None); through the lens when the pose has one (``vision.lens.warp_through``)."""
+        if self.lens is not None and self.pinhole is not None:
+            return self.pinhole, self.lens
+        if self.homography is None:
+            raise BoardNotFound("the board was not found in this image")
+        return self.homography, None
+
+    def project(self, pts_mm: np.ndarray) -> np.ndarray:
+        """Board mm [n, 2] -> image pixels, through the lens when the pose has one."""
+        h, lens = self.sampling()
+        p = cv2.perspectiveTransform(np.asarray(pts_mm, np.float64).reshape(-1, 1, 2), h).reshape(-1, 2)
+        return p if lens is None else lens.distort(p)
 
     def to_pixels(self, pts_mm: np.ndarray) -> np.ndarray:
         if self.homography is None:
@@ -309,8 +330,9 @@ def _lens_pose(board: Board, seen: dict[int, np.ndarray], ids: list[int],
     about the image centre (searched in [-max_lens, max_lens]) is fitted with the homography to
     all corners; when that model fits them within ``max_error_px``, the board is there. The
     pose's homography is then the one closest to that lens model over the whole board (a grid
-    of board points seen through the lens), so squares are read where the lens shows them up
-    to the small remainder a homography cannot express; ``error_px`` is the lens model's RMS.
+    of board points seen through the lens), for what needs one homography; the pose keeps the
+    lens and the pinhole homography too, and views of the squares are cut through them
+    (``BoardPose.sampling``); ``error_px`` is the lens model's RMS.
     """
     src, dst = _correspondences(board, seen, ids)
     centre = np.array([image_size[0] / 2.0, image_size[1] / 2.0])
@@ -353,7 +375,8 @@ def _lens_pose(board: Board, seen: dict[int, np.ndarray], ids: list[int],
         return None
     conf = _confidence(len(ids), len(board.markers), err, cfg)
     return BoardPose(found=True, homography=h, markers=tuple(sorted(seen)), used=tuple(ids),
-                     error_px=err, confidence=conf, corners=seen)
+                     error_px=err, confidence=conf, corners=seen,
+                     lens=Lens(lam, float(centre[0]), float(centre[1]), unit), pinhole=h_u)
 
 
 def _size(image: np.ndarray) -> tuple[int, int]:
@@ -400,14 +423,14 @@ class BoardTracker:
             return fresh
         if old is not None and old.homography is not None and seen:
             src, dst = _correspondences(self.board, seen, sorted(seen))
-            drift = _rms(old.homography, src, dst)
+            drift = float(np.sqrt(np.mean(np.sum((old.project(src) - dst) ** 2, axis=1))))
             if drift <= cfg.moved_px:
                 # Board has not moved: the old pose (fitted on more markers) stays.
                 kept = BoardPose(found=True, homography=old.homography, markers=tuple(sorted(seen)),
                                  used=tuple(sorted(seen)), error_px=drift,
                                  confidence=max(old.confidence * 0.95,
                                                 _confidence(len(seen), total, drift, cfg)),
-                                 kept=True, corners=seen)
+                                 kept=True, corners=seen, lens=old.lens, pinhole=old.pinhole)
                 return kept
         if fresh.found:
             self.pose = fresh
