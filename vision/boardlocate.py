@@ -191,7 +191,9 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
     else:
         corners, ids, _ = det.detectMarkers(gray)
         _take(found, wanted, corners, ids)
-    if missing() and cfg.upscale > 1:
+    if missing() and cfg.upscale > 1 and not (cfg.guided and len(found) >= 2):
+        # (with two markers or more the guided look below enlarges the missing ones instead,
+        # where they should be, for a fraction of this pass's time)
         sides = [float(np.linalg.norm(c[0] - c[2])) / np.sqrt(2) for c in found.values()]
         if not sides or float(np.median(sides)) < cfg.small_marker_px:
             # a far-away board: its markers are only a few pixels per cell; look closer
