@@ -19,12 +19,14 @@ whenever all markers are visible or the visible ones disagree with the old pose.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.boards import Board
 from vision.errors import InvalidImageError, VisionError
+from vision.lens import Lens
 from vision.printing import aruco_dictionary
 
 
@@ -49,6 +51,16 @@ class LocateConfig:
     max_lens: float = 0.6
     """Strongest radial lens distortion (division-model coefficient, radii in image widths)
     that may explain markers a homography alone does not fit (see ``_lens_pose``)."""
+    sharpen: float = 2.0
+    """When fewer than two markers are found, detect again on the frame sharpened (unsharp
+    mask of this sigma, px; 0: never): a blurred camera's markers."""
+    guided: bool = True
+    """When markers are still missing and at least two were found, look for each missing one
+    where the others' pose puts it, in a top-down view of that corner (``_guided``)."""
+    guided_px_per_cell: float = 10.0
+    """Pixels per marker cell of that top-down view."""
+    guided_margin: float = 1.0
+    """The view reaches this many marker sides beyond the marker on every side."""
 
 
 @dataclass
@@ -65,6 +77,26 @@ class BoardPose:
     kept: bool = False
     """True when the tracker kept an earlier pose because markers were hidden."""
     corners: dict[int, np.ndarray] = field(default_factory=dict)
+    lens: Lens | None = None
+    """The lens's radial distortion when the markers needed one (``_lens_pose``), else None."""
+    pinhole: np.ndarray | None = None
+    """With ``lens``: 3x3, board millimetres -> pinhole pixels (``homography`` is then the
+    homography closest to the lens over the play area)."""
+
+    def sampling(self) -> tuple[np.ndarray, Lens | None]:
+        """How to cut views of the board from the image: (3x3 board mm -> pixels, lens or
+        None); through the lens when the pose has one (``vision.lens.warp_through``)."""
+        if self.lens is not None and self.pinhole is not None:
+            return self.pinhole, self.lens
+        if self.homography is None:
+            raise BoardNotFound("the board was not found in this image")
+        return self.homography, None
+
+    def project(self, pts_mm: np.ndarray) -> np.ndarray:
+        """Board mm [n, 2] -> image pixels, through the lens when the pose has one."""
+        h, lens = self.sampling()
+        p = cv2.perspectiveTransform(np.asarray(pts_mm, np.float64).reshape(-1, 1, 2), h).reshape(-1, 2)
+        return p if lens is None else lens.distort(p)
 
     def to_pixels(self, pts_mm: np.ndarray) -> np.ndarray:
         if self.homography is None:
@@ -92,6 +124,12 @@ def _detector(name: str) -> cv2.aruco.ArucoDetector:
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         params.cornerRefinementWinSize = 4
+        # each cell's bit read from its middle (8 px a cell, 30 % of it left out on every
+        # side), not from 4 nearest pixels reaching to the cell's edges: blurred, noisy or
+        # lens-bent markers were seen as quads but their bits read wrong (second 3-D family:
+        # 75 % -> 95 % of the visible markers found on the full frame; no false marker)
+        params.perspectiveRemovePixelPerCell = 8
+        params.perspectiveRemoveIgnoredMarginPerCell = 0.3
         det = cv2.aruco.ArucoDetector(aruco_dictionary(name), params)
         _DETECTORS[name] = det
     return det
@@ -109,12 +147,32 @@ def as_gray(image: np.ndarray) -> np.ndarray:
     return image
 
 
+def _take(found: dict[int, np.ndarray], wanted: set[int], corners: Any, ids: Any, scale: float = 1.0,
+          better: bool = False) -> None:
+    """Add a detection pass's markers of ``wanted`` ids (corners divided by ``scale``) to
+    ``found``; with ``better`` its corners replace those of an earlier, coarser pass. An id
+    the pass saw twice is taken from neither place (a piece's print read as a marker: which
+    one is the board's is for another pass to say)."""
+    if ids is None:
+        return
+    seen = [int(i) for i in np.asarray(ids).ravel()]
+    for c, i in zip(corners, seen):
+        if i in wanted and seen.count(i) == 1 and (better or i not in found):
+            found[i] = np.asarray(c, np.float64).reshape(4, 2) / scale
+
+
 def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None = None
                    ) -> dict[int, np.ndarray]:
     """Marker id -> its 4 corners in pixels (TL, TR, BR, BL), for this board's markers only."""
     cfg = config or LocateConfig()
     gray = as_gray(image)
     det = _detector(board.aruco)
+    wanted = set(board.marker_ids)
+    found: dict[int, np.ndarray] = {}
+
+    def missing() -> bool:
+        return len(found) < len(board.printed_as(found).markers)
+
     if cfg.detect_scale != 1.0 and min(gray.shape) * cfg.detect_scale >= 240:
         small = cv2.resize(gray, None, fx=cfg.detect_scale, fy=cfg.detect_scale,
                            interpolation=cv2.INTER_AREA)
@@ -125,29 +183,64 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
             cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
             corners = [pts[4 * i:4 * i + 4].reshape(1, 4, 2) for i in range(len(corners))]
-        seen_ids = set() if ids is None else {int(i) for i in ids.ravel()}
-        layout = {m.id for m in board.printed_as(seen_ids).markers}
-        if len(seen_ids & layout) < len(layout):
+        _take(found, wanted, corners, ids)
+        if missing():
+            # at full size; what only the small image showed is kept (it was dropped before)
             corners, ids, _ = det.detectMarkers(gray)
+            _take(found, wanted, corners, ids, better=True)
     else:
         corners, ids, _ = det.detectMarkers(gray)
-    wanted = set(board.marker_ids)
-    found: dict[int, np.ndarray] = {}
-    if ids is not None:
-        for c, i in zip(corners, ids.ravel()):
-            if int(i) in wanted and int(i) not in found:
-                found[int(i)] = np.asarray(c, np.float64).reshape(4, 2)
-    if len(found) < len(board.printed_as(found).markers) and cfg.upscale > 1:
+        _take(found, wanted, corners, ids)
+    if missing() and cfg.upscale > 1 and not (cfg.guided and len(found) >= 2):
+        # (with two markers or more the guided look below enlarges the missing ones instead,
+        # where they should be, for a fraction of this pass's time)
         sides = [float(np.linalg.norm(c[0] - c[2])) / np.sqrt(2) for c in found.values()]
         if not sides or float(np.median(sides)) < cfg.small_marker_px:
             # a far-away board: its markers are only a few pixels per cell; look closer
             big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
-            corners2, ids2, _ = det.detectMarkers(big)
-            if ids2 is not None:
-                for c, i in zip(corners2, ids2.ravel()):
-                    if int(i) in wanted and int(i) not in found:
-                        found[int(i)] = np.asarray(c, np.float64).reshape(4, 2) / cfg.upscale
+            corners, ids, _ = det.detectMarkers(big)
+            _take(found, wanted, corners, ids, cfg.upscale)
+    if len(found) < 2 and cfg.sharpen > 0:
+        # too few markers to look for the others by: a blurred frame, its edges sharpened
+        soft = cv2.GaussianBlur(gray, (0, 0), cfg.sharpen)
+        corners, ids, _ = det.detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
+        _take(found, wanted, corners, ids)
+    if cfg.guided and len(found) >= 2 and missing():
+        found.update(_guided(gray, board, found, cfg))
     return found
+
+
+def _guided(gray: np.ndarray, board: Board, found: dict[int, np.ndarray], cfg: LocateConfig
+            ) -> dict[int, np.ndarray]:
+    """The missing markers of ``found``'s layout, each looked for where the pose of those
+    found puts it: that corner of the board is warped to a top-down view at
+    ``guided_px_per_cell`` (tilt, distance and the lens's slant taken out, a small marker
+    enlarged) and searched there; only the marker expected there is taken. (A marker
+    seen at a steep angle, small or blurred, that no whole-frame pass decodes.)"""
+    pose = fit_pose(board, found, cfg, (int(gray.shape[1]), int(gray.shape[0])))
+    if not pose.found or pose.homography is None:
+        return {}
+    det = _detector(board.aruco)
+    cells = int(aruco_dictionary(board.aruco).markerSize) + 2  # the bits and the black border
+    out: dict[int, np.ndarray] = {}
+    for m in board.printed_as(found).markers:
+        if m.id in found:
+            continue
+        pad = cfg.guided_margin * m.size_mm
+        n = int(round((1 + 2 * cfg.guided_margin) * cells * cfg.guided_px_per_cell))
+        k = (m.size_mm + 2 * pad) / n
+        to_image = pose.homography @ np.array([[k, 0, m.x_mm - pad], [0, k, m.y_mm - pad], [0, 0, 1.0]])
+        view = cv2.warpPerspective(gray, to_image, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        corners, ids, _ = det.detectMarkers(view)
+        if ids is None:
+            continue
+        for c, i in zip(corners, ids.ravel()):
+            if int(i) == m.id:
+                pts = cv2.perspectiveTransform(np.asarray(c, np.float64).reshape(-1, 1, 2), to_image)
+                out[m.id] = pts.reshape(4, 2)
+                break
+    return out
 
 
 def _correspondences(board: Board, seen: dict[int, np.ndarray], ids: list[int]
@@ -207,10 +300,12 @@ def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | N
     err = _rms(h, s_used, d_used)
     if (err > cfg.max_error_px or len(used) < len(ids) - 1) and image_size is not None and len(ids) >= 3:
         # A lens bends the markers off any one homography (none fits, or RANSAC keeps two of
-        # four): the most markers one radial distortion explains, all or all but one. (One
-        # marker left out by RANSAC is a bad detection, as without a lens: that pose stays.)
+        # four): the most markers one radial distortion explains, all or all but one (of three
+        # too: a partly hidden marker with one corner off spoils the least squares that RANSAC
+        # let it into). (One marker left out by RANSAC is a bad detection, as without a lens:
+        # that pose stays.)
         lens = _lens_pose(board, seen, ids, image_size, cfg)
-        if lens is None and len(ids) >= 4:
+        if lens is None:
             fits = [_lens_pose(board, seen, [i for i in ids if i != j], image_size, cfg) for j in ids]
             lens = min((f for f in fits if f is not None), key=lambda f: f.error_px, default=None)
         if lens is not None:
@@ -237,8 +332,9 @@ def _lens_pose(board: Board, seen: dict[int, np.ndarray], ids: list[int],
     about the image centre (searched in [-max_lens, max_lens]) is fitted with the homography to
     all corners; when that model fits them within ``max_error_px``, the board is there. The
     pose's homography is then the one closest to that lens model over the whole board (a grid
-    of board points seen through the lens), so squares are read where the lens shows them up
-    to the small remainder a homography cannot express; ``error_px`` is the lens model's RMS.
+    of board points seen through the lens), for what needs one homography; the pose keeps the
+    lens and the pinhole homography too, and views of the squares are cut through them
+    (``BoardPose.sampling``); ``error_px`` is the lens model's RMS.
     """
     src, dst = _correspondences(board, seen, ids)
     centre = np.array([image_size[0] / 2.0, image_size[1] / 2.0])
@@ -281,7 +377,8 @@ def _lens_pose(board: Board, seen: dict[int, np.ndarray], ids: list[int],
         return None
     conf = _confidence(len(ids), len(board.markers), err, cfg)
     return BoardPose(found=True, homography=h, markers=tuple(sorted(seen)), used=tuple(ids),
-                     error_px=err, confidence=conf, corners=seen)
+                     error_px=err, confidence=conf, corners=seen,
+                     lens=Lens(lam, float(centre[0]), float(centre[1]), unit), pinhole=h_u)
 
 
 def _size(image: np.ndarray) -> tuple[int, int]:
@@ -328,14 +425,14 @@ class BoardTracker:
             return fresh
         if old is not None and old.homography is not None and seen:
             src, dst = _correspondences(self.board, seen, sorted(seen))
-            drift = _rms(old.homography, src, dst)
+            drift = float(np.sqrt(np.mean(np.sum((old.project(src) - dst) ** 2, axis=1))))
             if drift <= cfg.moved_px:
                 # Board has not moved: the old pose (fitted on more markers) stays.
                 kept = BoardPose(found=True, homography=old.homography, markers=tuple(sorted(seen)),
                                  used=tuple(sorted(seen)), error_px=drift,
                                  confidence=max(old.confidence * 0.95,
                                                 _confidence(len(seen), total, drift, cfg)),
-                                 kept=True, corners=seen)
+                                 kept=True, corners=seen, lens=old.lens, pinhole=old.pinhole)
                 return kept
         if fresh.found:
             self.pose = fresh

@@ -16,6 +16,7 @@ import numpy as np
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE
 from vision.boardlocate import BoardPose, camera_from_homography
+from vision.lens import warp_through
 from vision.piece_config import PieceConfig
 from vision.piece_looks import CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
 from vision.printing import render_board
@@ -123,10 +124,9 @@ class SpotFeatures:
     def warp(self, image: np.ndarray, pose: BoardPose, lift: np.ndarray | None = None) -> np.ndarray:
         """Top-down view at px_per_mm; ``lift`` (3x3, board mm -> board mm) reads a raised plane."""
         s = self.config.px_per_mm
-        assert pose.homography is not None
-        m = pose.homography @ (lift if lift is not None else np.eye(3)) @ np.diag([1 / s, 1 / s, 1.0])
-        return cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        h, lens = pose.sampling()  # through the lens when the pose has one
+        m = h @ (lift if lift is not None else np.eye(3)) @ np.diag([1 / s, 1 / s, 1.0])
+        return warp_through(image, m, lens, self.size)
 
     def _gain(self, warped: np.ndarray) -> np.ndarray:
         """Coefficients of the smooth per-channel light (fitted on the paper margin), [6, 3]."""
@@ -178,8 +178,7 @@ class SpotFeatures:
     def _lift(self, pose: BoardPose, image_size: tuple[int, int], z_mm: float) -> np.ndarray:
         """Board mm of the plane ``z_mm`` up -> the board mm where it is seen (scaling about
         the point below the camera, estimated from the pose)."""
-        assert pose.homography is not None
-        cam = camera_from_homography(pose.homography, image_size)
+        cam = camera_from_homography(pose.sampling()[0], image_size)  # a lens's pinhole camera
         k = cam.plane_scale(z_mm)
         fx, fy = cam.foot
         return np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
@@ -273,10 +272,10 @@ class SpotFeatures:
         k = cfg.refine_px_per_mm
         size = (int(self.board.width_mm * k), int(self.board.height_mm * k))
         to_px = np.diag([k, k, 1.0])
-        m = pose.homography @ np.linalg.inv(to_px)
+        h0, lens = pose.sampling()
+        m = h0 @ np.linalg.inv(to_px)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        seen = cv2.warpPerspective(gray, m, size, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32) / 255
+        seen = warp_through(gray, m, lens, size, cv2.INTER_AREA).astype(np.float32) / 255
         sigma = cfg.refine_highpass_mm * k
         if self._ecc_template is None:
             e = cv2.resize(self.empty, size, interpolation=cv2.INTER_AREA)
@@ -302,9 +301,12 @@ class SpotFeatures:
         moved = float(np.abs(cv2.perspectiveTransform(spots, warp.astype(np.float64)) - spots).max()) / k
         if not np.isfinite(cc) or cc < cc0 + 0.005 or moved > cfg.refine_max_cells * self.cell_mm:
             return pose
-        h = m @ warp.astype(np.float64) @ to_px
+        fix = np.linalg.inv(to_px) @ warp.astype(np.float64) @ to_px  # board mm -> board mm
+        assert pose.homography is not None
+        h = pose.homography @ fix
+        pin = None if pose.pinhole is None else pose.pinhole @ fix / (pose.pinhole @ fix)[2, 2]
         return BoardPose(True, h / h[2, 2], pose.markers, pose.used, pose.error_px, pose.confidence,
-                         pose.kept, pose.corners)
+                         pose.kept, pose.corners, pose.lens, pin)
 
     def _camera_px_per_mm(self, pose: BoardPose) -> float:
         """How many camera pixels one board millimetre covers, around the middle of the board."""
@@ -346,8 +348,6 @@ class SpotFeatures:
         cx, cy = (x0 + x1) / 2 / s, (y0 + y1) / 2 / s
         span = cell * 1.0
         to_mm = np.array([[span / side, 0, cx - span / 2], [0, span / side, cy - span / 2], [0, 0, 1.0]])
-        assert pose.homography is not None
-        m = pose.homography @ lift @ to_mm
-        crop = cv2.warpPerspective(image, m, (side, side), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        h, lens = pose.sampling()
+        crop = warp_through(image, h @ lift @ to_mm, lens, (side, side), cv2.INTER_AREA)
         return crop.astype(np.float32).mean(axis=2) / 255

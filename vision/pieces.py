@@ -440,7 +440,8 @@ class BoardReader(SpotFeatures):
         cell, s = self.cell_mm, self.config.px_per_mm
         lift = self._lift(pose, (img.shape[1], img.shape[0]), self.config.cube_top * cell)
         centres = self._spot_centres_px[look] / s
-        tops = top_crops(img, pose.homography @ lift, centres, cell)
+        to_image, lens = pose.sampling()  # through the lens when the pose has one
+        tops = top_crops(img, to_image @ lift, centres, cell, lens=lens)
         seen = set(pose.markers)  # a marker seen is no cube's top; one hidden may be under one
         marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
         faces: dict[int, TopFace] = {}

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.arrows import arrow_direction
+from vision.lens import Lens
 from vision.qubism_glyph import CentralGlyph, GlyphRule, central_glyph
 
 FACE_SIDE = 48
@@ -110,10 +111,11 @@ class CubeTops:
 
 
 def top_crops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, span_mm: float,
-              side: int = FACE_SIDE) -> np.ndarray:
+              side: int = FACE_SIDE, lens: Lens | None = None) -> np.ndarray:
     """Grey crops (values 0-1, [n, side, side]) of the plane of a cube's top, each ``span_mm``
     wide and centred on a spot (``centres_mm``, [n, 2], board mm), cut in one remap;
-    ``to_image`` (3x3) takes that plane's board mm to image pixels."""
+    ``to_image`` (3x3) takes that plane's board mm to image pixels (pinhole pixels seen
+    through ``lens`` when there is one: ``BoardPose.sampling``)."""
     n = len(centres_mm)
     if n == 0:
         return np.zeros((0, side, side), np.float32)
@@ -125,6 +127,9 @@ def top_crops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, s
     w = np.where(np.abs(w) < 1e-9, 1e-9, w)
     mx = ((m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / w).astype(np.float32).reshape(n * side, side)
     my = ((m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / w).astype(np.float32).reshape(n * side, side)
+    if lens is not None:
+        lx, ly = lens.distort_xy(mx, my)
+        mx, my = lx.astype(np.float32), ly.astype(np.float32)
     crops = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     grey = cv2.transform(crops, np.full((1, 3), 1 / 3, np.float32)) if crops.ndim == 3 else crops
     out: np.ndarray = (np.asarray(grey, np.float32) / 255).reshape(n, side, side)
