@@ -16,12 +16,15 @@ the crop, or their surround is not one even tone); a pawn's head shows no such b
 its centre of mass (a triangle's or chevron's apex: their far end is wide), unless its far end
 is narrow (a shaft-and-head arrow's tail: then the widest end is the head,
 ``vision.arrows.arrow_direction``). Where neither is clear the direction is None: the cube is
-still reported (``cube:?``, the app asks).
+still reported (``cube:?``, the app asks), unless the frame has cubes whose direction was clear:
+one set of cubes shares one print, so ``like_direction`` turns the unclear glyph's silhouette
+four ways against theirs (a phone lens shears a glyph near the picture's edge so that a
+triangle's corners look alike by shape alone; its neighbours are sheared alike).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -50,6 +53,8 @@ class CentralGlyph:
     """Share of the ring in the other tone than the blob (the blob wholly surrounded by face)."""
     direction: str | None
     direction_conf: float
+    mask: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """The blob (uint8 0/1, the crop's inner square) where it shows a cube's top (``GlyphRule.is_cube``)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,12 @@ class GlyphRule:
     far_wide: float = 0.6
     """A glyph whose far end (last fifth, seen from its tip) spans this share of its widest row or more is
     read by its tip (triangle, chevron); a narrower one is a shaft-and-head arrow."""
+    like_min: float = 0.6
+    like_margin: float = 0.04
+    """``like_direction``: a glyph without a direction takes the turn under which its silhouette best
+    overlaps the frame's clearly read cubes' glyphs (overlap at least ``like_min``), when that turn
+    beats the next best by ``like_margin`` (measured on the second 3-D family's seeds 2026 and 2027:
+    87 of 88 unclear cubes' best turns right, the wrong one by a margin of 0.00)."""
 
     def is_cube(self, g: CentralGlyph | None) -> bool:
         return (g is not None and self.share[0] <= g.share <= self.share[1] and g.offset <= self.offset
@@ -117,7 +128,40 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
     if not rule.is_cube(found):
         return found
     direction, conf = glyph_direction(blob, g, rule)
-    return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf)
+    return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf,
+                        blob)
+
+
+_SILHOUETTE = 40
+"""Side of a glyph's silhouette (``silhouette``), pixels."""
+
+
+def silhouette(mask: np.ndarray) -> np.ndarray:
+    """A glyph's blob (a mask) centred on its centre of mass in a square of ``_SILHOUETTE``
+    pixels, lightly blurred (values 0-1): compared with other cubes' turned four ways."""
+    ys, xs = np.nonzero(mask)
+    half = _SILHOUETTE / 2
+    shift = np.array([[1, 0, half - float(xs.mean()) - 0.5], [0, 1, half - float(ys.mean()) - 0.5]], np.float32)
+    moved = cv2.warpAffine(np.asarray(mask, np.float32), shift, (_SILHOUETTE, _SILHOUETTE), flags=cv2.INTER_LINEAR)
+    out: np.ndarray = cv2.GaussianBlur(moved, (0, 0), 1.0)
+    return out
+
+
+def like_direction(mask: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -> tuple[str | None, float]:
+    """N/E/S/W of a glyph (its blob, a mask) whose own shape gives none, from the glyphs of cubes
+    of the same set read clearly (``known``: their silhouettes turned to point north): the turn
+    under which it overlaps one of them best (intersection over union), if clearly better than
+    any other turn (see ``GlyphRule.like_min`` and ``like_margin``); and that margin."""
+    if not known or not mask.any():
+        return None, 0.0
+    own = silhouette(mask)
+    overlap = {d: max(float(np.minimum(np.rot90(own, k), t).sum() / (np.maximum(np.rot90(own, k), t).sum() + 1e-6))
+                      for t in known) for d, k in _TURNS.items()}
+    ranked = sorted(overlap, key=lambda d: -overlap[d])
+    margin = overlap[ranked[0]] - overlap[ranked[1]]
+    if overlap[ranked[0]] >= rule.like_min and margin >= rule.like_margin:
+        return ranked[0], margin
+    return None, margin
 
 
 def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple[str | None, float]:

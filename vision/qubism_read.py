@@ -17,7 +17,8 @@ top clearly (``is_cube``) or clearly none (``is_bare``). ``settle_cubes`` then c
 frame's readings: a spot read as empty (or as a cube's side) whose top shows a clear cube top
 is a cube, with the arrow read there (so is one read as a pawn: a pawn's head shows no square
 face with an arrow; on two seeds of the 3-D scenes no pawn's did); a spot read as a cube whose
-top shows none is empty; at most the game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed
+top shows none is empty; a cube without a direction takes it from the frame's clear cubes'
+glyphs where its own is like one of them turned (``like_cubes``); at most the game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed
 marker (a marker's glyph is a light-on-dark square) is not used to add a cube.
 """
 
@@ -30,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision.arrows import arrow_direction
-from vision.qubism_glyph import CentralGlyph, GlyphRule, central_glyph
+from vision.qubism_glyph import _TURNS, CentralGlyph, GlyphRule, central_glyph, like_direction, silhouette
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -212,6 +213,8 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             decided[i] = (f"cube:{f.glyph.direction}", conf)  # the glyph's own direction (any print)
         elif is_cube and rule.is_bare(f):
             decided[i] = (None, 0.6)
+    if rule.glyphs is not None:
+        like_cubes(decided, faces, rule.glyphs)
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
     extra = len(cubes) - rule.most
     if extra > 0:  # more than nine: the least clear tops go (no clear top first)
@@ -220,3 +223,19 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             return (f is not None and (rule.glyph_like(f) or rule.is_top(f)), f.arrow_conf if f is not None else 0.0)
         for i in sorted(cubes, key=clear)[:extra]:
             decided[i] = (None, 0.5)
+
+
+def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
+    """Cubes read without a direction (``cube:?``) take it, in place, from the frame's cubes whose
+    glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``)."""
+    known: list[np.ndarray] = []
+    for i, (t, _) in enumerate(decided):
+        g = faces[i].glyph if i in faces else None
+        if t is not None and t.startswith("cube:") and t[5:] in _TURNS and g is not None and g.mask is not None and g.direction == t[5:]:
+            known.append(np.rot90(silhouette(g.mask), _TURNS[g.direction]))
+    for i, (t, conf) in enumerate(decided):
+        g = faces[i].glyph if i in faces else None
+        if t == "cube:?" and g is not None and g.mask is not None:
+            direction, _ = like_direction(g.mask, known, rule)
+            if direction is not None:
+                decided[i] = (f"cube:{direction}", conf)
