@@ -24,6 +24,7 @@ triangle's corners look alike by shape alone; its neighbours are sheared alike).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -55,6 +56,8 @@ class CentralGlyph:
     direction_conf: float
     mask: np.ndarray | None = field(default=None, compare=False, repr=False)
     """The blob (uint8 0/1, the crop's inner square) where it shows a cube's top (``GlyphRule.is_cube``)."""
+    level: int = 0
+    """Which of ``_cuts``' thresholds found it (0: Otsu's over the crop)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,13 @@ class GlyphRule:
     far_wide: float = 0.6
     """A glyph whose far end (last fifth, seen from its tip) spans this share of its widest row or more is
     read by its tip (triangle, chevron); a narrower one is a shaft-and-head arrow."""
+    cuts: int = 3
+    """Thresholds tried (``_cuts``): 1, Otsu's over the crop; 3, also Otsu's within each of its
+    classes, where the first finds no cube's top (a dark glyph on a mid-grey face before light
+    paper: Otsu's threshold puts glyph and face together)."""
+    reach: float = 0.4
+    """A cube's top is looked for this far off its place, in top-crop sides, where the spot shows
+    none there (``off_centre_glyph``; 0: not looked for)."""
     like_min: float = 0.6
     like_margin: float = 0.04
     """``like_direction``: a glyph without a direction takes the turn under which its silhouette best
@@ -88,6 +98,29 @@ class GlyphRule:
                 and g.contrast >= self.contrast and g.evenness >= self.evenness and g.purity >= self.purity)
 
 
+def _cuts(g8: np.ndarray, levels: int) -> list[int]:
+    """Otsu's threshold of a grey crop (uint8) and, for ``levels`` 3, Otsu's within each of its two
+    classes (a crop of three tones: a glyph, its face and the print or table behind)."""
+    cut = int(cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
+    cuts = [cut]
+    if levels >= 3:
+        for part in (g8[g8 <= cut], g8[g8 > cut]):
+            if part.size >= 16 and int(part.max()) > int(part.min()):
+                cuts.append(int(cv2.threshold(np.ascontiguousarray(part.reshape(1, -1)), 0, 255,
+                                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]))
+    return cuts
+
+
+def _tones(g8: np.ndarray, levels: int, done: Callable[[], bool]) -> Iterator[tuple[int, np.ndarray]]:
+    """Both tones (masks) of each of ``_cuts``' thresholds in turn (with the threshold's index), until ``done``."""
+    cuts = _cuts(g8, levels)
+    for k, cut in enumerate(cuts):
+        if done():
+            return
+        yield k, g8 <= cut
+        yield k, g8 > cut
+
+
 def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
     """The most evenly surrounded compact blob, of either tone, in the middle of a grey top crop
     (values 0-1, square, about 48 pixels), with its direction; None where there is none."""
@@ -95,11 +128,10 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
     inner = g[_INSET:-_INSET, _INSET:-_INSET]
     h, w = inner.shape
     g8 = np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8))
-    cut, _ = cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     c = (h - 1) / 2
     kernel = np.ones((3, 3), np.uint8)
     best: tuple[float, CentralGlyph, np.ndarray] | None = None
-    for tone in (g8 <= cut, g8 > cut):
+    for level, tone in _tones(g8, rule.cuts, lambda: best is not None and best[0] >= 1e3):
         n, labels, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
         for j in range(1, n):
             x, y, bw, bh, area = (int(v) for v in stats[j])
@@ -118,7 +150,7 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
             contrast = abs(float(inner[blob > 0].mean()) - float(around.mean()))
             evenness = contrast / (float(around.std()) + 0.02)
             purity = float((~tone[ring]).mean())
-            found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0)
+            found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0, level=level)
             score = float(rule.is_cube(found)) * 1e3 + evenness * purity
             if best is None or score > best[0]:
                 best = (score, found, blob)
@@ -129,7 +161,41 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
         return found
     direction, conf = glyph_direction(blob, g, rule)
     return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf,
-                        blob)
+                        blob, found.level)
+
+
+WIDE = 1.5
+"""``off_centre_glyph``'s crop spans this many top crops (same pixels per mm: 72 pixels)."""
+
+
+def off_centre_glyph(wide: np.ndarray, rule: GlyphRule) -> tuple[float, float] | None:
+    """Where a compact blob lies in a crop ``WIDE`` times a top crop's span (grey, 0-1, centred on
+    the spot), as (x, y) offsets in top-crop sides, if one of the size of a cube's glyph lies
+    within ``GlyphRule.reach`` of the middle and off it (a cube's top seen off the place the pose puts it:
+    a phone lens's distortion, a cube of another height); the nearest such blob. Whether it is a
+    cube's top is then measured on a top crop centred there (``central_glyph``)."""
+    g = np.asarray(wide, np.float32)
+    side = g.shape[0] / WIDE  # a top crop's side in these pixels
+    inset = int(round(_INSET * side / 48))
+    inner_area = (side - 2 * inset) ** 2
+    g8 = np.ascontiguousarray(np.clip(g * 255, 0, 255).astype(np.uint8))
+    c = (g.shape[0] - 1) / 2
+    m = int(round(g.shape[0] / 2 - side / 2))
+    cut, _ = cv2.threshold(np.ascontiguousarray(g8[m:-m, m:-m]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    best: tuple[float, tuple[float, float]] | None = None
+    for tone in (g8 <= cut, g8 > cut):
+        n, _, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
+        for j in range(1, n):
+            x, y, bw, bh, area = (int(v) for v in stats[j])
+            if x == 0 or y == 0 or x + bw >= g.shape[1] or y + bh >= g.shape[0]:
+                continue
+            if not rule.share[0] <= area / inner_area <= rule.share[1]:
+                continue
+            dx, dy = (float(cents[j][0]) - c) / side, (float(cents[j][1]) - c) / side
+            far = float(np.hypot(dx, dy))
+            if rule.offset < far <= rule.reach and (best is None or far < best[0]):
+                best = (far, (dx, dy))
+    return None if best is None else best[1]
 
 
 _SILHOUETTE = 40
@@ -181,5 +247,7 @@ def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple
     last = max(1, int(round(len(spans) * 0.2)))
     if float(spans[-last:].mean()) >= rule.far_wide * float(spans.max()):
         return (tip, float(conf)) if conf >= rule.tip_conf else (None, float(conf))
-    arrow, sure = arrow_direction(np.repeat(np.asarray(top, np.float32)[..., None], 3, axis=2))
+    pad = (top.shape[0] - blob.shape[0]) // 2  # the blob alone, dark on light (not a ring around it)
+    drawn = np.pad(np.where(blob > 0, 0.1, 0.9).astype(np.float32), pad, constant_values=0.9)
+    arrow, sure = arrow_direction(np.repeat(drawn[..., None], 3, axis=2))
     return (arrow, sure) if arrow is not None and sure >= rule.arrow_conf else (None, sure)

@@ -31,7 +31,8 @@ import cv2
 import numpy as np
 
 from vision.arrows import arrow_direction
-from vision.qubism_glyph import _TURNS, CentralGlyph, GlyphRule, central_glyph, like_direction, silhouette
+from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, central_glyph, like_direction, off_centre_glyph,
+                                 silhouette)
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -83,6 +84,11 @@ class CubeTops:
     """A top crop reaching over a printed marker by more than this share of its area adds no cube."""
     most: int = 9
     """Cubes in the game (Q1)."""
+    weak_conf: float = 0.55
+    """A cube added from a glyph found at a threshold within a tone class or off its place
+    (``vision.qubism_glyph``: ``CentralGlyph.level``, ``recentred_tops``) is reported with at most
+    this confidence, under the reading's 0.6: the app asks (of 57 such additions on five rendered
+    sets, 3 were no cube)."""
     glyphs: GlyphRule | None = field(default_factory=GlyphRule)
     """A cube's top whatever its print (``vision.qubism_glyph``): a compact glyph evenly surrounded
     by a plain face is a cube, its direction read from the glyph's asymmetry or asked (``cube:?``).
@@ -188,11 +194,13 @@ def crop_marker_share(corners_mm: np.ndarray, markers: list[tuple[float, float, 
 
 
 def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], blocked: set[int],
-                 rule: CubeTops, arrow_of: Callable[[int], tuple[str | None, float]] | None = None) -> None:
+                 rule: CubeTops, arrow_of: Callable[[int], tuple[str | None, float]] | None = None,
+                 moved: frozenset[int] = frozenset()) -> None:
     """Correct a Qubism frame's readings (in place) from its spots' top faces (see the module
     docstring): ``faces`` for the spots looked at, ``blocked`` the spots whose top crop
     reaches over a marker (no cube added there); ``arrow_of``: an added cube's arrow read
-    otherwise (from learned cube tops), else its glyph's shape."""
+    otherwise (from learned cube tops), else its glyph's shape; ``moved``: spots whose top was found
+    off its place (``recentred_tops``: their direction must agree with the frame's other cubes)."""
     added: list[int] = []
     for i, f in faces.items():
         token, conf = decided[i]
@@ -200,10 +208,15 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
         if token is not None and not is_cube and f.border > rule.pawn_border:
             continue  # a pawn's reading is overturned only by a clean top
         g = f.glyph
-        if not is_cube and i not in blocked and rule.is_top(f) and g is not None and (token is None or g.direction):
+        if not is_cube and i not in blocked and rule.is_top(f) and g is not None and (
+                token is None or (g.direction and g.level == 0)):
             # a pawn's head is a round blob: a pawn's reading is overturned only by a glyph with a direction
+            # (found at Otsu's threshold: one within a class may be a lit part of the head)
             arrow = arrow_of(i)[0] if arrow_of is not None else g.direction
-            decided[i] = (f"cube:{arrow or '?'}", float(0.5 + 0.3 * min(g.direction_conf, 1.0)))
+            sure = float(0.5 + 0.3 * min(g.direction_conf, 1.0))
+            if g.level > 0 or i in moved:  # found within a tone class or off its place: the app asks
+                sure = min(sure, rule.weak_conf)
+            decided[i] = (f"cube:{arrow or '?'}", sure)
             added.append(i)
         elif not is_cube and i not in blocked and rule.is_cube(f):
             arrow = arrow_of(i)[0] if arrow_of is not None else None
@@ -214,7 +227,7 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
         elif is_cube and rule.is_bare(f):
             decided[i] = (None, 0.6)
     if rule.glyphs is not None:
-        like_cubes(decided, faces, rule.glyphs)
+        like_cubes(decided, faces, rule.glyphs, moved)
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
     extra = len(cubes) - rule.most
     if extra > 0:  # more than nine: the least clear tops go (no clear top first)
@@ -225,17 +238,54 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             decided[i] = (None, 0.5)
 
 
-def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
+def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule,
+               doubt: frozenset[int] = frozenset()) -> None:
     """Cubes read without a direction (``cube:?``) take it, in place, from the frame's cubes whose
-    glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``)."""
+    glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``);
+    a cube in ``doubt`` (its top seen off its place) keeps its own glyph's direction only where its
+    likeness to those cubes agrees, else it is asked (``cube:?``)."""
     known: list[np.ndarray] = []
     for i, (t, _) in enumerate(decided):
         g = faces[i].glyph if i in faces else None
-        if t is not None and t.startswith("cube:") and t[5:] in _TURNS and g is not None and g.mask is not None and g.direction == t[5:]:
+        if (i not in doubt and t is not None and t.startswith("cube:") and t[5:] in _TURNS and g is not None
+                and g.mask is not None and g.direction == t[5:]):
             known.append(np.rot90(silhouette(g.mask), _TURNS[g.direction]))
     for i, (t, conf) in enumerate(decided):
         g = faces[i].glyph if i in faces else None
-        if t == "cube:?" and g is not None and g.mask is not None:
+        if t is None or not t.startswith("cube") or g is None or g.mask is None:
+            continue
+        if t == "cube:?" or i in doubt:
             direction, _ = like_direction(g.mask, known, rule)
-            if direction is not None:
-                decided[i] = (f"cube:{direction}", conf)
+            if i in doubt and direction != t[5:]:
+                direction = None
+            decided[i] = (f"cube:{direction or '?'}", conf)
+
+
+def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, span_mm: float,
+                   rule: GlyphRule, taken: np.ndarray) -> dict[int, tuple[np.ndarray, TopFace]]:
+    """Spots (rows of ``centres_mm``, board mm) whose top face is seen off its place: a blob the size
+    of a cube's glyph within reach of the middle of a wider crop (``off_centre_glyph``) whose top
+    crop, centred there, shows a cube's top (``GlyphRule.is_cube``); not one within half a span of
+    a cube already seen (``taken``: its glyph's place, board mm, [m, 2]) or of another spot's find,
+    the nearest its spot kept. Row -> (the centre moved there, its top face)."""
+    if not len(centres_mm) or rule.reach <= 0:
+        return {}
+    wide = top_crops(image, to_image, centres_mm, span_mm * WIDE, side=int(round(FACE_SIDE * WIDE)))
+    found: list[tuple[float, int, np.ndarray]] = []
+    for k in range(len(centres_mm)):
+        off = off_centre_glyph(wide[k], rule)
+        if off is not None:
+            found.append((float(np.hypot(*off)), k, centres_mm[k] + np.array(off) * span_mm))
+    if not found:
+        return {}
+    moved = np.array([c for _, _, c in found])
+    tops = top_crops(image, to_image, moved, span_mm)
+    out: dict[int, tuple[np.ndarray, TopFace]] = {}
+    places = [np.asarray(p, np.float64) for p in taken]
+    for (far, k, centre), top in sorted(zip(found, tops), key=lambda f: f[0][0]):
+        face = with_glyph(top_face(top, arrow=False), top, rule)
+        if not rule.is_cube(face.glyph) or any(float(np.hypot(*(centre - p))) < span_mm / 2 for p in places):
+            continue
+        out[k] = (centre, face)
+        places.append(centre)
+    return out
