@@ -11,7 +11,8 @@ ring of the other tone that is even (the face). Above an empty square that plane
 print behind (lines, letters, the edge of a shadow or of a neighbour's side: they run out of
 the crop, or their surround is not one even tone); a pawn's head shows no such blob.
 
-``central_glyph`` finds that blob in either tone and measures it (``CentralGlyph``);
+``central_glyph`` finds that blob in either tone and measures it (``CentralGlyph``; a ring's
+surround is measured outside it, and the arrow it frames gives the direction);
 ``glyph_direction`` reads the direction of its asymmetry: its tip, the extreme farthest from
 its centre of mass (a triangle's or chevron's apex: their far end is wide), unless its far end
 is narrow (a shaft-and-head arrow's tail: then the widest end is the head,
@@ -130,7 +131,7 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
     g8 = np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8))
     c = (h - 1) / 2
     kernel = np.ones((3, 3), np.uint8)
-    best: tuple[float, CentralGlyph, np.ndarray] | None = None
+    best: tuple[float, CentralGlyph, np.ndarray, np.ndarray | None] | None = None
     for level, tone in _tones(g8, rule.cuts, lambda: best is not None and best[0] >= 1e3):
         n, labels, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
         for j in range(1, n):
@@ -142,8 +143,9 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
             if not rule.share[0] <= share <= rule.share[1] or offset > rule.offset:
                 continue
             blob = (labels == j).astype(np.uint8)
-            near = cv2.dilate(blob, kernel, iterations=2)
-            ring = (cv2.dilate(blob, kernel, iterations=6) > 0) & (near == 0)
+            outline = _filled(blob)  # a ring's surround is measured outside it (its middle holds the arrow)
+            near = cv2.dilate(outline, kernel, iterations=2)
+            ring = (cv2.dilate(outline, kernel, iterations=6) > 0) & (near == 0)
             if ring.sum() < 20:
                 continue
             around = inner[ring]
@@ -153,15 +155,28 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
             found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0, level=level)
             score = float(rule.is_cube(found)) * 1e3 + evenness * purity
             if best is None or score > best[0]:
-                best = (score, found, blob)
+                framed = (outline > 0) & (blob == 0) & tone  # what a ring frames, in the ring's tone
+                best = (score, found, blob, framed.astype(np.uint8) if int(outline.sum()) >= 2 * area else None)
     if best is None:
         return None
-    _, found, blob = best
+    _, found, blob, framed = best
     if not rule.is_cube(found):
         return found
-    direction, conf = glyph_direction(blob, g, rule)
+    if framed is not None and int(framed.sum()) >= 0.2 * int(blob.sum()):  # an arrow in a ring: the arrow's direction
+        direction, conf = glyph_direction(framed, g, rule)
+        blob = blob | framed
+    else:
+        direction, conf = glyph_direction(blob, g, rule)
     return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf,
                         blob, found.level)
+
+
+def _filled(blob: np.ndarray) -> np.ndarray:
+    """A blob (uint8 0/1) with its holes filled (a ring: the disc it frames)."""
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(blob)
+    cv2.drawContours(out, contours, -1, 1, thickness=-1)
+    return out
 
 
 WIDE = 1.5
@@ -171,7 +186,7 @@ WIDE = 1.5
 def off_centre_glyph(wide: np.ndarray, rule: GlyphRule) -> tuple[float, float] | None:
     """Where a compact blob lies in a crop ``WIDE`` times a top crop's span (grey, 0-1, centred on
     the spot), as (x, y) offsets in top-crop sides, if one of the size of a cube's glyph lies
-    within ``GlyphRule.reach`` of the middle and off it (a cube's top seen off the place the pose puts it:
+    within ``GlyphRule.reach`` of the middle (a cube's top seen off the place the pose puts it:
     a phone lens's distortion, a cube of another height); the nearest such blob. Whether it is a
     cube's top is then measured on a top crop centred there (``central_glyph``)."""
     g = np.asarray(wide, np.float32)
@@ -193,7 +208,7 @@ def off_centre_glyph(wide: np.ndarray, rule: GlyphRule) -> tuple[float, float] |
                 continue
             dx, dy = (float(cents[j][0]) - c) / side, (float(cents[j][1]) - c) / side
             far = float(np.hypot(dx, dy))
-            if rule.offset < far <= rule.reach and (best is None or far < best[0]):
+            if far <= rule.reach and (best is None or far < best[0]):
                 best = (far, (dx, dy))
     return None if best is None else best[1]
 

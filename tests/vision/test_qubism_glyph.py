@@ -174,3 +174,17 @@ def test_cube_tops_under_a_three_tone_crop_or_off_their_place_are_found(
     old = PieceConfig(cube_tops=CubeTops(glyphs=GlyphRule(cuts=1, reach=0)))  # Otsu's threshold at the spot only
     _, old_found, old_right, old_false = _cubes(group_b, old)
     assert found >= old_found + 2 and right >= old_right and false <= old_false, (found, right, false, old_found)
+
+
+RING = [[(0.4 * np.cos(a0), 0.4 * np.sin(a0)), (0.4 * np.cos(a1), 0.4 * np.sin(a1)),
+         (0.33 * np.cos(a1), 0.33 * np.sin(a1)), (0.33 * np.cos(a0), 0.33 * np.sin(a0))]
+        for a0, a1 in zip(np.linspace(0, 2 * np.pi, 17)[:-1], np.linspace(0, 2 * np.pi, 17)[1:])]
+RING_ARROW = RING + [[(-0.05, 0.26), (0.05, 0.26), (0.05, -0.05), (-0.05, -0.05)], [(-0.17, -0.03), (0.17, -0.03), (0.0, -0.27)]]
+
+
+@pytest.mark.parametrize("turn,want", [(0, "N"), (1, "E"), (2, "S"), (3, "W")])
+def test_an_arrow_in_a_ring_is_a_cube_top_read_by_its_arrow(turn: int, want: str) -> None:
+    rule = GlyphRule()
+    for face, ink in ((0.75, 0.15), (0.3, 0.9)):
+        g = central_glyph(_top(RING_ARROW, turn, face, ink), rule)
+        assert rule.is_cube(g) and g is not None and g.direction == want, (g, want)
