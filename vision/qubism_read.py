@@ -200,7 +200,7 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
     docstring): ``faces`` for the spots looked at, ``blocked`` the spots whose top crop
     reaches over a marker (no cube added there); ``arrow_of``: an added cube's arrow read
     otherwise (from learned cube tops), else its glyph's shape; ``moved``: spots whose top was found
-    off its place (``recentred_tops``: their direction must agree with the frame's other cubes)."""
+    off its place (``recentred_tops``: added with a confidence the app asks about)."""
     added: list[int] = []
     for i, f in faces.items():
         token, conf = decided[i]
@@ -227,7 +227,7 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
         elif is_cube and rule.is_bare(f):
             decided[i] = (None, 0.6)
     if rule.glyphs is not None:
-        like_cubes(decided, faces, rule.glyphs, moved)
+        like_cubes(decided, faces, rule.glyphs)
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
     extra = len(cubes) - rule.most
     if extra > 0:  # more than nine: the least clear tops go (no clear top first)
@@ -238,27 +238,21 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             decided[i] = (None, 0.5)
 
 
-def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule,
-               doubt: frozenset[int] = frozenset()) -> None:
+def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
     """Cubes read without a direction (``cube:?``) take it, in place, from the frame's cubes whose
-    glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``);
-    a cube in ``doubt`` (its top seen off its place) keeps its own glyph's direction only where its
-    likeness to those cubes agrees, else it is asked (``cube:?``)."""
+    glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``)."""
     known: list[np.ndarray] = []
     for i, (t, _) in enumerate(decided):
         g = faces[i].glyph if i in faces else None
-        if (i not in doubt and t is not None and t.startswith("cube:") and t[5:] in _TURNS and g is not None
-                and g.mask is not None and g.direction == t[5:]):
+        if (t is not None and t.startswith("cube:") and t[5:] in _TURNS and g is not None and g.mask is not None
+                and g.direction == t[5:]):
             known.append(np.rot90(silhouette(g.mask), _TURNS[g.direction]))
     for i, (t, conf) in enumerate(decided):
         g = faces[i].glyph if i in faces else None
-        if t is None or not t.startswith("cube") or g is None or g.mask is None:
-            continue
-        if t == "cube:?" or i in doubt:
+        if t == "cube:?" and g is not None and g.mask is not None:
             direction, _ = like_direction(g.mask, known, rule)
-            if i in doubt and direction != t[5:]:
-                direction = None
-            decided[i] = (f"cube:{direction or '?'}", conf)
+            if direction is not None:
+                decided[i] = (f"cube:{direction}", conf)
 
 
 def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, span_mm: float,
