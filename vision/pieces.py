@@ -69,8 +69,8 @@ from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW,
                                 _step_fraction, _step_masks, appearance)
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
-from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, recentred_tops, settle_cubes, top_crops,
-                                top_face, with_arrow, with_glyph)
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, top_crops, top_face,
+                                with_arrow, with_glyph)
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -438,7 +438,7 @@ class BoardReader(SpotFeatures):
             faces[i] = top_face(tops[k], arrow=False)
             if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph)
                 faces[i] = with_glyph(faces[i], tops[k], rule.glyphs)
-        moved = self._moved_tops(img, pose.homography @ lift, look, centres, decided, faces)
+        moved = moved_tops(img, pose.homography @ lift, look, centres, decided, faces, self.cell_mm, rule)
         for k, i in enumerate(look):
             face = faces[i]
             if i in moved:
@@ -456,22 +456,6 @@ class BoardReader(SpotFeatures):
             return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
 
         settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None, frozenset(moved))
-
-    def _moved_tops(self, img: np.ndarray, to_image: np.ndarray, look: list[int], centres: np.ndarray,
-                    decided: list[tuple[str | None, float]], faces: dict[int, TopFace]) -> dict[int, np.ndarray]:
-        """Spots read as empty whose cube top is seen off its place (``vision.qubism_read.recentred_tops``):
-        their faces replaced (in place); spot -> the top's centre, board mm."""
-        rule = self.config.cube_tops
-        if rule is None or rule.glyphs is None:
-            return {}
-        cubes = [k for k, i in enumerate(look) if str(decided[i][0]).startswith("cube") or rule.is_top(faces[i])]
-        empty = [k for k, i in enumerate(look) if decided[i][0] is None and k not in cubes]
-        found = recentred_tops(img, to_image, centres[empty], self.cell_mm, rule.glyphs, centres[cubes])
-        out: dict[int, np.ndarray] = {}
-        for n, (centre, face) in found.items():
-            i = look[empty[n]]
-            faces[i], out[i] = face, centre
-        return out
 
     def _colourless(self, i: int) -> bool:
         """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):

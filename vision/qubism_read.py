@@ -283,3 +283,20 @@ def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarr
         out[k] = (centre, face)
         places.append(centre)
     return out
+
+
+def moved_tops(image: np.ndarray, to_image: np.ndarray, look: list[int], centres_mm: np.ndarray,
+               decided: list[tuple[str | None, float]], faces: dict[int, TopFace], span_mm: float,
+               rule: CubeTops) -> dict[int, np.ndarray]:
+    """A frame's spots (``look``, their centres ``centres_mm``) read as empty whose cube top is seen
+    off its place (``recentred_tops``): their faces replaced (in place); spot -> the top's centre, board mm."""
+    if rule.glyphs is None:
+        return {}
+    cubes = [k for k, i in enumerate(look) if str(decided[i][0]).startswith("cube") or rule.is_top(faces[i])]
+    empty = [k for k, i in enumerate(look) if decided[i][0] is None and k not in cubes]
+    found = recentred_tops(image, to_image, centres_mm[empty], span_mm, rule.glyphs, centres_mm[cubes])
+    out: dict[int, np.ndarray] = {}
+    for n, (centre, face) in found.items():
+        i = look[empty[n]]
+        faces[i], out[i] = face, centre
+    return out
