@@ -71,8 +71,8 @@ from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW,
 from vision.piece_mix import drop_hidden, learn_head, partly_seen
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
-from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, settle_cubes, top_crops, top_face, with_arrow,
-                                with_glyph)
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, top_crops, top_face,
+                                with_arrow, with_glyph)
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -448,9 +448,14 @@ class BoardReader(SpotFeatures):
         blocked: set[int] = set()
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         for k, i in enumerate(look):
-            face = faces[i] = top_face(tops[k], arrow=False)
+            faces[i] = top_face(tops[k], arrow=False)
             if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph)
-                face = faces[i] = with_glyph(face, tops[k], rule.glyphs)
+                faces[i] = with_glyph(faces[i], tops[k], rule.glyphs)
+        moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
+        for k, i in enumerate(look):
+            face = faces[i]
+            if i in moved:
+                centres[k] = moved[i]
             if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face)):
                 continue
             if rule.glyph_like(face):
@@ -458,8 +463,12 @@ class BoardReader(SpotFeatures):
             corners = np.column_stack([centres[k] + square, np.ones(4)]) @ lift.T
             if crop_marker_share(corners[:, :2] / corners[:, 2:], marks) > rule.marker_share:
                 blocked.add(i)
-        settle_cubes(decided, faces, blocked, rule,
-                     (lambda i: self._arrow(img, pose, i)) if self.model.arrows else None)
+
+        def arrow_of(i: int) -> tuple[str | None, float]:
+            g = faces[i].glyph  # a top seen off its place: its glyph, not the crop at the spot
+            return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
+
+        settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None, frozenset(moved))
 
     def _colourless(self, i: int) -> bool:
         """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):

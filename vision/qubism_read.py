@@ -17,7 +17,8 @@ top clearly (``is_cube``) or clearly none (``is_bare``). ``settle_cubes`` then c
 frame's readings: a spot read as empty (or as a cube's side) whose top shows a clear cube top
 is a cube, with the arrow read there (so is one read as a pawn: a pawn's head shows no square
 face with an arrow; on two seeds of the 3-D scenes no pawn's did); a spot read as a cube whose
-top shows none is empty; at most the game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed
+top shows none is empty; a cube without a direction takes it from the frame's clear cubes'
+glyphs where its own is like one of them turned (``like_cubes``); at most the game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed
 marker (a marker's glyph is a light-on-dark square) is not used to add a cube.
 """
 
@@ -31,7 +32,8 @@ import numpy as np
 
 from vision.arrows import arrow_direction
 from vision.lens import Lens
-from vision.qubism_glyph import CentralGlyph, GlyphRule, central_glyph
+from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, central_glyph, like_direction, off_centre_glyph,
+                                 silhouette)
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -83,6 +85,11 @@ class CubeTops:
     """A top crop reaching over a printed marker by more than this share of its area adds no cube."""
     most: int = 9
     """Cubes in the game (Q1)."""
+    weak_conf: float = 0.55
+    """A cube added from a glyph found at a threshold within a tone class or off its place
+    (``vision.qubism_glyph``: ``CentralGlyph.level``, ``recentred_tops``) is reported with at most
+    this confidence, under the reading's 0.6: the app asks (of 57 such additions on five rendered
+    sets, 3 were no cube)."""
     glyphs: GlyphRule | None = field(default_factory=GlyphRule)
     """A cube's top whatever its print (``vision.qubism_glyph``): a compact glyph evenly surrounded
     by a plain face is a cube, its direction read from the glyph's asymmetry or asked (``cube:?``).
@@ -192,11 +199,13 @@ def crop_marker_share(corners_mm: np.ndarray, markers: list[tuple[float, float, 
 
 
 def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], blocked: set[int],
-                 rule: CubeTops, arrow_of: Callable[[int], tuple[str | None, float]] | None = None) -> None:
+                 rule: CubeTops, arrow_of: Callable[[int], tuple[str | None, float]] | None = None,
+                 moved: frozenset[int] = frozenset()) -> None:
     """Correct a Qubism frame's readings (in place) from its spots' top faces (see the module
     docstring): ``faces`` for the spots looked at, ``blocked`` the spots whose top crop
     reaches over a marker (no cube added there); ``arrow_of``: an added cube's arrow read
-    otherwise (from learned cube tops), else its glyph's shape."""
+    otherwise (from learned cube tops), else its glyph's shape; ``moved``: spots whose top was found
+    off its place (``recentred_tops``: added with a confidence the app asks about)."""
     added: list[int] = []
     for i, f in faces.items():
         token, conf = decided[i]
@@ -204,10 +213,15 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
         if token is not None and not is_cube and f.border > rule.pawn_border:
             continue  # a pawn's reading is overturned only by a clean top
         g = f.glyph
-        if not is_cube and i not in blocked and rule.is_top(f) and g is not None and (token is None or g.direction):
+        if not is_cube and i not in blocked and rule.is_top(f) and g is not None and (
+                token is None or (g.direction and g.level == 0)):
             # a pawn's head is a round blob: a pawn's reading is overturned only by a glyph with a direction
+            # (found at Otsu's threshold: one within a class may be a lit part of the head)
             arrow = arrow_of(i)[0] if arrow_of is not None else g.direction
-            decided[i] = (f"cube:{arrow or '?'}", float(0.5 + 0.3 * min(g.direction_conf, 1.0)))
+            sure = float(0.5 + 0.3 * min(g.direction_conf, 1.0))
+            if g.level > 0 or i in moved:  # found within a tone class or off its place: the app asks
+                sure = min(sure, rule.weak_conf)
+            decided[i] = (f"cube:{arrow or '?'}", sure)
             added.append(i)
         elif not is_cube and i not in blocked and rule.is_cube(f):
             arrow = arrow_of(i)[0] if arrow_of is not None else None
@@ -217,6 +231,8 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             decided[i] = (f"cube:{f.glyph.direction}", conf)  # the glyph's own direction (any print)
         elif is_cube and rule.is_bare(f):
             decided[i] = (None, 0.6)
+    if rule.glyphs is not None:
+        like_cubes(decided, faces, rule.glyphs)
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
     extra = len(cubes) - rule.most
     if extra > 0:  # more than nine: the least clear tops go (no clear top first)
@@ -225,3 +241,69 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             return (f is not None and (rule.glyph_like(f) or rule.is_top(f)), f.arrow_conf if f is not None else 0.0)
         for i in sorted(cubes, key=clear)[:extra]:
             decided[i] = (None, 0.5)
+
+
+def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
+    """Cubes read without a direction (``cube:?``) take it, in place, from the frame's cubes whose
+    glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``)."""
+    known: list[np.ndarray] = []
+    for i, (t, _) in enumerate(decided):
+        g = faces[i].glyph if i in faces else None
+        if (t is not None and t.startswith("cube:") and t[5:] in _TURNS and g is not None and g.mask is not None
+                and g.direction == t[5:]):
+            known.append(np.rot90(silhouette(g.mask), _TURNS[g.direction]))
+    for i, (t, conf) in enumerate(decided):
+        g = faces[i].glyph if i in faces else None
+        if t == "cube:?" and g is not None and g.mask is not None:
+            direction, _ = like_direction(g.mask, known, rule)
+            if direction is not None:
+                decided[i] = (f"cube:{direction}", conf)
+
+
+def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, span_mm: float,
+                   rule: GlyphRule, taken: np.ndarray,
+                   lens: Lens | None = None) -> dict[int, tuple[np.ndarray, TopFace]]:
+    """Spots (rows of ``centres_mm``, board mm) whose top face is seen off its place: a blob the size
+    of a cube's glyph within reach of the middle of a wider crop (``off_centre_glyph``) whose top
+    crop, centred there, shows a cube's top (``GlyphRule.is_cube``); not one within half a span of
+    a cube already seen (``taken``: its glyph's place, board mm, [m, 2]) or of another spot's find,
+    the nearest its spot kept; crops through ``lens`` when there is one. Row -> (the centre moved
+    there, its top face)."""
+    if not len(centres_mm) or rule.reach <= 0:
+        return {}
+    wide = top_crops(image, to_image, centres_mm, span_mm * WIDE, side=int(round(FACE_SIDE * WIDE)), lens=lens)
+    found: list[tuple[float, int, np.ndarray]] = []
+    for k in range(len(centres_mm)):
+        off = off_centre_glyph(wide[k], rule)
+        if off is not None:
+            found.append((float(np.hypot(*off)), k, centres_mm[k] + np.array(off) * span_mm))
+    if not found:
+        return {}
+    moved = np.array([c for _, _, c in found])
+    tops = top_crops(image, to_image, moved, span_mm, lens=lens)
+    out: dict[int, tuple[np.ndarray, TopFace]] = {}
+    places = [np.asarray(p, np.float64) for p in taken]
+    for (far, k, centre), top in sorted(zip(found, tops), key=lambda f: f[0][0]):
+        face = with_glyph(top_face(top, arrow=False), top, rule)
+        if not rule.is_cube(face.glyph) or any(float(np.hypot(*(centre - p))) < span_mm / 2 for p in places):
+            continue
+        out[k] = (centre, face)
+        places.append(centre)
+    return out
+
+
+def moved_tops(image: np.ndarray, to_image: np.ndarray, look: list[int], centres_mm: np.ndarray,
+               decided: list[tuple[str | None, float]], faces: dict[int, TopFace], span_mm: float,
+               rule: CubeTops, lens: Lens | None = None) -> dict[int, np.ndarray]:
+    """A frame's spots (``look``, their centres ``centres_mm``) read as empty whose cube top is seen
+    off its place (``recentred_tops``): their faces replaced (in place); spot -> the top's centre, board mm."""
+    if rule.glyphs is None:
+        return {}
+    cubes = [k for k, i in enumerate(look) if str(decided[i][0]).startswith("cube") or rule.is_top(faces[i])]
+    empty = [k for k, i in enumerate(look) if decided[i][0] is None and k not in cubes]
+    found = recentred_tops(image, to_image, centres_mm[empty], span_mm, rule.glyphs, centres_mm[cubes], lens)
+    out: dict[int, np.ndarray] = {}
+    for n, (centre, face) in found.items():
+        i = look[empty[n]]
+        faces[i], out[i] = face, centre
+    return out
