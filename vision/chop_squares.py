@@ -197,7 +197,8 @@ def _raised_print(reader: Any, pose: Any, lift_px: np.ndarray,
     (the plane's scale within 0.001, its shift within a board pixel)."""
     key = (round(reader._camera_px_per_mm(pose), 1), round(float(lift_px[0, 0]), 3), round(float(lift_px[0, 2])),
            round(float(lift_px[1, 2])))
-    hit: tuple[tuple[Any, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = getattr(reader, "_chop_raised", None)
+    Refs = tuple[np.ndarray, np.ndarray, np.ndarray]
+    hit: tuple[tuple[Any, ...], Refs] | None = getattr(reader, "_chop_raised", None)
     if hit is not None and hit[0] == key:
         return hit[1]
     ep = _sample_spots(reader._empty_at(reader._camera_px_per_mm(pose))[0], lift_px, grid)
