@@ -234,21 +234,3 @@ def hole_reading(face: np.ndarray, starts: list[list[float]], token: str, conf: 
     if d_mouse < mouse_dist:
         return "mouse", 0.55
     return "hole", float(min(0.9, 0.6 + 0.3 * (same - sim)))
-
-
-def name_mice(seen: dict[str, str], last: dict[str, str]) -> dict[str, str]:
-    """Which mouse is which (the camera cannot tell mice apart): ``seen`` (square -> token, mice
-    as ``"mouse"``) with each mouse named from the last confirmed position ``last`` (square ->
-    engine token, ``"mouse:2"``). Mice move one at a time (C2), so a mouse on a square where one
-    stood keeps its name, and when exactly one named mouse is missing, the one new mouse is it.
-    Any other mouse stays ``"mouse"`` (unsure: the players are asked)."""
-    out = dict(seen)
-    before = {s: t for s, t in last.items() if t.split(":")[0] == "mouse" and ":" in t}
-    new = [s for s, t in seen.items() if t == "mouse" and s not in before]
-    for s, t in seen.items():
-        if t == "mouse" and s in before:
-            out[s] = before[s]
-    missing = [t for s, t in before.items() if seen.get(s) != "mouse"]
-    if len(new) == 1 and len(missing) == 1:
-        out[new[0]] = missing[0]
-    return out

@@ -5,20 +5,26 @@ hand's or arm's shadow on a slab, a figure leaning over from the next square, a 
 and an opened hole all share a mouse's mean colour. Like chesscog, each spot is read by a
 per-square classifier and the rules then settle the frame:
 
-- **features** (``spot_features``, one row per spot, all relative to this board and this
-  group's learned looks, so nothing depends on a set's colours): the spot's kind on the print
-  (hole, table top, slab square, floor); its occupancy evidence (structure, chroma, brightness,
-  spread) against the empty print after the light correction fitted on the paper margin; its
-  look and its look's change from the print; its distance to each learned look (mouse, cat,
-  slab; built-in guesses for cheese and the opened hole) and to this frame's own slab look;
-  how the middle differs from the ring around it; a hole's likeness to its own start picture
-  and ring (``vision.chop_read``); and **height**: the same spot seen in the plane
-  ``HEIGHT_CELLS`` square sides up (from the camera pose), where a standing figure's upper body
-  appears but a flat thing (a shadow, a cheese, an opened hole) does not, with how far that
-  plane is shifted at this tilt; the strongest neighbour's evidence (a figure leaning over);
+- **features** (``spot_features``, one row per spot, all relative to this board, this group's
+  learned looks or this frame, so that they carry no one renderer's colours): the spot's kind
+  on the print (hole, table top, slab square, floor); its occupancy evidence (structure,
+  chroma, brightness, spread) against the empty print after the light correction fitted on
+  the paper margin, and the same less this frame's median over the floor and table-top spots
+  (nearly all empty: what a printer's other colours or the light add everywhere); its look's
+  change from the print, less that median too; its distance to the learned mouse, cat and
+  slab looks (learned ones only: no built-in colour guesses) and to this frame's own slab
+  look; how the middle differs from the ring around it; a hole's likeness to its own start
+  picture and ring (``vision.chop_read``); and **height**: the spot seen in the plane
+  ``HEIGHT_CELLS`` square sides up (from the camera pose), where a standing figure's upper
+  body appears but a flat thing (a shadow, a cheese, an opened hole, a printed hole) does not:
+  its look's distance to the learned figures and to the ground look, and its evidence
+  against the empty print seen in that plane, with how far that plane is shifted at this
+  tilt; the strongest neighbour's evidence, on the ground and up there (a figure leaning
+  over). The raised plane is sampled at the spots' points only (``_sample_spots``), not
+  warped whole;
 - **classifier**: a one-hidden-layer network (``vision/models/chop_squares.npz``), trained by
-  ``vision.synth.chop_train`` on rendered 3-D scenes (``vision.synth.board3d``) of seeds the
-  benches never score;
+  ``vision.synth.chop_train`` on rendered scenes of both 3-D families (``vision.synth.board3d``
+  and ``vision.synth.scene_b``) and the alt renderer, of seeds the benches never score;
 - **rules** (``decide``): what each spot can hold (C1, C3, C5: a hole holds a mouse or the
   opened hole; slabs, cheese and tiles only lie on slab squares; the table top and the floor
   hold figures only), one cat, four mice at most (the surplus take their next likeliest
@@ -33,10 +39,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.chop_read import _RING, hole_faces, ring_looks, same_camera
-from vision.piece_looks import INNER, _look_distance, _look_features
+from vision.piece_looks import INNER, P, WINDOW, _detrend, _look_distance, _look_features, _smooth
 
 CLASSES = ("-", "slab", "cheese", "hole", "mouse", "cat")
 """What the classifier tells apart ("-": nothing on the spot)."""
@@ -47,6 +54,10 @@ ALLOWED = {"hole": {"hole", "mouse"}, "table": {"-", "cat", "mouse"}, "floor": {
 HEIGHT_CELLS = 0.4
 """Height of the raised plane, in square sides (about a mouse's back)."""
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "chop_squares.npz"
+_SUB = 3
+"""Samples per patch pixel each way where the raised plane is read (``_sample_spots``)."""
+N_FEATURES = 52
+"""Features per spot made by ``spot_features``."""
 MOST = {"cat": 1, "mouse": 4}
 """One cat, four mice at most (C1)."""
 
@@ -63,19 +74,28 @@ def spot_features(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray, 
     what it returned); ``names``, ``protos``: its look classes (learned first, then guesses)."""
     n = len(reader.groups)
     kinds = reader._chop_kinds
+    ground = np.array([k in ("floor", "table") for k in kinds])
+    if not ground.any():
+        ground[:] = True
+
+    def rel(v: np.ndarray) -> np.ndarray:  # against this frame's floor (nearly all of it empty)
+        out: np.ndarray = v - np.median(v[ground], axis=0)
+        return out
+
     cols: list[np.ndarray] = [np.array([[k == kd for kd in KINDS] for k in kinds], np.float64)]
     parts = np.clip(np.asarray(reader.last_scores, np.float64), 0, 6)
     parts[reader._never_empty] = 0.0  # forced high on holes: no information there
-    cols.append(parts)
+    cols += [parts, rel(parts)]
     empty_looks = np.asarray(reader._last_look_empty, np.float64)
-    cols += [looks, looks - empty_looks]
+    cols.append(rel(looks - empty_looks))
     dist = _look_distance(looks[:, None, :], protos[None, :, :]) if len(names) else np.full((n, 1), 50.0)
     learned = set(reader.model.looks)
-    for c in ("mouse", "cat", "slab", "cheese", "hole"):
-        idx = [k for k, nm in enumerate(names) if nm == c]
+    for c in ("mouse", "cat", "slab"):
+        idx = [k for k, nm in enumerate(names) if nm == c and c in learned]
         cols.append(_logd(dist[:, idx].min(axis=1) if idx else np.full(n, 50.0))[:, None])
     cols.append(np.array([[c in learned for c in ("mouse", "cat", "slab")]] * n, np.float64))
-    cols.append(_logd(_look_distance(looks, empty_looks))[:, None])
+    d_empty = _logd(_look_distance(looks, empty_looks))
+    cols += [d_empty[:, None], rel(d_empty)[:, None]]
     slabby = [i for i, k in enumerate(kinds) if k == "slab"]
     frame_slab = np.median(looks[slabby], axis=0) if slabby else looks.mean(axis=0)
     cols.append(_logd(_look_distance(looks, frame_slab))[:, None])
@@ -84,14 +104,17 @@ def spot_features(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray, 
     egrey = np.asarray(reader._last_empty_patches, np.float32).mean(axis=3)
     mid, ring = grey[:, INNER, INNER].reshape(n, -1), grey[:, _RING]
     diff = np.abs(grey - egrey)
-    cols.append(np.column_stack([np.log(mid.mean(axis=1) + 0.02) - np.log(ring.mean(axis=1) + 0.02),
-                                 mid.std(axis=1), ring.std(axis=1),
-                                 diff[:, INNER, INNER].reshape(n, -1).mean(axis=1), diff[:, _RING].mean(axis=1)]))
+    shape = np.column_stack([np.log(mid.mean(axis=1) + 0.02) - np.log(ring.mean(axis=1) + 0.02),
+                             mid.std(axis=1), ring.std(axis=1),
+                             diff[:, INNER, INNER].reshape(n, -1).mean(axis=1), diff[:, _RING].mean(axis=1)])
+    cols += [shape, rel(shape[:, 3:])]
     cols.append(_hole_columns(reader, pose, patches))
-    cols.append(_height_columns(reader, image, pose, looks, names, protos))
+    height = _height_columns(reader, image, pose, looks, names, protos)
+    cols += [height, rel(height[:, 6:10])]
     score = np.sqrt((np.clip(parts, 0, 6) ** 2).sum(axis=1))
+    up = np.sqrt((height[:, 6:10] ** 2).sum(axis=1))
     near = _neighbours(reader)
-    cols.append(np.array([[score[near[i]].max(initial=0.0)] for i in range(n)]))
+    cols.append(np.array([[score[near[i]].max(initial=0.0), up[near[i]].max(initial=0.0)] for i in range(n)]))
     out: np.ndarray = np.column_stack(cols).astype(np.float32)
     return out
 
@@ -134,28 +157,84 @@ def _hole_columns(reader: Any, pose: Any, patches: np.ndarray) -> np.ndarray:
     return out
 
 
+def _spot_grid(reader: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Board-pixel sample points (x, y) of every spot's box, ``_SUB`` per patch pixel each way
+    (each [N * P * _SUB, P * _SUB], float32), computed once per reader."""
+    grid: tuple[np.ndarray, np.ndarray] | None = getattr(reader, "_chop_grid", None)
+    if grid is None:
+        k = P * _SUB
+        gx, gy = [], []
+        for x0, y0, x1, y1 in reader.boxes:
+            xs = x0 - 0.5 + (np.arange(k) + 0.5) * (x1 - x0) / k
+            ys = y0 - 0.5 + (np.arange(k) + 0.5) * (y1 - y0) / k
+            mx, my = np.meshgrid(xs, ys)
+            gx.append(mx)
+            gy.append(my)
+        grid = (np.concatenate(gx).astype(np.float32), np.concatenate(gy).astype(np.float32))
+        reader._chop_grid = grid
+    return grid
+
+
+def _sample_spots(src: np.ndarray, m: np.ndarray, grid: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Each spot's patch ([N, P, P, 3], float32) of ``src`` seen through ``m`` (3x3: board
+    pixels -> ``src`` pixels): only the spots' points are sampled (bilinear), then averaged
+    ``_SUB`` x ``_SUB``, instead of warping the whole board."""
+    x, y = grid
+    m32 = np.asarray(m, np.float32)
+    w = m32[2, 0] * x + m32[2, 1] * y + m32[2, 2]
+    mx = (m32[0, 0] * x + m32[0, 1] * y + m32[0, 2]) / w
+    my = (m32[1, 0] * x + m32[1, 1] * y + m32[1, 2]) / w
+    out = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    small = cv2.resize(out, (P, out.shape[0] // _SUB), interpolation=cv2.INTER_AREA)
+    pooled: np.ndarray = small.reshape(-1, P, P, 3).astype(np.float32)
+    return pooled
+
+
+def _raised_print(reader: Any, pose: Any, lift_px: np.ndarray,
+                  grid: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The empty print as it shows in the raised plane at each spot (the references of
+    ``SpotFeatures._scores``: detrended grey, its norm, looks), kept while the camera stays
+    (the plane's scale within 0.001, its shift within a board pixel)."""
+    key = (round(reader._camera_px_per_mm(pose), 1), round(float(lift_px[0, 0]), 3), round(float(lift_px[0, 2])),
+           round(float(lift_px[1, 2])))
+    Refs = tuple[np.ndarray, np.ndarray, np.ndarray]
+    hit: tuple[tuple[Any, ...], Refs] | None = getattr(reader, "_chop_raised", None)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    ep = _sample_spots(reader._empty_at(reader._camera_px_per_mm(pose))[0], lift_px, grid)
+    eg0 = _detrend(_smooth(ep.mean(axis=3)))
+    refs = (eg0, np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6, _look_features(ep[:, INNER, INNER]))
+    reader._chop_raised = (key, refs)
+    return refs
+
+
 def _height_columns(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray, names: list[str],
                     protos: np.ndarray) -> np.ndarray:
-    """The spot seen ``HEIGHT_CELLS`` square sides up ([N, 6]): log distance of its look to the
-    nearest mouse and cat looks and to the spot's ground look, its brightness and spread change
-    from the ground, and how far (square sides) that plane is shifted from the ground here."""
+    """The spot seen ``HEIGHT_CELLS`` square sides up ([N, 10]): log distance of its look to the
+    nearest learned mouse and cat looks and to the spot's ground look, its brightness and spread
+    change from the ground, how far (square sides) that plane is shifted from the ground here,
+    and its evidence (structure, chroma, brightness, spread) against the empty print seen in
+    that plane: a standing figure is there, a flat cheese, hole or shadow is not."""
     n = len(reader.groups)
     lift = reader._lift(pose, (image.shape[1], image.shape[0]), HEIGHT_CELLS * reader.cell_mm)
-    top = reader.warp(image, pose, lift).astype(np.float32) / 255
     s = reader.config.px_per_mm
     lift_px = np.diag([s, s, 1.0]) @ lift @ np.diag([1 / s, 1 / s, 1.0])
+    grid = _spot_grid(reader)
+    tp = _sample_spots(image, pose.homography @ lift @ np.diag([1 / s, 1 / s, 1.0]), grid) / 255
     ctr = (reader._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]
     gain = np.maximum(reader._basis(ctr[:, 0], ctr[:, 1]) @ reader._last_coef, 0.05).astype(np.float32)
-    tp = reader._patches(top) / gain[:, None, None, :]
-    tl = _look_features(tp[:, INNER, INNER])
-    out = np.zeros((n, 6))
+    tp /= gain[:, None, None, :]
+    up, tl = reader._scores(tp, *_raised_print(reader, pose, lift_px, grid))
+    out = np.zeros((n, 10))
+    learned = set(reader.model.looks)
     for j, c in enumerate(("mouse", "cat")):
-        idx = [k for k, nm in enumerate(names) if nm == c]
+        idx = [k for k, nm in enumerate(names) if nm == c and c in learned]
         out[:, j] = _logd(_look_distance(tl[:, None, :], protos[idx][None, :, :]).min(axis=1) if idx else 50.0)
     out[:, 2] = _logd(_look_distance(tl, looks))
     out[:, 3] = tl[:, 2] - looks[:, 2]
     out[:, 4] = tl[:, 3] - looks[:, 3]
     out[:, 5] = np.linalg.norm(ctr - reader._spot_centres_px, axis=1) / (s * reader.cell_mm)
+    out[:, 6:10] = np.clip(up, 0, 6)
     return out
 
 
@@ -176,6 +255,11 @@ class SquareModel:
         except (OSError, KeyError, ValueError):
             return None
 
+    @property
+    def features(self) -> int:
+        """How many features per spot it was trained on."""
+        return int(self.mean.shape[0])
+
     def save(self, path: Path) -> None:
         np.savez_compressed(path, mean=self.mean, std=self.std, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
 
@@ -192,9 +276,11 @@ _MODEL: list[SquareModel | None] = []
 
 
 def square_model() -> SquareModel | None:
-    """The shipped model, loaded once (None without the file)."""
+    """The shipped model, loaded once (None without the file, or when it was trained on other
+    features than ``spot_features`` makes: the rules alone then)."""
     if not _MODEL:
-        _MODEL.append(SquareModel.load())
+        model = SquareModel.load()
+        _MODEL.append(model if model is not None and model.features == N_FEATURES else None)
     return _MODEL[0]
 
 
@@ -202,9 +288,10 @@ def use_model(path: Path) -> SquareModel:
     """Read with the model at ``path`` instead of the shipped one from now on (``bench/board.py
     --chop-model``: scoring a model trained on other sets); a clear error when it cannot be read."""
     model = SquareModel.load(path)
-    if model is None:
-        raise ValueError(f"{path}: not a Chop! Chop! square model; train one with "
-                         "python -m vision.synth.chop_train DIR... --out FILE")
+    if model is None or model.features != N_FEATURES:
+        what = "not a Chop! Chop! square model" if model is None else (
+            f"a model of {model.features} features, not the {N_FEATURES} the reader makes (an older one)")
+        raise ValueError(f"{path}: {what}; train one with python -m vision.synth.chop_train DIR... --out FILE")
     _MODEL[:] = [model]
     return model
 

@@ -152,17 +152,3 @@ def test_a_shadow_over_the_empty_table_top_is_not_read_as_mice() -> None:
         got = reader.read_spots(reader.read(image, track=False))
         wrong += sum(got.get(s) is not None for s in under)
     assert wrong == 0
-
-
-def test_which_mouse_is_which_follows_the_last_confirmed_position() -> None:
-    from vision.chop_read import name_mice
-
-    last = {"0,3": "mouse:1", "2,7": "mouse:2", "5,4": "mouse:3", "3,0": "mouse:4", "top:2,3": "cat"}
-    # mouse 2 left its hole for 2,6 (one piece moves at a time): the others keep their squares
-    seen = {"0,3": "mouse", "2,6": "mouse", "2,7": "hole", "5,4": "mouse", "3,0": "mouse", "top:2,3": "cat"}
-    assert name_mice(seen, last) == {"0,3": "mouse:1", "2,6": "mouse:2", "2,7": "hole", "5,4": "mouse:3",
-                                     "3,0": "mouse:4", "top:2,3": "cat"}
-    # two mice in new places: which is which is not known, so neither is named (the app asks)
-    seen2 = {"0,3": "mouse", "1,1": "mouse", "4,4": "mouse", "5,4": "mouse"}
-    got = name_mice(seen2, last)
-    assert got["1,1"] == got["4,4"] == "mouse" and got["0,3"] == "mouse:1" and got["5,4"] == "mouse:3"

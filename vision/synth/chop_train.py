@@ -5,9 +5,10 @@
 Each DIR is a scene folder of any renderer with Chop! Chop! groups: ``vision.synth.board3d``
 (``bench/board.py --renderer 3d --games chopchop --3d-dir DIR``), the second 3-D family
 ``vision.synth.scene_b`` (``--renderer 3d-b --3db-dir DIR``) or the alt renderer, rendered with
-seeds the benches never score. The shipped model is trained on the first 3-D family and the alt
-renderer; models trained with the second family too, and without either 3-D family, are
-measured in ``docs/readme/board.md`` (``bench/board.py --chop-model FILE`` scores one).
+seeds the benches never score. The shipped model is trained on both 3-D families and the alt
+renderer; models trained without either 3-D family (leave one family out: how well the
+features carry to a family never seen) are measured in ``docs/readme/board.md``
+(``bench/board.py --chop-model FILE`` scores one).
 Per group, the reader learns the start scene as the bench does, reads the others and keeps
 each visible spot's features (``spot_features``) with its true class; the spots the camera
 cannot see (hidden behind a piece) and the ones it cannot report (a cat over a mouse) are left
