@@ -175,15 +175,20 @@ def _spot_grid(reader: Any) -> tuple[np.ndarray, np.ndarray]:
     return grid
 
 
-def _sample_spots(src: np.ndarray, m: np.ndarray, grid: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+def _sample_spots(src: np.ndarray, m: np.ndarray, grid: tuple[np.ndarray, np.ndarray],
+                  lens: Any = None) -> np.ndarray:
     """Each spot's patch ([N, P, P, 3], float32) of ``src`` seen through ``m`` (3x3: board
-    pixels -> ``src`` pixels): only the spots' points are sampled (bilinear), then averaged
-    ``_SUB`` x ``_SUB``, instead of warping the whole board."""
+    pixels -> ``src`` pixels, then through ``lens``, vision.lens.Lens, when there is one): only
+    the spots' points are sampled (bilinear), then averaged ``_SUB`` x ``_SUB``, instead of
+    warping the whole board."""
     x, y = grid
     m32 = np.asarray(m, np.float32)
     w = m32[2, 0] * x + m32[2, 1] * y + m32[2, 2]
     mx = (m32[0, 0] * x + m32[0, 1] * y + m32[0, 2]) / w
     my = (m32[1, 0] * x + m32[1, 1] * y + m32[1, 2]) / w
+    if lens is not None:
+        lx, ly = lens.distort_xy(mx, my)
+        mx, my = lx.astype(np.float32), ly.astype(np.float32)
     out = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     small = cv2.resize(out, (P, out.shape[0] // _SUB), interpolation=cv2.INTER_AREA)
     pooled: np.ndarray = small.reshape(-1, P, P, 3).astype(np.float32)
@@ -220,7 +225,8 @@ def _height_columns(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray
     s = reader.config.px_per_mm
     lift_px = np.diag([s, s, 1.0]) @ lift @ np.diag([1 / s, 1 / s, 1.0])
     grid = _spot_grid(reader)
-    tp = _sample_spots(image, pose.homography @ lift @ np.diag([1 / s, 1 / s, 1.0]), grid) / 255
+    to_image, lens = pose.sampling()  # through the lens when the pose has one
+    tp = _sample_spots(image, to_image @ lift @ np.diag([1 / s, 1 / s, 1.0]), grid, lens) / 255
     ctr = (reader._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]
     gain = np.maximum(reader._basis(ctr[:, 0], ctr[:, 1]) @ reader._last_coef, 0.05).astype(np.float32)
     tp /= gain[:, None, None, :]

@@ -7,8 +7,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.boardlocate import LocateConfig
-from vision.piece_mix import BehindRule
 from vision.qubism_read import CubeTops
+
+
+@dataclass(frozen=True)
+class BehindRule:
+    """A piece read on the square behind another read the same (``vision.piece_mix.behind_same``) must show its
+    colour, at least ``read_share`` of it, in the plane of the pieces' heads: the highest of
+    ``planes`` (square sides up) where the start's pieces showed at least ``learn_share``
+    (``vision.piece_mix.head_plane``). A tall figure's body covers the square behind it in the raised plane
+    where spots are read, but not up there, where the spot behind shows its own piece's head or,
+    empty, the floor beyond it."""
+
+    planes: tuple[float, ...] = (0.6, 0.75, 0.9)
+    learn_share: float = 0.8
+    read_share: float = 0.3
 
 
 @dataclass
@@ -49,7 +62,7 @@ class PieceConfig:
     behind: dict[str, BehindRule] = field(default_factory=lambda: {"kilkenny": BehindRule()})
     """Games whose pieces are all figures of one height, each colour distinct from the print: a
     piece read behind one read the same is checked in the plane of the pieces' heads
-    (``vision.piece_mix.BehindRule``, ``PieceModel.head_plane``)."""
+    (``BehindRule``, ``PieceModel.head_plane``)."""
     top_weight: float = 2.0
     """The top-plane score counts this much more (it only has to show that something is there)."""
     cube_top: float = 0.8

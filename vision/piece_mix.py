@@ -18,12 +18,12 @@ the way); a piece seen whole lies at 0.5 to 1.5.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.boardlocate import BoardPose, camera_from_homography
+from vision.piece_config import BehindRule
 from vision.piece_looks import LOOK_SCALE
 
 if TYPE_CHECKING:
@@ -56,20 +56,6 @@ def partly_seen(look: np.ndarray, empty_look: np.ndarray, names: list[str], prot
     shares = colour_shares(look, empty_look, names, protos)
     fits = {c: off for c, (share, off) in shares.items() if share >= min_share and off <= max_off}
     return min(fits, key=lambda c: fits[c]) if fits else None
-
-
-@dataclass(frozen=True)
-class BehindRule:
-    """A piece read on the square behind another read the same (``behind_same``) must show its
-    colour, at least ``read_share`` of it, in the plane of the pieces' heads: the highest of
-    ``planes`` (square sides up) where the start's pieces showed at least ``learn_share``
-    (``head_plane``). A tall figure's body covers the square behind it in the raised plane
-    where spots are read, but not up there, where the spot behind shows its own piece's head or,
-    empty, the floor beyond it."""
-
-    planes: tuple[float, ...] = (0.6, 0.75, 0.9)
-    learn_share: float = 0.8
-    read_share: float = 0.3
 
 
 def head_plane(shares_by_plane: dict[float, list[float]], least: float) -> float:
@@ -119,7 +105,7 @@ def drop_hidden(reader: SpotFeatures, image: np.ndarray, pose: BoardPose, plane:
     rule's share of its colour in the heads' ``plane``: read as empty, unsure (0.5)."""
     if plane <= 0 or pose.homography is None:
         return
-    foot = camera_from_homography(pose.homography, (image.shape[1], image.shape[0])).foot
+    foot = camera_from_homography(pose.sampling()[0], (image.shape[1], image.shape[0])).foot  # the pinhole's
     centres = reader._spot_centres_px / reader.config.px_per_mm
     hidden = behind_same(centres, [t for t, _ in decided], foot, reader.cell_mm)
     if not hidden:

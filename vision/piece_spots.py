@@ -191,16 +191,15 @@ class SpotFeatures:
         s = self.config.px_per_mm
         lift = self._lift(pose, (image.shape[1], image.shape[0]), z_mm)
         lift_px = np.diag([s, s, 1.0]) @ lift @ np.diag([1 / s, 1 / s, 1.0])
-        assert pose.homography is not None
-        to_image = pose.homography @ lift @ np.diag([1 / s, 1 / s, 1.0])
+        pinhole, lens = pose.sampling()  # through the lens when the pose has one
+        to_image = pinhole @ lift @ np.diag([1 / s, 1 / s, 1.0])
         seen = np.empty((len(spots), P, P, 3), np.float32)
         empty = np.empty_like(seen)
         for k, i in enumerate(spots):
             x0, y0, x1, y1 = self.boxes[i]
             sx, sy = (x1 - x0) / (2 * P), (y1 - y0) / (2 * P)  # output pixel centres on the box's
             box = np.array([[sx, 0, x0 + sx / 2 - 0.5], [0, sy, y0 + sy / 2 - 0.5], [0, 0, 1.0]])
-            crop = cv2.warpPerspective(image, to_image @ box, (2 * P, 2 * P),
-                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+            crop = warp_through(image, to_image @ box, lens, (2 * P, 2 * P))
             seen[k] = cv2.resize(crop, (P, P), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
             e = cv2.warpAffine(self.empty, (lift_px @ box)[:2], (2 * P, 2 * P),
                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
