@@ -166,6 +166,13 @@ class PieceConfig:
     look, that shows it best: evidence times how much nearer its look is to the kind's than to
     its own empty print. Low confidence (0.3-0.7), so the cross-check asks when unsure."""
     always_min_score: float = 0.5
+    crowd: dict[str, int] = field(default_factory=lambda: {"katenmuis": 3})
+    """Games of a few small pieces (Kat en Muis: two counters): a spot among this many or more
+    touching occupied spots is under something larger (a hand, an arm). When the count
+    chooses, a spot standing alone whose look is within ``demote_dist`` of the class's comes
+    before it; a piece read there is unsure (half its confidence). A missing piece is looked
+    for among the weak spots with its look counting only as far as it differs from the print's
+    (``vision.katenmuis_read``)."""
     pairs: dict[str, tuple[str, str]] = field(default_factory=lambda: {"katenmuis": ("cat", "mouse")})
     """Two pieces of a game that may share a square (Kat en Muis, rule K7: the engine's
     ``"cat+mouse"``). When one is read and the other nowhere, the read one's spot holds both

@@ -64,6 +64,7 @@ from vision.chop_read import (apply_rules, hole_faces, hole_reading, ring_looks,
 from vision.chop_squares import decide, merge, spot_features, square_model
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
+from vision.katenmuis_read import crowded, look_weight
 from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
@@ -370,10 +371,17 @@ class BoardReader(SpotFeatures):
 
         d_empty = _look_distance(looks, self._last_look_empty)
 
+        crowd = self._crowded(score)  # spots under something larger than a piece (a hand)
+
         def support(i: int, c: str) -> float:
             """How well spot i shows a piece of class c: its evidence, times how much nearer
-            its look is to c's than to its own empty print."""
-            return float(min(score[i], 4.0) * d_empty[i] / (d_cls[c][i] + 1e-6))
+            its look is to c's than to its own empty print (as far as c's look differs from
+            the print's: ``vision.katenmuis_read.look_weight``)."""
+            ratio = d_empty[i] / (d_cls[c][i] + 1e-6)
+            if self.board.game in cfg.crowd:  # a piece coloured like the paper: its evidence
+                c_rows = protos[[k for k, n in enumerate(names) if n == c]]
+                ratio **= look_weight(float(_look_distance(c_rows, self._last_look_empty[i]).min()))
+            return float(min(score[i], 4.0) * ratio)
 
         def kind(token: str | None) -> str | None:
             return None if token is None else appearance(token)
@@ -386,7 +394,9 @@ class BoardReader(SpotFeatures):
             room_c = max(n_max - sum(kind(t) == c for i, (t, _) in enumerate(decided) if self._never_empty[i]), 0)
             if len(spots) <= room_c:
                 continue
-            spots.sort(key=lambda i: d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c)))
+            # a spot standing alone that shows the learned look comes before a hand's crowd
+            spots.sort(key=lambda i: (bool(crowd.any() and (crowd[i] or d_cls[c][i] >= cfg.demote_dist)),
+                                      d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c))))
             for i in spots[room_c:]:
                 room = [k for k in classes if k != c and
                         sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
@@ -415,6 +425,18 @@ class BoardReader(SpotFeatures):
             if cand:
                 i = max(cand, key=lambda j: support(j, c))
                 decided[i] = (c, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
+        for i, (t, conf) in enumerate(decided):
+            if t is not None and crowd[i]:
+                decided[i] = (t, 0.5 * conf)  # a piece under a hand's crowd: unsure, asked
+
+    def _crowded(self, score: np.ndarray) -> np.ndarray:
+        """[N] bool: occupied spots in a crowd of ``PieceConfig.crowd`` or more touching ones
+        (``vision.katenmuis_read.crowded``); none for games without a crowd size."""
+        least = self.config.crowd.get(self.board.game)
+        if not least:
+            return np.zeros(len(score), bool)
+        return crowded(self._spot_centres_px / self.config.px_per_mm, (score >= 1) & ~self._never_empty,
+                       self.cell_mm, least)
 
     def _pairs(self, decided: list[tuple[str | None, float]], names: list[str], protos: np.ndarray) -> None:
         """Two pieces on one square (``PieceConfig.pairs``; see ``vision.piece_pairs``): one

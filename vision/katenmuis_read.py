@@ -1,0 +1,51 @@
+"""Kat en Muis's two counters told from a hand (issue 31), read by the board reader
+(``vision.pieces``).
+
+The game has one cat and one mouse, each a small counter on one square. A hand reaching over
+the board (or its arm, or its shadow) changes a patch of several neighbouring squares at once,
+and one of them may look more like the cat than the cat itself does (a white cat on white
+paper hardly changes its square). The game's counts keep the nearest look of a class, so the
+hand's spot was kept and the real cat dropped. Two counters fill two squares at most: a spot
+that is one of ``least`` or more occupied spots touching each other (a "crowd") is under
+something larger than a counter. Such spots come after every spot standing alone when the
+count chooses, and a piece read there is unsure (the cross-check asks).
+
+A counter coloured like the paper (a white cat) shows little but structure: its look is as
+near the print's look as the cat's, so when the count looks for a missing piece among the weak
+spots, how much nearer a spot's look is to the piece's than to its print only counts as far as
+the piece's learned look differs from the print's (``look_weight``); otherwise the evidence
+alone decides.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def crowded(centres_mm: np.ndarray, occupied: np.ndarray, cell_mm: float, least: int) -> np.ndarray:
+    """[N] bool: occupied spots in a group of at least ``least`` occupied spots, each within
+    1.5 square sides of another of the group (neighbours and diagonal neighbours)."""
+    c = np.asarray(centres_mm, np.float64)
+    occ = np.asarray(occupied, bool)
+    near = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2) <= 1.5 * cell_mm
+    near &= occ[:, None] & occ[None, :]
+    label = np.full(len(c), -1)
+    for start in np.nonzero(occ)[0]:
+        if label[start] >= 0:
+            continue
+        label[start] = start
+        todo = [int(start)]
+        while todo:
+            i = todo.pop()
+            for j in np.nonzero(near[i] & (label < 0))[0]:
+                label[j] = start
+                todo.append(int(j))
+    sizes = np.bincount(label[label >= 0], minlength=len(c)) if occ.any() else np.zeros(len(c), int)
+    out: np.ndarray = occ & (sizes[np.maximum(label, 0)] >= least)
+    return out
+
+
+def look_weight(proto_to_print: float, scale: float = 2.0) -> float:
+    """How much a piece's look (vs its print's) can tell a spot holding it: 0 for a piece
+    coloured like the print, 1 for one ``scale`` look units away from it or more."""
+    return float(np.clip(proto_to_print / scale, 0.0, 1.0))
