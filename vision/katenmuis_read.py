@@ -19,7 +19,12 @@ alone decides.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.piece_spots import SpotFeatures
 
 
 def crowded(centres_mm: np.ndarray, occupied: np.ndarray, cell_mm: float, least: int) -> np.ndarray:
@@ -49,3 +54,13 @@ def look_weight(proto_to_print: float, scale: float = 2.0) -> float:
     """How much a piece's look (vs its print's) can tell a spot holding it: 0 for a piece
     coloured like the print, 1 for one ``scale`` look units away from it or more."""
     return float(np.clip(proto_to_print / scale, 0.0, 1.0))
+
+
+def spot_crowds(reader: SpotFeatures, score: np.ndarray) -> np.ndarray:
+    """[N] bool: the reader's occupied spots (evidence ``score`` >= 1) in a crowd of
+    ``PieceConfig.crowd`` or more touching ones; none for games without a crowd size."""
+    least = reader.config.crowd.get(reader.board.game)
+    if not least:
+        return np.zeros(len(score), bool)
+    return crowded(reader._spot_centres_px / reader.config.px_per_mm, (score >= 1) & ~reader._never_empty,
+                   reader.cell_mm, least)

@@ -64,7 +64,7 @@ from vision.chop_read import (apply_rules, hole_faces, hole_reading, ring_looks,
 from vision.chop_squares import decide, merge, spot_features, square_model
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
-from vision.katenmuis_read import crowded, look_weight
+from vision.katenmuis_read import look_weight, spot_crowds
 from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
@@ -371,7 +371,7 @@ class BoardReader(SpotFeatures):
 
         d_empty = _look_distance(looks, self._last_look_empty)
 
-        crowd = self._crowded(score)  # spots under something larger than a piece (a hand)
+        crowd = spot_crowds(self, score)  # spots under something larger than a piece (a hand)
 
         def support(i: int, c: str) -> float:
             """How well spot i shows a piece of class c: its evidence, times how much nearer
@@ -428,15 +428,6 @@ class BoardReader(SpotFeatures):
         for i, (t, conf) in enumerate(decided):
             if t is not None and crowd[i]:
                 decided[i] = (t, 0.5 * conf)  # a piece under a hand's crowd: unsure, asked
-
-    def _crowded(self, score: np.ndarray) -> np.ndarray:
-        """[N] bool: occupied spots in a crowd of ``PieceConfig.crowd`` or more touching ones
-        (``vision.katenmuis_read.crowded``); none for games without a crowd size."""
-        least = self.config.crowd.get(self.board.game)
-        if not least:
-            return np.zeros(len(score), bool)
-        return crowded(self._spot_centres_px / self.config.px_per_mm, (score >= 1) & ~self._never_empty,
-                       self.cell_mm, least)
 
     def _pairs(self, decided: list[tuple[str | None, float]], names: list[str], protos: np.ndarray) -> None:
         """Two pieces on one square (``PieceConfig.pairs``; see ``vision.piece_pairs``): one
