@@ -159,3 +159,51 @@ def test_use_model_swaps_the_square_model_and_refuses_a_file_that_is_not_one(tmp
         assert got is not None and got is not shipped and got.w1.shape == (cs.N_FEATURES, 4)
     finally:
         cs._MODEL[:] = [shipped]
+
+
+@pytest.mark.slow
+def test_a_read_makes_each_hole_picture_once_with_the_numbers_of_one_spot_alone(
+        group: tuple[Path, list[dict[str, object]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    # the hole rule (BoardReader._chop_hole) and the classifier's features (_hole_columns) share
+    # one frame's hole pictures (the read's time: they were made five times per frame); the
+    # shared ones are the very numbers of each spot's picture made alone
+    import vision.chop_read as chop_read
+    import vision.chop_squares as chop_squares
+    import vision.pieces as pieces
+    from vision.chop_read import hole_faces, ring_looks
+
+    calls: Counter[str] = Counter()
+
+    def counted(name: str, f: object) -> object:
+        def wrapped(patches: np.ndarray) -> np.ndarray:
+            calls[name] += 1
+            return f(patches)  # type: ignore[operator, no-any-return]
+        return wrapped
+
+    for module in (chop_read, chop_squares, pieces):
+        for name, f in (("hole_faces", hole_faces), ("ring_looks", ring_looks)):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, counted(name, f))
+    root, scenes = group
+    reader = BoardReader(board_for("chopchop"))
+    start = next(s for s in scenes if s.get("learn"))
+    reader.learn(load_image(root / str(start["file"])).image, dict(start["squares"]))  # type: ignore[call-overload]
+    assert reader.model.hole_starts and reader.model.rings
+    reads = 0
+    calls.clear()
+    for s in scenes[1:4]:
+        if s is start:
+            continue
+        image = load_image(root / str(s["file"])).image
+        assert reader.read(image, track=False).found
+        reads += 1
+    assert calls["ring_looks"] == reads and 0 < calls["hole_faces"] <= reads, calls
+    from vision.chop_squares import frame_holes
+
+    pose = reader.refine(image, reader.read(image, track=False).pose)
+    _, _, patches = reader.features(image, pose)
+    holes = frame_holes(reader, pose, patches)
+    assert len(holes.spots) == 4 and holes.faces is not None and holes.rings is not None
+    for r, i in enumerate(holes.spots):
+        assert np.array_equal(holes.faces[r], hole_faces(patches[i:i + 1])[0])
+        assert np.array_equal(holes.rings[r], ring_looks(patches[i:i + 1])[0])
