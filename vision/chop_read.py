@@ -41,6 +41,7 @@ the start photo without being told where it stands.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -173,9 +174,9 @@ def hole_faces(patches: np.ndarray) -> np.ndarray:
     less their mean, at unit length (compared by a dot product: 1 the same picture)."""
     g = patches.mean(axis=3)
     g = (g[:, :-2, :] + 2 * g[:, 1:-1, :] + g[:, 2:, :]) / 4
-    g = np.pad(g, ((0, 0), (1, 1), (0, 0)), mode="edge")
+    g = np.concatenate([g[:, :1], g, g[:, -1:]], axis=1)  # the edge rows repeated
     g = (g[:, :, :-2] + 2 * g[:, :, 1:-1] + g[:, :, 2:]) / 4
-    g = np.pad(g, ((0, 0), (0, 0), (1, 1)), mode="edge").reshape(len(patches), -1)
+    g = np.concatenate([g[:, :, :1], g, g[:, :, -1:]], axis=2).reshape(len(patches), -1)
     g = g - g.mean(axis=1, keepdims=True)
     out: np.ndarray = g / (np.linalg.norm(g, axis=1, keepdims=True) + 1e-6)
     return out
@@ -209,6 +210,42 @@ def ring_reading(ring: np.ndarray, rings: list[list[float]], token: str, conf: f
         return "mouse", 0.55
     return "hole", float(min(0.95, 0.6 + 0.2 * min(d_ring / ring_dist - 1, 1.0)
                              + 0.15 * min(d_mouse / mouse_dist - 1, 1.0)))
+
+
+@dataclass(frozen=True)
+class HolePictures:
+    """One frame's hole spots and their pictures, computed once for the rules
+    (``BoardReader._chop_hole``) and the classifier's features (``vision.chop_squares``)."""
+
+    spots: tuple[int, ...]
+    """The spots holding a hole, in spot order."""
+    holes: tuple[int, ...]
+    """Each one's index among the board's holes (``PieceModel.hole_starts`` order)."""
+    same: bool
+    """The camera of the start photo (its hole pictures can be compared picture to picture)."""
+    faces: np.ndarray | None
+    """[len(spots), P*P] ``hole_faces``, when ``same``."""
+    rings: np.ndarray | None
+    """[len(spots), 4] ``ring_looks``, when the start's rings were learned."""
+
+    def row(self, spot: int) -> int:
+        """The row of ``spot`` in ``faces`` and ``rings`` (-1: not a hole spot)."""
+        return self.spots.index(spot) if spot in self.spots else -1
+
+
+def hole_pictures(groups: list[list[str]], holes: Sequence[str], patches: np.ndarray, starts: int,
+                  rings: bool, same: bool) -> HolePictures:
+    """The hole spots of a frame (``groups``: the reader's spots; ``holes``: the board's) with
+    their pictures: ``hole_faces`` when the start photo's ``starts`` hole pictures exist (one per
+    hole) and it is the ``same`` camera, ``ring_looks`` when the start's ``rings`` were learned."""
+    where = [(i, next((k for k, h in enumerate(holes) if h in ids), -1)) for i, ids in enumerate(groups)]
+    where = [(i, k) for i, k in where if k >= 0]
+    spots = tuple(i for i, _ in where)
+    same = same and starts == len(holes) and bool(spots)
+    picked = patches[list(spots)]
+    return HolePictures(spots, tuple(k for _, k in where), same,
+                        hole_faces(picked) if same else None,
+                        ring_looks(picked) if rings and spots else None)
 
 
 def same_camera(corners: list[float], now: np.ndarray, tol_px: float) -> bool:

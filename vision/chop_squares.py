@@ -42,7 +42,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.chop_read import _RING, hole_faces, ring_looks, same_camera
+from vision.chop_read import _RING, HolePictures, hole_pictures, same_camera
 from vision.piece_looks import INNER, P, WINDOW, _detrend, _look_distance, _look_features, _smooth
 
 CLASSES = ("-", "slab", "cheese", "hole", "mouse", "cat")
@@ -67,11 +67,21 @@ def _logd(d: np.ndarray) -> np.ndarray:
     return out
 
 
+def frame_holes(reader: Any, pose: Any, patches: np.ndarray) -> HolePictures:
+    """The hole spots' pictures of this frame (``vision.chop_read.hole_pictures``), computed once
+    for the reader's hole rule and ``spot_features``."""
+    m = reader.model
+    same = same_camera(m.start_corners, reader._corners(pose), reader.config.chop_same_camera_px)
+    return hole_pictures(reader.groups, list(reader.board.region("holes")), patches, len(m.hole_starts),
+                         bool(m.rings), same)
+
+
 def spot_features(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray, patches: np.ndarray,
-                  names: list[str], protos: np.ndarray) -> np.ndarray:
+                  names: list[str], protos: np.ndarray, holes: HolePictures | None = None) -> np.ndarray:
     """[N spots, F] features of a Chop! Chop! frame (see the module doc). ``reader`` is the
     ``BoardReader`` right after its ``features`` call on ``image`` (``looks``, ``patches``:
-    what it returned); ``names``, ``protos``: its look classes (learned first, then guesses)."""
+    what it returned); ``names``, ``protos``: its look classes (learned first, then guesses);
+    ``holes``: this frame's ``frame_holes`` when the reader has them already."""
     n = len(reader.groups)
     kinds = reader._chop_kinds
     ground = np.array([k in ("floor", "table") for k in kinds])
@@ -108,7 +118,7 @@ def spot_features(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray, 
                              mid.std(axis=1), ring.std(axis=1),
                              diff[:, INNER, INNER].reshape(n, -1).mean(axis=1), diff[:, _RING].mean(axis=1)])
     cols += [shape, rel(shape[:, 3:])]
-    cols.append(_hole_columns(reader, pose, patches))
+    cols.append(_hole_columns(reader, holes if holes is not None else frame_holes(reader, pose, patches)))
     height = _height_columns(reader, image, pose, looks, names, protos)
     cols += [height, rel(height[:, 6:10])]
     score = np.sqrt((np.clip(parts, 0, 6) ** 2).sum(axis=1))
@@ -130,28 +140,20 @@ def _neighbours(reader: Any) -> list[np.ndarray]:
     return near
 
 
-def _hole_columns(reader: Any, pose: Any, patches: np.ndarray) -> np.ndarray:
+def _hole_columns(reader: Any, holes: HolePictures) -> np.ndarray:
     """A hole spot's likeness to its own start picture (same camera only) and to the start's
     rings; [N, 4]: similarity, has-similarity, log ring distance, has-rings."""
-    n = len(reader.groups)
-    out = np.zeros((n, 4))
+    out = np.zeros((len(reader.groups), 4))
     m = reader.model
-    holes = list(reader.board.region("holes"))
-    where = [(i, next((k for k, h in enumerate(holes) if h in ids), -1)) for i, ids in enumerate(reader.groups)]
-    where = [(i, k) for i, k in where if k >= 0]
-    if not where:
+    idx = list(holes.spots)
+    if not idx:
         return out
-    idx = [i for i, _ in where]
-    same = len(m.hole_starts) == len(holes) and same_camera(m.start_corners, reader._corners(pose),
-                                                             reader.config.chop_same_camera_px)
-    if same:
-        faces = hole_faces(patches[idx])
-        for (i, k), f in zip(where, faces):
+    if holes.faces is not None:
+        for i, k, f in zip(idx, holes.holes, holes.faces):
             out[i, 0] = float(np.asarray(m.hole_starts[k], np.float64) @ f)
             out[i, 1] = 1.0
-    if m.rings:
-        rl = ring_looks(patches[idx])
-        d = _look_distance(np.asarray(m.rings, np.float64)[None, :, :], rl[:, None, :]).min(axis=1)
+    if holes.rings is not None:
+        d = _look_distance(np.asarray(m.rings, np.float64)[None, :, :], holes.rings[:, None, :]).min(axis=1)
         out[idx, 2] = _logd(d)
         out[idx, 3] = 1.0
     return out
@@ -326,11 +328,14 @@ def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]
 
 
 def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None, float]], kinds: list[str],
-          sure: float) -> list[tuple[str | None, float]]:
+          sure: float, strict: float | None = None) -> list[tuple[str | None, float]]:
     """The rules' readings (``vision.chop_read``), each replaced by the classifier's where it is
-    at least ``sure`` of it; then one cat and four mice at most (the surplus, least likely by the
-    classifier first: its reading if that differs, else the rules', else left but unsure)."""
-    out = [c if c[1] >= sure else r for r, c in zip(rules, learned)]
+    at least ``sure`` of it (``strict``, when given, on a hole and for a cat); then one cat and
+    four mice at most (the surplus, least likely by the classifier first: its reading if that
+    differs, else the rules', else left but unsure)."""
+    need = [strict if strict is not None and (k == "hole" or c[0] == "cat") else sure
+            for k, c in zip(kinds, learned)]
+    out = [c if c[1] >= t else r for r, c, t in zip(rules, learned, need)]
     if not any(t == "cat" for t, _ in out):  # the cat never leaves the board (C1, C6): the rules' cat
         out = [r if r[0] == "cat" else o for r, o in zip(rules, out)]
     for c in ("cat", "mouse"):

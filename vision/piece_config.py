@@ -144,8 +144,13 @@ class PieceConfig:
     chop_classifier: bool = True
     """Chop! Chop!: read the squares with the learned classifier and the rules
     (``vision.chop_squares``) when its model file is there; False: the rules alone."""
-    chop_classifier_sure: float = 0.9
-    """The classifier's reading replaces the rules' where its probability is at least this."""
+    chop_classifier_sure: float = 0.5
+    """The classifier's reading replaces the rules' where its probability is at least this
+    (the rules read worse wherever it is more sure than not: ``docs/readme/board.md``, chop2)."""
+    chop_classifier_sure_strict: float = 0.9
+    """The same on a hole, where the rules compare the spot with the start's own picture (C4;
+    the alt renderer's opened holes under the start camera need it), and for a cat reading: there
+    is one cat (C1), so a false one would also put the real one out."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},

@@ -59,9 +59,9 @@ from companion.boards import Board
 from vision.arrows import (ARROW_SIDE, _TURNS, _glyph_map, arrow_correlations, arrow_direction,
                            arrow_from_correlations, arrow_from_templates)
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
-from vision.chop_read import (apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, same_camera, spot_kinds,
+from vision.chop_read import (HolePictures, apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
                               start_cat, start_like)
-from vision.chop_squares import decide, merge, spot_features, square_model
+from vision.chop_squares import decide, frame_holes, merge, spot_features, square_model
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.katenmuis_read import look_weight, spot_crowds
@@ -192,13 +192,14 @@ class BoardReader(SpotFeatures):
             cand = np.nonzero((score >= 1) & ~self._never_empty)[0]
             if len(cand):
                 step_frac[cand] = _step_fraction(self._last_patches[cand], self._last_empty_patches[cand])
+        holes = frame_holes(self, pose, patches) if self._chop_kinds else None  # once for rules and features
         for i, ids in enumerate(self.groups):
             occ_conf = float(1 / (1 + math.exp(-4 * (score[i] - 1))))
             if self._never_empty[i] and names:
                 token, conf = self._hole_or_mouse(looks[i], names, protos)
                 conf *= occ_conf
-                if self._chop_kinds:
-                    token, conf = self._chop_hole(i, ids, token, conf, looks[i], patches, names, protos, pose)
+                if holes is not None:
+                    token, conf = self._chop_hole(i, token, conf, looks[i], names, protos, holes)
             elif score[i] < 1 or not names:
                 token = None
                 conf = 1 - occ_conf
@@ -245,14 +246,15 @@ class BoardReader(SpotFeatures):
         if self.board.game == "qubism" and cfg.cube_tops is not None and len(names):
             self._settle_cubes(img, pose, score, decided)
         if self._chop_kinds:
-            self.last_chop_features = spot_features(self, img, pose, looks, patches, names, protos)
+            self.last_chop_features = spot_features(self, img, pose, looks, patches, names, protos, holes)
             apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
                         set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
                         parts=self.last_scores, shade_max=cfg.chop_shade_max)
             square = square_model() if cfg.chop_classifier else None
             if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
                 decided = merge(decided, decide(square.probs(self.last_chop_features), self._chop_kinds),
-                                self._chop_kinds, cfg.chop_classifier_sure)
+                                self._chop_kinds, cfg.chop_classifier_sure,
+                                cfg.chop_classifier_sure_strict)
         if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
             drop_hidden(self, img, pose, self.model.head_plane, decided, names, protos, rule)
         both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,
@@ -531,19 +533,18 @@ class BoardReader(SpotFeatures):
         look's learned examples did there (see ``PieceConfig.centre_share``)."""
         return self._centre_weak_for(i, names[int(np.argmin(_look_distance(protos, look)))])
 
-    def _chop_hole(self, i: int, ids: list[str], token: str, conf: float, look: np.ndarray, patches: np.ndarray,
-                   names: list[str], protos: np.ndarray, pose: BoardPose) -> tuple[str, float]:
+    def _chop_hole(self, i: int, token: str, conf: float, look: np.ndarray, names: list[str], protos: np.ndarray,
+                   holes: HolePictures) -> tuple[str, float]:
         """A Chop! Chop! hole spot against the start photo (``vision.chop_read``)."""
         cfg, m = self.config, self.model
         d_mouse = min((float(_look_distance(p_, look)) for n_, p_ in zip(names, protos) if n_ == "mouse"), default=1e9)
-        holes = list(self.board.region("holes"))
-        k = next((n for n, h in enumerate(holes) if h in ids), -1)
-        if len(m.hole_starts) == len(holes) and k >= 0 and same_camera(m.start_corners, self._corners(pose),
-                                                                        cfg.chop_same_camera_px):
-            # a mouse that never left stands where it stood
-            return hole_reading(hole_faces(patches[i:i + 1])[0], [m.hole_starts[k]], token, conf, d_mouse,
+        r = holes.row(i)
+        if holes.faces is not None and r >= 0:  # a mouse that never left stands where it stood
+            return hole_reading(holes.faces[r], [m.hole_starts[holes.holes[r]]], token, conf, d_mouse,
                                 cfg.chop_hole_same, cfg.chop_open_mouse_dist)
-        return ring_reading(ring_looks(patches[i:i + 1])[0], m.rings, token, conf, d_mouse, cfg.chop_ring_dist,
+        if holes.rings is None or r < 0:
+            return token, conf  # no start rings learned (ring_reading would say the same)
+        return ring_reading(holes.rings[r], m.rings, token, conf, d_mouse, cfg.chop_ring_dist,
                             cfg.chop_ring_mouse_dist)
 
     def _corners(self, pose: BoardPose) -> np.ndarray:
