@@ -93,6 +93,9 @@ class GlyphRule:
     overlaps the frame's clearly read cubes' glyphs (overlap at least ``like_min``), when that turn
     beats the next best by ``like_margin`` (measured on the second 3-D family's seeds 2026 and 2027:
     87 of 88 unclear cubes' best turns right, the wrong one by a margin of 0.00)."""
+    agree: bool = True
+    """Only glyphs that agree with the frame's others lend their turn, and one the others dispute is
+    asked (``vision.qubism_read.agreeing_glyphs``); False: every glyph read with a direction lends it."""
 
     def is_cube(self, g: CentralGlyph | None) -> bool:
         return (g is not None and self.share[0] <= g.share <= self.share[1] and g.offset <= self.offset
@@ -235,7 +238,11 @@ def like_direction(mask: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -
     any other turn (see ``GlyphRule.like_min`` and ``like_margin``); and that margin."""
     if not known or not mask.any():
         return None, 0.0
-    own = silhouette(mask)
+    return like_turn(silhouette(mask), known, rule)
+
+
+def like_turn(own: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -> tuple[str | None, float]:
+    """``like_direction`` of a glyph's silhouette (``silhouette``)."""
     overlap = {d: max(float(np.minimum(np.rot90(own, k), t).sum() / (np.maximum(np.rot90(own, k), t).sum() + 1e-6))
                       for t in known) for d, k in _TURNS.items()}
     ranked = sorted(overlap, key=lambda d: -overlap[d])

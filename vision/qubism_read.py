@@ -18,8 +18,10 @@ frame's readings: a spot read as empty (or as a cube's side) whose top shows a c
 is a cube, with the arrow read there (so is one read as a pawn: a pawn's head shows no square
 face with an arrow; on two seeds of the 3-D scenes no pawn's did); a spot read as a cube whose
 top shows none is empty; a cube without a direction takes it from the frame's clear cubes'
-glyphs where its own is like one of them turned (``like_cubes``); at most the game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed
-marker (a marker's glyph is a light-on-dark square) is not used to add a cube.
+glyphs where its own is like one of them turned (``like_cubes``; only glyphs the frame's
+others back lend their turn, and one they dispute is asked: ``agreeing_glyphs``); at most the
+game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed marker (a
+marker's glyph is a light-on-dark square) is not used to add a cube.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ import numpy as np
 
 from vision.arrows import arrow_direction
 from vision.lens import Lens
-from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, central_glyph, like_direction, off_centre_glyph,
-                                 silhouette)
+from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, central_glyph, like_direction, like_turn,
+                                 off_centre_glyph, silhouette)
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -245,19 +247,47 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
 
 def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
     """Cubes read without a direction (``cube:?``) take it, in place, from the frame's cubes whose
-    glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``)."""
-    known: list[np.ndarray] = []
+    glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``),
+    once those agree (``agreeing_glyphs``: one the others' glyphs do not clearly back against
+    those that dispute it is asked, ``cube:?``, and lends its glyph to none)."""
+    known: dict[int, np.ndarray] = {}
     for i, (t, _) in enumerate(decided):
         g = faces[i].glyph if i in faces else None
         if (t is not None and t.startswith("cube:") and t[5:] in _TURNS and g is not None and g.mask is not None
                 and g.direction == t[5:]):
-            known.append(np.rot90(silhouette(g.mask), _TURNS[g.direction]))
+            known[i] = np.rot90(silhouette(g.mask), _TURNS[g.direction])
+    kept = agreeing_glyphs(known, rule) if rule.agree else known
+    for i in set(known) - set(kept):
+        decided[i] = ("cube:?", decided[i][1])
     for i, (t, conf) in enumerate(decided):
         g = faces[i].glyph if i in faces else None
-        if t == "cube:?" and g is not None and g.mask is not None:
-            direction, _ = like_direction(g.mask, known, rule)
+        if t == "cube:?" and i not in known and g is not None and g.mask is not None:
+            direction, _ = like_direction(g.mask, list(kept.values()), rule)
             if direction is not None:
                 decided[i] = (f"cube:{direction}", conf)
+
+
+def agreeing_glyphs(known: dict[int, np.ndarray], rule: GlyphRule) -> dict[int, np.ndarray]:
+    """The frame's glyphs read with a direction (spot -> its silhouette turned to point north by
+    it) that agree with each other: a pair disagrees where one's silhouette, compared with the
+    other's alone, is clearly like it under another turn (``like_turn``; the same turn back the
+    other way round), and agrees where it is clearly like it unturned; a glyph in a disagreement is
+    kept only where it agrees with more of the others than it disagrees with (two against one
+    cannot tell which is right: a lens's shear turns its neighbours' tips alike). A glyph's tip read
+    the wrong way (a sheared triangle, a notched tail) otherwise lends that wrong turn to every
+    unclear cube like it (the second 3-D family's seed 2026, scene 91: one such glyph, four wrong
+    arrows)."""
+    ids = list(known)
+    against: dict[int, int] = dict.fromkeys(ids, 0)
+    beside: dict[int, int] = dict.fromkeys(ids, 0)
+    for n, a in enumerate(ids):
+        for b in ids[n + 1:]:
+            turn, _ = like_turn(known[a], [known[b]], rule)
+            count = beside if turn == "N" else against if turn is not None else None
+            if count is not None:
+                count[a] += 1
+                count[b] += 1
+    return {i: known[i] for i in ids if beside[i] > against[i] or not against[i]}
 
 
 def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, span_mm: float,
