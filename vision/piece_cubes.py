@@ -1,0 +1,100 @@
+"""Qubism's cubes read from their top faces, a layer of the board reader (``vision.pieces``):
+where a 28-31 mm cube's top face shows at this camera's tilt, its crop is read for a cube's top
+(``vision.qubism_read``, ``vision.qubism_glyph``) and its arrow (learned cube tops turned four
+ways, else the glyph's shape: ``vision.arrows``). Split from ``vision.pieces`` along the
+reader's seam between the games' shared reading and this game's own."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
+from vision.boardlocate import BoardPose
+from vision.piece_spots import SpotFeatures
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, top_crops, top_face,
+                                with_arrow, with_glyph)
+
+if TYPE_CHECKING:
+    from vision.piece_looks import PieceModel
+
+
+class CubeSpots(SpotFeatures):
+    """The board reader's Qubism layer: ``_settle_cubes`` corrects a frame's cubes from their
+    top faces; ``_arrow`` reads a cube's arrow and keeps how clearly (``_arrow_support``,
+    ``_no_cube_top``)."""
+
+    model: PieceModel
+    _top_match: dict[int, float]
+    _arrow_conf: dict[int, float]
+
+    def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
+                      decided: list[tuple[str | None, float]]) -> None:
+        """Qubism's cubes corrected from their top faces (``vision.qubism_read``)."""
+        rule = self.config.cube_tops
+        assert rule is not None and pose.homography is not None
+        look = [i for i, (t, _) in enumerate(decided) if t is not None or score[i] >= rule.min_score]
+        cell, s = self.cell_mm, self.config.px_per_mm
+        lift = self._lift(pose, (img.shape[1], img.shape[0]), self.config.cube_top * cell)
+        centres = self._spot_centres_px[look] / s
+        to_image, lens = pose.sampling()  # through the lens when the pose has one
+        tops = top_crops(img, to_image @ lift, centres, cell, lens=lens)
+        seen = set(pose.markers)  # a marker seen is no cube's top; one hidden may be under one
+        marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
+        faces: dict[int, TopFace] = {}
+        blocked: set[int] = set()
+        square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
+        for k, i in enumerate(look):
+            faces[i] = top_face(tops[k], arrow=False)
+            if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph)
+                faces[i] = with_glyph(faces[i], tops[k], rule.glyphs)
+        moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
+        for k, i in enumerate(look):
+            face = faces[i]
+            if i in moved:
+                centres[k] = moved[i]
+            if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face)):
+                continue
+            if rule.glyph_like(face):
+                faces[i] = with_arrow(face, tops[k])  # a shaft-and-head arrow's shape
+            corners = np.column_stack([centres[k] + square, np.ones(4)]) @ lift.T
+            if crop_marker_share(corners[:, :2] / corners[:, 2:], marks) > rule.marker_share:
+                blocked.add(i)
+
+        def arrow_of(i: int) -> tuple[str | None, float]:
+            g = faces[i].glyph  # a top seen off its place: its glyph, not the crop at the spot
+            return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
+
+        settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None, frozenset(moved))
+
+    def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
+        """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape.
+        Keeps how well the top matched a learned cube top at all (``_no_cube_top``)."""
+        top = self.cube_top(image, pose, i)
+        if self.model.arrows:
+            corr = arrow_correlations(top, self.model.arrows)
+            self._top_match[i] = max(corr.values())
+            arrow, conf = arrow_from_correlations(corr)
+        else:
+            arrow, conf = arrow_direction(np.repeat(top[..., None], 3, axis=2))
+        self._arrow_conf[i] = conf
+        return arrow, conf
+
+    def _arrow_support(self, i: int, cls: str) -> float:
+        """How clearly spot ``i`` shows a cube's arrow (0.2 to 1; 1 for other classes or
+        before its arrow was read): a cube's top more than an arm or a leaning side."""
+        if cls != "cube" or i not in self._arrow_conf:
+            return 1.0
+        return float(np.clip(self._arrow_conf[i], 0.2, 1.0))
+
+    def _no_cube_top(self, i: int) -> bool:
+        """Where a cube's top face would be seen above spot ``i`` nothing matches a learned
+        cube top (best correlation below ``PieceConfig.cube_top_match``): a hand's shadow, a
+        white pawn, a neighbouring cube's side. With no cube top learned, an arrow's shape
+        read less clearly than ``PieceConfig.cube_glyph_min`` there."""
+        match = self._top_match.get(i)
+        if match is not None:
+            return match < self.config.cube_top_match
+        shape = self._arrow_conf.get(i)  # nothing learned: the arrow's shape (vision.arrows.arrow_direction)
+        return shape is not None and shape < self.config.cube_glyph_min
