@@ -43,7 +43,8 @@ import cv2
 import numpy as np
 
 from vision.chop_read import _RING, HolePictures, hole_pictures, same_camera
-from vision.piece_looks import INNER, P, WINDOW, _detrend, _look_distance, _look_features, _smooth
+from vision.piece_looks import INNER, P, _look_distance
+from vision.piece_spots import print_refs
 
 CLASSES = ("-", "slab", "cheese", "hole", "mouse", "cat")
 """What the classifier tells apart ("-": nothing on the spot)."""
@@ -208,9 +209,7 @@ def _raised_print(reader: Any, pose: Any, lift_px: np.ndarray,
     hit: tuple[tuple[Any, ...], Refs] | None = getattr(reader, "_chop_raised", None)
     if hit is not None and hit[0] == key:
         return hit[1]
-    ep = _sample_spots(reader._empty_at(reader._camera_px_per_mm(pose))[0], lift_px, grid)
-    eg0 = _detrend(_smooth(ep.mean(axis=3)))
-    refs = (eg0, np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6, _look_features(ep[:, INNER, INNER]))
+    refs = print_refs(_sample_spots(reader._empty_at(reader._camera_px_per_mm(pose))[0], lift_px, grid))
     reader._chop_raised = (key, refs)
     return refs
 
@@ -229,9 +228,7 @@ def _height_columns(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray
     grid = _spot_grid(reader)
     to_image, lens = pose.sampling()  # through the lens when the pose has one
     tp = _sample_spots(image, to_image @ lift @ np.diag([1 / s, 1 / s, 1.0]), grid, lens) / 255
-    ctr = (reader._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]
-    gain = np.maximum(reader._basis(ctr[:, 0], ctr[:, 1]) @ reader._last_coef, 0.05).astype(np.float32)
-    tp /= gain[:, None, None, :]
+    tp /= reader._gain_at(lift_px, reader._last_coef)[:, None, None, :]
     up, tl = reader._scores(tp, *_raised_print(reader, pose, lift_px, grid))
     out = np.zeros((n, 10))
     learned = set(reader.model.looks)
@@ -241,6 +238,7 @@ def _height_columns(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray
     out[:, 2] = _logd(_look_distance(tl, looks))
     out[:, 3] = tl[:, 2] - looks[:, 2]
     out[:, 4] = tl[:, 3] - looks[:, 3]
+    ctr = (reader._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]  # where each spot shows up there
     out[:, 5] = np.linalg.norm(ctr - reader._spot_centres_px, axis=1) / (s * reader.cell_mm)
     out[:, 6:10] = np.clip(up, 0, 6)
     return out

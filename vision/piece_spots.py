@@ -53,6 +53,13 @@ def comparable(board: Board, view: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def print_refs(ep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The references ``SpotFeatures._scores`` compares spots with, from the empty print's
+    patches ``ep`` ([N, P, P, 3]): detrended grey, its windowed norm, and the looks."""
+    eg0 = _detrend(_smooth(ep.mean(axis=3)))
+    return eg0, np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6, _look_features(ep[:, INNER, INNER])
+
+
 class SpotFeatures:
     """A board's spots and their per-frame evidence (the base of ``vision.pieces.BoardReader``)."""
 
@@ -183,6 +190,14 @@ class SpotFeatures:
         fx, fy = cam.foot
         return np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
 
+    def _gain_at(self, lift_px: np.ndarray, coef: np.ndarray, spots: list[int] | None = None) -> np.ndarray:
+        """The fitted light (``coef``: ``_gain``'s) at the spots (all, or ``spots``) seen in a
+        plane whose board pixels ``lift_px`` (3x3) maps to where they show, at least 0.05."""
+        centres = self._spot_centres_px if spots is None else self._spot_centres_px[spots]
+        ctr = (centres @ lift_px[:2, :2].T) + lift_px[:2, 2]
+        gain: np.ndarray = np.maximum(self._basis(ctr[:, 0], ctr[:, 1]) @ coef, 0.05).astype(np.float32)
+        return gain
+
     def looks_at(self, image: np.ndarray, pose: BoardPose, z_mm: float,
                  spots: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The looks of ``spots`` in the plane ``z_mm`` up, and the empty print's there (looks
@@ -204,9 +219,7 @@ class SpotFeatures:
             e = cv2.warpAffine(self.empty, (lift_px @ box)[:2], (2 * P, 2 * P),
                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
             empty[k] = cv2.resize(e, (P, P), interpolation=cv2.INTER_AREA)
-        ctr = (self._spot_centres_px[spots] @ lift_px[:2, :2].T) + lift_px[:2, 2]
-        gain = np.maximum(self._basis(ctr[:, 0], ctr[:, 1]) @ self._last_coef, 0.05).astype(np.float32)
-        seen /= gain[:, None, None, :]
+        seen /= self._gain_at(lift_px, self._last_coef, spots)[:, None, None, :]
         return _look_features(seen[:, INNER, INNER]), _look_features(empty[:, INNER, INNER])
 
     def features(self, image: np.ndarray, pose: BoardPose) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -234,13 +247,9 @@ class SpotFeatures:
             e_top = cv2.warpAffine(empty, lift_px[:2], self.size,
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
-            ctr = (self._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]
-            tgain = np.maximum(self._basis(ctr[:, 0], ctr[:, 1]) @ coef, 0.05).astype(np.float32)
-            tpatches = self._patches(top) / tgain[:, None, None, :]
+            tpatches = self._patches(top) / self._gain_at(lift_px, coef)[:, None, None, :]
             ep = self._patches(e_top)
-            eg0 = _detrend(_smooth(ep.mean(axis=3)))
-            eg_norm = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
-            t_empty_looks = _look_features(ep[:, INNER, INNER])
+            eg0, eg_norm, t_empty_looks = print_refs(ep)
             tscores, tlooks = self._scores(tpatches, eg0, eg_norm, t_empty_looks)
             self._last_look_empty = t_empty_looks
             self.last_centre = _centre_change(tpatches, ep)
@@ -332,9 +341,7 @@ class SpotFeatures:
                                interpolation=cv2.INTER_AREA)
             empty = cv2.resize(small, self.size, interpolation=cv2.INTER_LINEAR)
             ep = self._patches(empty)
-            eg0 = _detrend(_smooth(ep.mean(axis=3)))
-            egn = np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6
-            hit = (empty, eg0, egn, _look_features(ep[:, INNER, INNER]), ep)
+            hit = (empty, *print_refs(ep), ep)
             self._empty_cache[key] = hit
         return hit
 
