@@ -106,6 +106,9 @@ def _seat_companion(app: Any, home: Any, role: str, strength: str) -> None:
     option = next(w for w in walk(drop) if getattr(w, "text", None) == "Companion" and w is not drop)
     tap(option)
     assert wait_for(lambda: choice.is_companion, timeout=2)
+    # the spinner's list leaves the window a moment after the choice (DropDown.min_state_time);
+    # until then it takes every touch, so a quick next touch would never reach the toggle
+    assert wait_for(lambda: not _views(app, "DropDown"), timeout=2), "the spinner closed"
     tap(choice.toggles[strength])
     assert choice.strength == strength
 
