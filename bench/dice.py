@@ -33,8 +33,7 @@ other imaging.
 
 ``--det-model``, ``--cls-model`` and ``--fast-model`` read with another detector, full classifier
 or quick classifier (``--fast-model none``: the full classifier reads every crop); ``--small-size 640``
-with the pass for small dice (thirteenth round; off by default); ``--top-veto 0.65`` with the
-top-strip check (``vision.dice_top``, fifteenth round; off by default).
+with the pass for small dice (thirteenth round; off by default).
 """
 
 from __future__ import annotations
@@ -137,8 +136,6 @@ def main() -> int:
                                          "read by the full one")
     ap.add_argument("--small-size", type=int, default=None,
                     help="DiceConfig.small_size: 640 reads with the pass for small dice (thirteenth round; default 0: off)")
-    ap.add_argument("--top-veto", type=float, default=None,
-                    help="DiceConfig.top_veto: 0.65 reads with the top-strip check (fifteenth round; default 0: off)")
     ap.add_argument("--keep", help="write the synthetic and variant sets here (reused when present)")
     ap.add_argument("--variants", action="store_true", help="also dice-dev's test photos as other cameras take them")
     ap.add_argument("--only-variants", action="store_true", help="only those (no synthetic sets)")
@@ -153,8 +150,6 @@ def main() -> int:
         cfg = replace(cfg, min_value_prob=a.min_value_prob)
     if a.small_size is not None:
         cfg = replace(cfg, small_size=a.small_size)
-    if a.top_veto is not None:
-        cfg = replace(cfg, top_veto=a.top_veto)
     if a.fast_model:
         cfg = replace(cfg, cls_fast=None if a.fast_model == "none" else (Path(a.fast_model), CROP_GROW))
     results = []

@@ -36,7 +36,6 @@ import numpy as np
 from companion.i18n import _
 from companion.limits import too_large_message
 from vision import dice_boxes as bx
-from vision import dice_top
 from vision.colour_names import LUMA, colour_name
 from vision.dice_boxes import Proposal
 from vision.dice_plane import TablePlane
@@ -124,13 +123,6 @@ class DiceConfig:
     # read the crops it is unsure of (docs/readme/dice.md, eighth and eleventh rounds)
     cls_fast: tuple[Path, float] | None = (MODELS / "dice_cls_fast_int8.onnx", CROP_GROW)
     fast_sure: float = 0.95
-    # a die read with a value whose box's top strip, stretched to a square, the cls_models read as
-    # another value with at least this is asked about: a small die seen obliquely boxed whole, its
-    # front face read (vision.dice_top; 0: off, the default: measured at 0.65 in docs/readme/dice.md,
-    # fifteenth round, and not shipped)
-    top_veto: float = 0.0
-    top_below: float = 0.99  # ... only for dice read with less than this (cheaper: most are read surer)
-    top_quick_die: float = 0.5  # ... only for strips the quick classifier reads as a die with this
     # the table's plane, when the board was found by its markers (vision.dice_plane): boxes
     # whose footprint there is not a die's top face are dropped (None: no such check)
     table: TablePlane | None = None
@@ -433,12 +425,6 @@ def read_crops(path: Path, crops: np.ndarray) -> np.ndarray:
     return _softmax(net.forward().reshape(len(crops), 7))
 
 
-def _read_full(crops: np.ndarray, config: DiceConfig) -> np.ndarray:
-    """The ``cls_models``' averaged probabilities of ``crops`` (no turned views)."""
-    probs = [read_crops(path, crops) for path, _grow in config.cls_models]
-    return np.asarray(sum(probs) / len(probs))
-
-
 def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceConfig) -> np.ndarray:
     """Probabilities (N x 7: not a die, 1..6) for each box.
 
@@ -584,10 +570,6 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
     found = bx.one_per_die([f for f in found if not bx.is_group(f[0], sure)])
     found = bx.ask_overlapping(found, cfg.overlap_iou)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
-    fast = cfg.cls_fast
-    quick = None if fast is None else (lambda c: read_crops(fast[0], c))
-    found = dice_top.ask_side_faces(img, found, lambda c: _read_full(c, cfg), cfg.min_value_prob, cfg.top_veto,
-                                    CLS_SIZE, CROP_GROW, cfg.top_below, quick, cfg.top_quick_die)
     out = []
     for box, p_die, v, conf in found:
         if bx.part_of_a_bigger_die(box, sure) or (cfg.table is not None and not cfg.table.fits(box)):
