@@ -28,6 +28,7 @@ class CubeSpots(SpotFeatures):
     model: PieceModel
     _top_match: dict[int, float]
     _arrow_conf: dict[int, float]
+    _arrows: dict[int, tuple[str | None, float]]
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]]) -> None:
@@ -70,7 +71,11 @@ class CubeSpots(SpotFeatures):
 
     def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
         """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape.
-        Keeps how well the top matched a learned cube top at all (``_no_cube_top``)."""
+        Keeps how well the top matched a learned cube top at all (``_no_cube_top``); read once a
+        frame (``_arrows``, emptied by ``BoardReader.read``), however often a stage asks."""
+        known = self._arrows.get(i)
+        if known is not None:
+            return known
         top = self.cube_top(image, pose, i)
         if self.model.arrows:
             corr = arrow_correlations(top, self.model.arrows)
@@ -79,6 +84,7 @@ class CubeSpots(SpotFeatures):
         else:
             arrow, conf = arrow_direction(np.repeat(top[..., None], 3, axis=2))
         self._arrow_conf[i] = conf
+        self._arrows[i] = (arrow, conf)
         return arrow, conf
 
     def _arrow_support(self, i: int, cls: str) -> float:
