@@ -19,6 +19,19 @@ _TURNS = {"N": 0, "E": 1, "S": 2, "W": 3}
 """Quarter turns (np.rot90, counter-clockwise) that make an arrow pointing this way point north."""
 
 
+def channel_mean(image: np.ndarray) -> np.ndarray:
+    """The mean of a float image's three channels ([h, w, 3] -> [h, w]), bit for bit what
+    ``image.mean(axis=2)`` gives (numpy sums so short an axis from its first element on), without
+    its slow reduction over a 3-long axis (several times faster on a cube top's crop)."""
+    out: np.ndarray = (image[..., 0] + image[..., 1] + image[..., 2]) / 3
+    return out
+
+
+def _clip(v: float, lo: float, hi: float) -> float:
+    """``v`` within [lo, hi] (``np.clip`` of one number, without its cost)."""
+    return min(max(v, lo), hi)
+
+
 def _glyph_map(top: np.ndarray) -> np.ndarray:
     """A cube top's marking, independent of light and of dark-on-light or light-on-dark:
     the grey levels minus their median, scaled to unit length, lightly blurred."""
@@ -67,7 +80,7 @@ def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
     across its axis.
     """
     big = cv2.resize(patch, (48, 48), interpolation=cv2.INTER_AREA)
-    gray = big.mean(axis=2)
+    gray = channel_mean(big)
     g8 = np.clip(gray * 255, 0, 255).astype(np.uint8)
     cut, _ = cv2.threshold(np.ascontiguousarray(g8[8:40, 8:40]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     light = g8 > cut
@@ -103,5 +116,5 @@ def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
     off = abs((angle - dirs[best] + 180) % 360 - 180)
     elong = 1 - evals[0] / (evals[1] + 1e-6)
     asym = abs(wpos - wneg) / (wpos + wneg + 1e-6)
-    conf = float(np.clip(1 - off / 45, 0, 1) * np.clip(elong * 2, 0, 1) * np.clip(asym * 6, 0.3, 1))
+    conf = float(_clip(1 - off / 45, 0, 1) * _clip(float(elong) * 2, 0, 1) * _clip(asym * 6, 0.3, 1))
     return best, max(conf, 0.05)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
-from vision.arrows import ARROW_SIDE
+from vision.arrows import ARROW_SIDE, channel_mean
 from vision.boardlocate import BoardPose, camera_from_homography
 from vision.lens import warp_through
 from vision.piece_config import PieceConfig
@@ -356,4 +356,4 @@ class SpotFeatures:
         to_mm = np.array([[span / side, 0, cx - span / 2], [0, span / side, cy - span / 2], [0, 0, 1.0]])
         h, lens = pose.sampling()
         crop = warp_through(image, h @ lift @ to_mm, lens, (side, side), cv2.INTER_AREA)
-        return crop.astype(np.float32).mean(axis=2) / 255
+        return channel_mean(crop.astype(np.float32)) / 255

@@ -146,3 +146,18 @@ def test_no_cube_read_beside_a_cube_before_any_is_learned() -> None:
             got = reader.read_spots(reader.read(image, track=False))
             false_cubes += sum(1 for s, t in got.items() if t.startswith("cube") and not truth.get(s, "").startswith("cube"))
     assert false_cubes <= 2, false_cubes
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_channel_mean_is_numpys_mean_to_the_bit(dtype: type) -> None:
+    """A cube top's grey (``vision.arrows.channel_mean``) is what ``mean(axis=2)`` gives, bit for
+    bit, so the arrow read from it is too: crops of 8-bit pixels and of any float values."""
+    from vision.arrows import channel_mean
+
+    rng = np.random.default_rng(7)
+    pixels = rng.integers(0, 256, (32, 32, 3)).astype(dtype)
+    floats = (rng.random((48, 48, 3)) * rng.choice([1e-3, 1.0, 1e3], (48, 48, 3))).astype(dtype)
+    for image in (pixels, pixels / 255, floats):
+        mean = channel_mean(image)
+        assert mean.dtype == image.mean(axis=2).dtype
+        assert np.array_equal(mean, image.mean(axis=2))
