@@ -136,15 +136,13 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
     kernel = np.ones((3, 3), np.uint8)
     best: tuple[float, CentralGlyph, np.ndarray, np.ndarray | None] | None = None
     for level, tone in _tones(g8, rule.cuts, lambda: best is not None and best[0] >= 1e3):
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
-        for j in range(1, n):
-            x, y, bw, bh, area = (int(v) for v in stats[j])
-            if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-                continue  # runs out of the face: print, a shadow's edge, a neighbour's side
-            share = area / inner.size
-            offset = float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / g.shape[0]
-            if not rule.share[0] <= share <= rule.share[1] or offset > rule.offset:
-                continue
+        _, labels, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
+        inside = _inside(stats, w, h)  # not running out of the face: print, a shadow's edge, a neighbour's side
+        shares = stats[:, cv2.CC_STAT_AREA] / inner.size
+        offsets = np.hypot(cents[:, 0] - c, cents[:, 1] - c) / g.shape[0]
+        for j in np.flatnonzero(inside & (rule.share[0] <= shares) & (shares <= rule.share[1])
+                                & (offsets <= rule.offset)):
+            share, offset, area = float(shares[j]), float(offsets[j]), int(stats[j, cv2.CC_STAT_AREA])
             blob = (labels == j).astype(np.uint8)
             outline = _filled(blob)  # a ring's surround is measured outside it (its middle holds the arrow)
             near = cv2.dilate(outline, kernel, iterations=2)
@@ -172,6 +170,15 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
         direction, conf = glyph_direction(blob, g, rule)
     return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf,
                         blob, found.level)
+
+
+def _inside(stats: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Which of ``cv2.connectedComponentsWithStats``' components of a w x h mask lie within it
+    without touching its border (the background, label 0, never)."""
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    inside: np.ndarray = (x > 0) & (y > 0) & (x + stats[:, cv2.CC_STAT_WIDTH] < w) & (y + stats[:, cv2.CC_STAT_HEIGHT] < h)
+    inside[0] = False
+    return inside
 
 
 def _filled(blob: np.ndarray) -> np.ndarray:
@@ -202,13 +209,10 @@ def off_centre_glyph(wide: np.ndarray, rule: GlyphRule) -> tuple[float, float] |
     cut, _ = cv2.threshold(np.ascontiguousarray(g8[m:-m, m:-m]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     best: tuple[float, tuple[float, float]] | None = None
     for tone in (g8 <= cut, g8 > cut):
-        n, _, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
-        for j in range(1, n):
-            x, y, bw, bh, area = (int(v) for v in stats[j])
-            if x == 0 or y == 0 or x + bw >= g.shape[1] or y + bh >= g.shape[0]:
-                continue
-            if not rule.share[0] <= area / inner_area <= rule.share[1]:
-                continue
+        _, _, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
+        shares = stats[:, cv2.CC_STAT_AREA] / inner_area
+        for j in np.flatnonzero(_inside(stats, g.shape[1], g.shape[0]) & (rule.share[0] <= shares)
+                                & (shares <= rule.share[1])):
             dx, dy = (float(cents[j][0]) - c) / side, (float(cents[j][1]) - c) / side
             far = float(np.hypot(dx, dy))
             if far <= rule.reach and (best is None or far < best[0]):
@@ -264,8 +268,7 @@ def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple
         tip, conf = ("N" if ns > 0 else "S"), (abs(ns) - abs(ew)) / span
     else:
         tip, conf = ("E" if ew > 0 else "W"), (abs(ew) - abs(ns)) / span
-    turned = np.rot90(blob, _TURNS[tip])
-    spans = np.array([np.ptp(np.nonzero(r)[0]) + 1 for r in turned if r.any()], np.float64)
+    spans = _row_spans(np.rot90(blob, _TURNS[tip]) > 0).astype(np.float64)
     last = max(1, int(round(len(spans) * 0.2)))
     if float(spans[-last:].mean()) >= rule.far_wide * float(spans.max()):
         return (tip, float(conf)) if conf >= rule.tip_conf else (None, float(conf))
@@ -273,3 +276,13 @@ def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple
     drawn = np.pad(np.where(blob > 0, 0.1, 0.9).astype(np.float32), pad, constant_values=0.9)
     arrow, sure = arrow_direction(np.repeat(drawn[..., None], 3, axis=2))
     return (arrow, sure) if arrow is not None and sure >= rule.arrow_conf else (None, sure)
+
+
+def _row_spans(mask: np.ndarray) -> np.ndarray:
+    """Each row's extent (from its first set pixel to its last, inclusive) of a boolean mask's
+    rows that have any, top to bottom."""
+    rows = mask[mask.any(axis=1)]
+    first = rows.argmax(axis=1)
+    last = rows.shape[1] - 1 - rows[:, ::-1].argmax(axis=1)
+    spans: np.ndarray = last - first + 1
+    return spans
