@@ -247,8 +247,23 @@ def like_direction(mask: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -
 
 def like_turn(own: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -> tuple[str | None, float]:
     """``like_direction`` of a glyph's silhouette (``silhouette``)."""
-    overlap = {d: max(float(np.minimum(np.rot90(own, k), t).sum() / (np.maximum(np.rot90(own, k), t).sum() + 1e-6))
-                      for t in known) for d, k in _TURNS.items()}
+    return best_turn(turned_overlaps(own, known).max(axis=1), rule)
+
+
+def turned_overlaps(own: np.ndarray, known: list[np.ndarray]) -> np.ndarray:
+    """Intersection over union of a silhouette turned each of ``_TURNS``' ways (rows, in its
+    order) with each of ``known`` (columns): [4, len(known)], all at once."""
+    turned = np.stack([np.rot90(own, k) for k in _TURNS.values()])[:, None]
+    others = np.stack(known)[None]
+    inter = np.minimum(turned, others).sum(axis=(2, 3))
+    union = np.maximum(turned, others).sum(axis=(2, 3))
+    out: np.ndarray = inter / (union + 1e-6)
+    return out
+
+
+def best_turn(overlaps: np.ndarray, rule: GlyphRule) -> tuple[str | None, float]:
+    """``like_turn``'s answer from a silhouette's overlap turned each of ``_TURNS``' ways (in its order)."""
+    overlap = {d: float(v) for d, v in zip(_TURNS, overlaps)}
     ranked = sorted(overlap, key=lambda d: -overlap[d])
     margin = overlap[ranked[0]] - overlap[ranked[1]]
     if overlap[ranked[0]] >= rule.like_min and margin >= rule.like_margin:

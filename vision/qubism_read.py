@@ -34,8 +34,8 @@ import numpy as np
 
 from vision.arrows import arrow_direction
 from vision.lens import Lens
-from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, central_glyph, like_direction, like_turn,
-                                 off_centre_glyph, silhouette)
+from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyph, like_direction,
+                                 off_centre_glyph, silhouette, turned_overlaps)
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -281,8 +281,12 @@ def agreeing_glyphs(known: dict[int, np.ndarray], rule: GlyphRule) -> dict[int, 
     against: dict[int, int] = dict.fromkeys(ids, 0)
     beside: dict[int, int] = dict.fromkeys(ids, 0)
     for n, a in enumerate(ids):
-        for b in ids[n + 1:]:
-            turn, _ = like_turn(known[a], [known[b]], rule)
+        rest = ids[n + 1:]
+        if not rest:
+            continue
+        overlaps = turned_overlaps(known[a], [known[b] for b in rest])  # like_turn with each alone, at once
+        for col, b in enumerate(rest):
+            turn, _ = best_turn(overlaps[:, col], rule)
             count = beside if turn == "N" else against if turn is not None else None
             if count is not None:
                 count[a] += 1
