@@ -82,7 +82,7 @@ class CubeSpots(SpotFeatures):
             self._top_match[i] = max(corr.values())
             arrow, conf = arrow_from_correlations(corr)
         else:
-            arrow, conf = arrow_direction(np.repeat(top[..., None], 3, axis=2))
+            arrow, conf = arrow_direction(top)
         self._arrow_conf[i] = conf
         self._arrows[i] = (arrow, conf)
         return arrow, conf

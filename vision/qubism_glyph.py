@@ -289,7 +289,7 @@ def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple
         return (tip, float(conf)) if conf >= rule.tip_conf else (None, float(conf))
     pad = (top.shape[0] - blob.shape[0]) // 2  # the blob alone, dark on light (not a ring around it)
     drawn = np.pad(np.where(blob > 0, 0.1, 0.9).astype(np.float32), pad, constant_values=0.9)
-    arrow, sure = arrow_direction(np.repeat(drawn[..., None], 3, axis=2))
+    arrow, sure = arrow_direction(drawn)
     return (arrow, sure) if arrow is not None and sure >= rule.arrow_conf else (None, sure)
 
 

@@ -181,7 +181,7 @@ def with_glyph(face: TopFace, top: np.ndarray, rule: GlyphRule) -> TopFace:
 
 def with_arrow(face: TopFace, top: np.ndarray) -> TopFace:
     """``face`` with the arrow of its crop ``top`` read (``vision.arrows.arrow_direction``)."""
-    arrow, conf = arrow_direction(np.repeat(np.asarray(top, np.float32)[..., None], 3, axis=2))
+    arrow, conf = arrow_direction(np.asarray(top, np.float32))
     return replace(face, arrow=arrow, arrow_conf=conf)
 
 
