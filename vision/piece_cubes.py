@@ -14,7 +14,7 @@ from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correl
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, top_crops, top_face,
-                                with_arrow, with_glyph)
+                                with_arrow, with_glyphs)
 
 if TYPE_CHECKING:
     from vision.piece_looks import PieceModel
@@ -48,8 +48,8 @@ class CubeSpots(SpotFeatures):
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         for k, i in enumerate(look):
             faces[i] = top_face(tops[k], arrow=False)
-            if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph)
-                faces[i] = with_glyph(faces[i], tops[k], rule.glyphs)
+        if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
+            faces.update(zip(look, with_glyphs([faces[i] for i in look], tops, rule.glyphs)))
         moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
         for k, i in enumerate(look):
             face = faces[i]

@@ -25,7 +25,6 @@ triangle's corners look alike by shape alone; its neighbours are sheared alike).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -115,49 +114,83 @@ def _cuts(g8: np.ndarray, levels: int) -> list[int]:
     return cuts
 
 
-def _tones(g8: np.ndarray, levels: int, done: Callable[[], bool]) -> Iterator[tuple[int, np.ndarray]]:
-    """Both tones (masks) of each of ``_cuts``' thresholds in turn (with the threshold's index), until ``done``."""
-    cuts = _cuts(g8, levels)
-    for k, cut in enumerate(cuts):
-        if done():
-            return
-        yield k, g8 <= cut
-        yield k, g8 > cut
-
-
 def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
     """The most evenly surrounded compact blob, of either tone, in the middle of a grey top crop
     (values 0-1, square, about 48 pixels), with its direction; None where there is none."""
-    g = np.asarray(top, np.float32)
-    inner = g[_INSET:-_INSET, _INSET:-_INSET]
-    h, w = inner.shape
-    g8 = np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8))
-    c = (h - 1) / 2
+    return central_glyphs([top], rule)[0]
+
+
+_GAP = 2
+"""Empty rows between the crops ``central_glyphs`` stacks (even: each crop starts on an even row, as alone)."""
+
+_Best = tuple[float, CentralGlyph, np.ndarray, "np.ndarray | None"]
+"""A crop's best blob so far: (score, its measures, the blob, what it frames or None)."""
+
+
+def central_glyphs(tops: list[np.ndarray], rule: GlyphRule) -> list[CentralGlyph | None]:
+    """``central_glyph`` of each of a frame's top crops (all one shape), the same answers: each
+    threshold's tones labelled for all the crops at once (stacked, ``_GAP`` empty rows apart, so
+    that each crop's components are labelled as alone, in the same order), each crop looked at
+    under its next threshold only while it has no cube's top."""
+    gs = [np.asarray(t, np.float32) for t in tops]
+    inners = [g[_INSET:-_INSET, _INSET:-_INSET] for g in gs]
+    g8s = [np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8)) for inner in inners]
+    cuts = [_cuts(g8, rule.cuts) for g8 in g8s]
+    best: list[_Best | None] = [None] * len(tops)
+    for level in range(max((len(c) for c in cuts), default=0)):
+        live = [k for k, c in enumerate(cuts) if level < len(c) and not ((b := best[k]) is not None and b[0] >= 1e3)]
+        if not live:
+            break
+        h, w = inners[live[0]].shape
+        period = h + _GAP
+        c = (h - 1) / 2
+        for dark in (True, False):  # the threshold's dark tone, then its light one
+            tones = [g8s[k] <= cuts[k][level] if dark else g8s[k] > cuts[k][level] for k in live]
+            stack = np.zeros((period * len(live), w), np.uint8)
+            for n, tone in enumerate(tones):
+                stack[n * period:n * period + h] = tone
+            _, labels, stats, cents = cv2.connectedComponentsWithStats(stack, connectivity=8)
+            area = stats[:, cv2.CC_STAT_AREA]
+            tile = stats[:, cv2.CC_STAT_TOP] // period
+            row0 = tile * period
+            inside = _inside(stats, w, h, row0)  # not running out of the face: print, a shadow's edge, a neighbour's side
+            shares = area / (h * w)
+            # each component's centre row within its own crop, as alone (OpenCV's centroid: the rows' sum over the area)
+            cy = (np.rint(cents[:, 1] * area) - area * row0) / area
+            offsets = np.hypot(cents[:, 0] - c, cy - c) / gs[live[0]].shape[0]
+            for j in np.flatnonzero(inside & (rule.share[0] <= shares) & (shares <= rule.share[1])
+                                    & (offsets <= rule.offset)):
+                n = int(tile[j])
+                k = live[n]
+                blob = (labels[n * period:n * period + h] == j).astype(np.uint8)
+                seen = _measure(inners[k], tones[n], blob, float(shares[j]), float(offsets[j]), int(area[j]), level, rule)
+                if seen is not None and ((b := best[k]) is None or seen[0] > b[0]):
+                    best[k] = seen
+    return [_finished(b, g, rule) for b, g in zip(best, gs)]
+
+
+def _measure(inner: np.ndarray, tone: np.ndarray, blob: np.ndarray, share: float, offset: float, area: int,
+             level: int, rule: GlyphRule) -> _Best | None:
+    """A candidate blob (uint8 0/1) of one tone (a mask) in a crop's inner square measured against
+    the ring of face around it (see ``central_glyph``); None where that ring is too small."""
     kernel = np.ones((3, 3), np.uint8)
-    best: tuple[float, CentralGlyph, np.ndarray, np.ndarray | None] | None = None
-    for level, tone in _tones(g8, rule.cuts, lambda: best is not None and best[0] >= 1e3):
-        _, labels, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
-        inside = _inside(stats, w, h)  # not running out of the face: print, a shadow's edge, a neighbour's side
-        shares = stats[:, cv2.CC_STAT_AREA] / inner.size
-        offsets = np.hypot(cents[:, 0] - c, cents[:, 1] - c) / g.shape[0]
-        for j in np.flatnonzero(inside & (rule.share[0] <= shares) & (shares <= rule.share[1])
-                                & (offsets <= rule.offset)):
-            share, offset, area = float(shares[j]), float(offsets[j]), int(stats[j, cv2.CC_STAT_AREA])
-            blob = (labels == j).astype(np.uint8)
-            outline = _filled(blob)  # a ring's surround is measured outside it (its middle holds the arrow)
-            near = cv2.dilate(outline, kernel, iterations=2)
-            ring = (cv2.dilate(outline, kernel, iterations=6) > 0) & (near == 0)
-            if ring.sum() < 20:
-                continue
-            around = inner[ring]
-            contrast = abs(float(inner[blob > 0].mean()) - float(around.mean()))
-            evenness = contrast / (float(around.std()) + 0.02)
-            purity = float((~tone[ring]).mean())
-            found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0, level=level)
-            score = float(rule.is_cube(found)) * 1e3 + evenness * purity
-            if best is None or score > best[0]:
-                framed = (outline > 0) & (blob == 0) & tone  # what a ring frames, in the ring's tone
-                best = (score, found, blob, framed.astype(np.uint8) if int(outline.sum()) >= 2 * area else None)
+    outline = _filled(blob)  # a ring's surround is measured outside it (its middle holds the arrow)
+    near = cv2.dilate(outline, kernel, iterations=2)
+    ring = (cv2.dilate(outline, kernel, iterations=6) > 0) & (near == 0)
+    if ring.sum() < 20:
+        return None
+    around = inner[ring]
+    contrast = abs(float(inner[blob > 0].mean()) - float(around.mean()))
+    evenness = contrast / (float(around.std()) + 0.02)
+    purity = float((~tone[ring]).mean())
+    found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0, level=level)
+    score = float(rule.is_cube(found)) * 1e3 + evenness * purity
+    framed = (outline > 0) & (blob == 0) & tone  # what a ring frames, in the ring's tone
+    return score, found, blob, framed.astype(np.uint8) if int(outline.sum()) >= 2 * area else None
+
+
+def _finished(best: _Best | None, g: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
+    """A crop's best blob as ``central_glyph`` gives it: with its direction where it shows a cube's top."""
     if best is None:
         return None
     _, found, blob, framed = best
@@ -172,10 +205,11 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
                         blob, found.level)
 
 
-def _inside(stats: np.ndarray, w: int, h: int) -> np.ndarray:
-    """Which of ``cv2.connectedComponentsWithStats``' components of a w x h mask lie within it
-    without touching its border (the background, label 0, never)."""
-    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+def _inside(stats: np.ndarray, w: int, h: int, row0: np.ndarray | int = 0) -> np.ndarray:
+    """Which of ``cv2.connectedComponentsWithStats``' components of a w x h mask (or of masks
+    stacked, each component's own starting at ``row0``) lie within it without touching its border
+    (the background, label 0, never)."""
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP] - row0
     inside: np.ndarray = (x > 0) & (y > 0) & (x + stats[:, cv2.CC_STAT_WIDTH] < w) & (y + stats[:, cv2.CC_STAT_HEIGHT] < h)
     inside[0] = False
     return inside

@@ -34,7 +34,7 @@ import numpy as np
 
 from vision.arrows import arrow_direction
 from vision.lens import Lens
-from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyph, like_direction,
+from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyphs, like_direction,
                                  off_centre_glyph, silhouette, turned_overlaps)
 
 FACE_SIDE = 48
@@ -173,10 +173,15 @@ def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
 
 def with_glyph(face: TopFace, top: np.ndarray, rule: GlyphRule) -> TopFace:
     """``face`` with the central glyph of its crop ``top`` found (``vision.qubism_glyph``)."""
-    g = np.asarray(top, np.float32)
-    if g.shape != (FACE_SIDE, FACE_SIDE):
-        g = np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32)
-    return replace(face, glyph=central_glyph(g, rule))
+    return with_glyphs([face], [top], rule)[0]
+
+
+def with_glyphs(faces: list[TopFace], tops: list[np.ndarray] | np.ndarray, rule: GlyphRule) -> list[TopFace]:
+    """``with_glyph`` of each face and its crop, the crops' glyphs found at once (``central_glyphs``)."""
+    gs = [np.asarray(t, np.float32) for t in tops]
+    gs = [g if g.shape == (FACE_SIDE, FACE_SIDE) else
+          np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32) for g in gs]
+    return [replace(f, glyph=g) for f, g in zip(faces, central_glyphs(gs, rule))]
 
 
 def with_arrow(face: TopFace, top: np.ndarray) -> TopFace:
@@ -317,8 +322,9 @@ def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarr
     tops = top_crops(image, to_image, moved, span_mm, lens=lens)
     out: dict[int, tuple[np.ndarray, TopFace]] = {}
     places = [np.asarray(p, np.float64) for p in taken]
-    for (far, k, centre), top in sorted(zip(found, tops), key=lambda f: f[0][0]):
-        face = with_glyph(top_face(top, arrow=False), top, rule)
+    ranked = sorted(zip(found, tops), key=lambda f: f[0][0])
+    faces = with_glyphs([top_face(top, arrow=False) for _, top in ranked], [top for _, top in ranked], rule)
+    for ((far, k, centre), top), face in zip(ranked, faces):
         if not rule.is_cube(face.glyph) or any(float(np.hypot(*(centre - p))) < span_mm / 2 for p in places):
             continue
         out[k] = (centre, face)

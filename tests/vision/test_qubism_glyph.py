@@ -225,3 +225,23 @@ def test_no_wrong_arrow_lent_by_a_glyph_read_the_wrong_way(tmp_path: Path) -> No
     right, unsure, wrong = _unsure(group, PieceConfig())
     assert old_wrong >= 3  # the scenes still show the failure
     assert wrong == 0 and right + unsure == old_right + old_unsure + old_wrong, (right, unsure, wrong)
+
+
+def test_a_frames_glyphs_found_at_once_are_each_crops_own() -> None:
+    """``central_glyphs`` labels a frame's crops stacked; each crop's answer is the one it gives
+    alone, measures to the bit (offsets included: its rows counted from its own top), whatever
+    stands beside it, rings, plain faces and glyphs off the middle included."""
+    from vision.qubism_glyph import central_glyphs
+
+    rule = GlyphRule()
+    rng = np.random.default_rng(4)
+    crops = [_top(TRIANGLE, 1), _top(RING_ARROW, 2, 0.3, 0.9), np.full((48, 48), 0.6, np.float32),
+             _sheared(TRIANGLE, 3, 0.5), np.roll(_top(TRIANGLE, 0), (5, -4), axis=(0, 1)),
+             (0.5 + 0.3 * rng.random((48, 48))).astype(np.float32), _top(RING_ARROW, 0)]
+    alone = [central_glyphs([c], rule)[0] for c in crops]
+    assert sum(rule.is_cube(g) for g in alone) >= 4
+    for order in (list(range(len(crops))), list(range(len(crops)))[::-1]):
+        together = central_glyphs([crops[k] for k in order], rule)
+        assert [repr(g) for g in together] == [repr(alone[k]) for k in order]
+        assert all(g is None or (a is not None and np.array_equal(g.mask, a.mask) if g.mask is not None else a.mask is None)
+                   for g, a in zip(together, [alone[k] for k in order]))
