@@ -142,22 +142,14 @@ def central_glyphs(tops: list[np.ndarray], rule: GlyphRule) -> list[CentralGlyph
         if not live:
             break
         h, w = inners[live[0]].shape
-        period = h + _GAP
         c = (h - 1) / 2
         for dark in (True, False):  # the threshold's dark tone, then its light one
             tones = [g8s[k] <= cuts[k][level] if dark else g8s[k] > cuts[k][level] for k in live]
-            stack = np.zeros((period * len(live), w), np.uint8)
-            for n, tone in enumerate(tones):
-                stack[n * period:n * period + h] = tone
-            _, labels, stats, cents = cv2.connectedComponentsWithStats(stack, connectivity=8)
+            labels, stats, cents, tile, period = _label_stacked(tones)
             area = stats[:, cv2.CC_STAT_AREA]
-            tile = stats[:, cv2.CC_STAT_TOP] // period
-            row0 = tile * period
-            inside = _inside(stats, w, h, row0)  # not running out of the face: print, a shadow's edge, a neighbour's side
+            inside = _inside(stats, w, h)  # not running out of the face: print, a shadow's edge, a neighbour's side
             shares = area / (h * w)
-            # each component's centre row within its own crop, as alone (OpenCV's centroid: the rows' sum over the area)
-            cy = (np.rint(cents[:, 1] * area) - area * row0) / area
-            offsets = np.hypot(cents[:, 0] - c, cy - c) / gs[live[0]].shape[0]
+            offsets = np.hypot(cents[:, 0] - c, cents[:, 1] - c) / gs[live[0]].shape[0]
             for j in np.flatnonzero(inside & (rule.share[0] <= shares) & (shares <= rule.share[1])
                                     & (offsets <= rule.offset)):
                 n = int(tile[j])
@@ -205,11 +197,31 @@ def _finished(best: _Best | None, g: np.ndarray, rule: GlyphRule) -> CentralGlyp
                         blob, found.level)
 
 
-def _inside(stats: np.ndarray, w: int, h: int, row0: np.ndarray | int = 0) -> np.ndarray:
-    """Which of ``cv2.connectedComponentsWithStats``' components of a w x h mask (or of masks
-    stacked, each component's own starting at ``row0``) lie within it without touching its border
-    (the background, label 0, never)."""
-    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP] - row0
+def _label_stacked(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``cv2.connectedComponentsWithStats`` (8-connected) of equally shaped masks in one pass: the
+    masks stacked ``_GAP`` empty rows apart, so that each is labelled as alone, in the same order.
+    Returns the labels (of the stack), the stats and centroids with each component's rows counted
+    from its own mask's top (the centroid's row to the bit: OpenCV's is the rows' sum over the
+    area, a whole number recovered from it), which mask each component lies in, and the rows from
+    one mask's top to the next's."""
+    h, w = masks[0].shape
+    period = h + _GAP
+    stack = np.zeros((period * len(masks), w), np.uint8)
+    for n, mask in enumerate(masks):
+        stack[n * period:n * period + h] = mask
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(stack, connectivity=8)
+    tile = stats[:, cv2.CC_STAT_TOP] // period
+    row0 = tile * period
+    area = stats[:, cv2.CC_STAT_AREA]
+    stats[:, cv2.CC_STAT_TOP] -= row0
+    cents[:, 1] = (np.rint(cents[:, 1] * area) - area * row0) / area
+    return labels, stats, cents, tile, period
+
+
+def _inside(stats: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Which of ``cv2.connectedComponentsWithStats``' components of a w x h mask lie within it
+    without touching its border (the background, label 0, never)."""
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     inside: np.ndarray = (x > 0) & (y > 0) & (x + stats[:, cv2.CC_STAT_WIDTH] < w) & (y + stats[:, cv2.CC_STAT_HEIGHT] < h)
     inside[0] = False
     return inside
@@ -233,25 +245,35 @@ def off_centre_glyph(wide: np.ndarray, rule: GlyphRule) -> tuple[float, float] |
     within ``GlyphRule.reach`` of the middle (a cube's top seen off the place the pose puts it:
     a phone lens's distortion, a cube of another height); the nearest such blob. Whether it is a
     cube's top is then measured on a top crop centred there (``central_glyph``)."""
-    g = np.asarray(wide, np.float32)
-    side = g.shape[0] / WIDE  # a top crop's side in these pixels
+    return off_centre_glyphs([wide], rule)[0]
+
+
+def off_centre_glyphs(wides: list[np.ndarray] | np.ndarray, rule: GlyphRule) -> list[tuple[float, float] | None]:
+    """``off_centre_glyph`` of each of a frame's wide crops (all one shape), the same answers, each
+    tone's components labelled for all the crops at once (``_label_stacked``)."""
+    if not len(wides):
+        return []
+    gs = [np.asarray(wide, np.float32) for wide in wides]
+    hw = gs[0].shape
+    side = hw[0] / WIDE  # a top crop's side in these pixels
     inset = int(round(_INSET * side / 48))
     inner_area = (side - 2 * inset) ** 2
-    g8 = np.ascontiguousarray(np.clip(g * 255, 0, 255).astype(np.uint8))
-    c = (g.shape[0] - 1) / 2
-    m = int(round(g.shape[0] / 2 - side / 2))
-    cut, _ = cv2.threshold(np.ascontiguousarray(g8[m:-m, m:-m]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    best: tuple[float, tuple[float, float]] | None = None
-    for tone in (g8 <= cut, g8 > cut):
-        _, _, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
+    g8s = [np.ascontiguousarray(np.clip(g * 255, 0, 255).astype(np.uint8)) for g in gs]
+    c = (hw[0] - 1) / 2
+    m = int(round(hw[0] / 2 - side / 2))
+    cuts = [cv2.threshold(np.ascontiguousarray(g8[m:-m, m:-m]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+            for g8 in g8s]
+    best: list[tuple[float, tuple[float, float]] | None] = [None] * len(gs)
+    for dark in (True, False):
+        _, stats, cents, tile, _ = _label_stacked([g8 <= cut if dark else g8 > cut for g8, cut in zip(g8s, cuts)])
         shares = stats[:, cv2.CC_STAT_AREA] / inner_area
-        for j in np.flatnonzero(_inside(stats, g.shape[1], g.shape[0]) & (rule.share[0] <= shares)
-                                & (shares <= rule.share[1])):
+        for j in np.flatnonzero(_inside(stats, hw[1], hw[0]) & (rule.share[0] <= shares) & (shares <= rule.share[1])):
+            k = int(tile[j])
             dx, dy = (float(cents[j][0]) - c) / side, (float(cents[j][1]) - c) / side
             far = float(np.hypot(dx, dy))
-            if far <= rule.reach and (best is None or far < best[0]):
-                best = (far, (dx, dy))
-    return None if best is None else best[1]
+            if far <= rule.reach and ((b := best[k]) is None or far < b[0]):
+                best[k] = (far, (dx, dy))
+    return [None if b is None else b[1] for b in best]
 
 
 _SILHOUETTE = 40

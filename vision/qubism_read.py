@@ -35,7 +35,7 @@ import numpy as np
 from vision.arrows import arrow_direction
 from vision.lens import Lens
 from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyphs, like_direction,
-                                 off_centre_glyph, silhouette, turned_overlaps)
+                                 off_centre_glyphs, silhouette, turned_overlaps)
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -312,8 +312,7 @@ def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarr
         return {}
     wide = top_crops(image, to_image, centres_mm, span_mm * WIDE, side=int(round(FACE_SIDE * WIDE)), lens=lens)
     found: list[tuple[float, int, np.ndarray]] = []
-    for k in range(len(centres_mm)):
-        off = off_centre_glyph(wide[k], rule)
+    for k, off in enumerate(off_centre_glyphs(wide, rule)):
         if off is not None:
             found.append((float(np.hypot(*off)), k, centres_mm[k] + np.array(off) * span_mm))
     if not found:

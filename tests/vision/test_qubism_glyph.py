@@ -245,3 +245,20 @@ def test_a_frames_glyphs_found_at_once_are_each_crops_own() -> None:
         assert [repr(g) for g in together] == [repr(alone[k]) for k in order]
         assert all(g is None or (a is not None and np.array_equal(g.mask, a.mask) if g.mask is not None else a.mask is None)
                    for g, a in zip(together, [alone[k] for k in order]))
+
+
+def test_a_frames_tops_off_their_place_found_at_once_are_each_crops_own() -> None:
+    """``off_centre_glyphs`` labels a frame's wide crops stacked; each crop's answer (where its
+    nearest glyph-sized blob lies) is the one it gives alone, to the bit."""
+    from vision.qubism_glyph import off_centre_glyphs
+
+    rule = GlyphRule()
+    wides = []
+    for n, (dx, dy) in enumerate([(0, 0), (9, -6), (-12, 4), (3, 12), (12, 12), (0, -7)]):
+        wide = np.full((72, 72), 0.75, np.float32)
+        wide[12 + dy:60 + dy, 12 + dx:60 + dx] = _top(TRIANGLE if n % 2 else RING_ARROW, n % 4)
+        wides.append(wide)
+    alone = [off_centre_glyphs([w], rule)[0] for w in wides]
+    assert sum(a is not None and float(np.hypot(*a)) > 0.1 for a in alone) >= 2
+    for order in (list(range(len(wides))), list(range(len(wides)))[::-1]):
+        assert off_centre_glyphs([wides[k] for k in order], rule) == [alone[k] for k in order]
