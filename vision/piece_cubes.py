@@ -14,7 +14,7 @@ from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correl
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, top_crops, top_face,
-                                with_arrow, with_glyph)
+                                with_arrow, with_glyphs)
 
 if TYPE_CHECKING:
     from vision.piece_looks import PieceModel
@@ -28,6 +28,7 @@ class CubeSpots(SpotFeatures):
     model: PieceModel
     _top_match: dict[int, float]
     _arrow_conf: dict[int, float]
+    _arrows: dict[int, tuple[str | None, float]]
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]]) -> None:
@@ -47,8 +48,8 @@ class CubeSpots(SpotFeatures):
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         for k, i in enumerate(look):
             faces[i] = top_face(tops[k], arrow=False)
-            if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph)
-                faces[i] = with_glyph(faces[i], tops[k], rule.glyphs)
+        if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
+            faces.update(zip(look, with_glyphs([faces[i] for i in look], tops, rule.glyphs)))
         moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
         for k, i in enumerate(look):
             face = faces[i]
@@ -70,15 +71,20 @@ class CubeSpots(SpotFeatures):
 
     def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
         """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape.
-        Keeps how well the top matched a learned cube top at all (``_no_cube_top``)."""
+        Keeps how well the top matched a learned cube top at all (``_no_cube_top``); read once a
+        frame (``_arrows``, emptied by ``BoardReader.read``), however often a stage asks."""
+        known = self._arrows.get(i)
+        if known is not None:
+            return known
         top = self.cube_top(image, pose, i)
         if self.model.arrows:
             corr = arrow_correlations(top, self.model.arrows)
             self._top_match[i] = max(corr.values())
             arrow, conf = arrow_from_correlations(corr)
         else:
-            arrow, conf = arrow_direction(np.repeat(top[..., None], 3, axis=2))
+            arrow, conf = arrow_direction(top)
         self._arrow_conf[i] = conf
+        self._arrows[i] = (arrow, conf)
         return arrow, conf
 
     def _arrow_support(self, i: int, cls: str) -> float:

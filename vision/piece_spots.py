@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
-from vision.arrows import ARROW_SIDE
+from vision.arrows import ARROW_SIDE, channel_mean
 from vision.boardlocate import BoardPose, camera_from_homography
 from vision.lens import warp_through
 from vision.piece_config import PieceConfig
@@ -93,6 +93,7 @@ class SpotFeatures:
         self._ecc_template: np.ndarray | None = None
         self._ecc_high = self._ecc_blur = np.zeros((1, 1), np.float32)
         self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._lifts: tuple[BoardPose | None, dict[tuple[tuple[int, int], float], np.ndarray]] = (None, {})
         # White paper outside every square and marker: the photometric reference.
         ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
         block = np.zeros_like(ref)
@@ -184,11 +185,18 @@ class SpotFeatures:
 
     def _lift(self, pose: BoardPose, image_size: tuple[int, int], z_mm: float) -> np.ndarray:
         """Board mm of the plane ``z_mm`` up -> the board mm where it is seen (scaling about
-        the point below the camera, estimated from the pose)."""
-        cam = camera_from_homography(pose.sampling()[0], image_size)  # a lens's pinhole camera
-        k = cam.plane_scale(z_mm)
-        fx, fy = cam.foot
-        return np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
+        the point below the camera, estimated from the pose); worked out once for a pose (the
+        frame's: ``cube_top`` asks for every cube)."""
+        if self._lifts[0] is not pose:
+            self._lifts = (pose, {})
+        lift = self._lifts[1].get((image_size, z_mm))
+        if lift is None:
+            cam = camera_from_homography(pose.sampling()[0], image_size)  # a lens's pinhole camera
+            k = cam.plane_scale(z_mm)
+            fx, fy = cam.foot
+            lift = np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
+            self._lifts[1][(image_size, z_mm)] = lift
+        return lift
 
     def _gain_at(self, lift_px: np.ndarray, coef: np.ndarray, spots: list[int] | None = None) -> np.ndarray:
         """The fitted light (``coef``: ``_gain``'s) at the spots (all, or ``spots``) seen in a
@@ -356,4 +364,4 @@ class SpotFeatures:
         to_mm = np.array([[span / side, 0, cx - span / 2], [0, span / side, cy - span / 2], [0, 0, 1.0]])
         h, lens = pose.sampling()
         crop = warp_through(image, h @ lift @ to_mm, lens, (side, side), cv2.INTER_AREA)
-        return crop.astype(np.float32).mean(axis=2) / 255
+        return channel_mean(crop.astype(np.float32)) / 255

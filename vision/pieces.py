@@ -184,6 +184,7 @@ class BoardReader(CubeSpots):
         self._look_dist: dict[str, dict[int, float]] = {}
         self._top_match: dict[int, float] = {}
         self._arrow_conf: dict[int, float] = {}
+        self._arrows: dict[int, tuple[str | None, float]] = {}  # this frame's cube arrows read (CubeSpots._arrow)
         token: str | None
         step_frac = np.ones(len(self.groups))
         if cfg.top_plane.get(self.board.game) and len(names):

@@ -25,7 +25,6 @@ triangle's corners look alike by shape alone; its neighbours are sheared alike).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -115,51 +114,75 @@ def _cuts(g8: np.ndarray, levels: int) -> list[int]:
     return cuts
 
 
-def _tones(g8: np.ndarray, levels: int, done: Callable[[], bool]) -> Iterator[tuple[int, np.ndarray]]:
-    """Both tones (masks) of each of ``_cuts``' thresholds in turn (with the threshold's index), until ``done``."""
-    cuts = _cuts(g8, levels)
-    for k, cut in enumerate(cuts):
-        if done():
-            return
-        yield k, g8 <= cut
-        yield k, g8 > cut
-
-
 def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
     """The most evenly surrounded compact blob, of either tone, in the middle of a grey top crop
     (values 0-1, square, about 48 pixels), with its direction; None where there is none."""
-    g = np.asarray(top, np.float32)
-    inner = g[_INSET:-_INSET, _INSET:-_INSET]
-    h, w = inner.shape
-    g8 = np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8))
-    c = (h - 1) / 2
+    return central_glyphs([top], rule)[0]
+
+
+_GAP = 2
+"""Empty rows between the crops ``central_glyphs`` stacks (even: each crop starts on an even row, as alone)."""
+
+_Best = tuple[float, CentralGlyph, np.ndarray, "np.ndarray | None"]
+"""A crop's best blob so far: (score, its measures, the blob, what it frames or None)."""
+
+
+def central_glyphs(tops: list[np.ndarray], rule: GlyphRule) -> list[CentralGlyph | None]:
+    """``central_glyph`` of each of a frame's top crops (all one shape), the same answers: each
+    threshold's tones labelled for all the crops at once (stacked, ``_GAP`` empty rows apart, so
+    that each crop's components are labelled as alone, in the same order), each crop looked at
+    under its next threshold only while it has no cube's top."""
+    gs = [np.asarray(t, np.float32) for t in tops]
+    inners = [g[_INSET:-_INSET, _INSET:-_INSET] for g in gs]
+    g8s = [np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8)) for inner in inners]
+    cuts = [_cuts(g8, rule.cuts) for g8 in g8s]
+    best: list[_Best | None] = [None] * len(tops)
+    for level in range(max((len(c) for c in cuts), default=0)):
+        live = [k for k, c in enumerate(cuts) if level < len(c) and not ((b := best[k]) is not None and b[0] >= 1e3)]
+        if not live:
+            break
+        h, w = inners[live[0]].shape
+        c = (h - 1) / 2
+        for dark in (True, False):  # the threshold's dark tone, then its light one
+            tones = [g8s[k] <= cuts[k][level] if dark else g8s[k] > cuts[k][level] for k in live]
+            labels, stats, cents, tile, period = _label_stacked(tones)
+            area = stats[:, cv2.CC_STAT_AREA]
+            inside = _inside(stats, w, h)  # not running out of the face: print, a shadow's edge, a neighbour's side
+            shares = area / (h * w)
+            offsets = np.hypot(cents[:, 0] - c, cents[:, 1] - c) / gs[live[0]].shape[0]
+            for j in np.flatnonzero(inside & (rule.share[0] <= shares) & (shares <= rule.share[1])
+                                    & (offsets <= rule.offset)):
+                n = int(tile[j])
+                k = live[n]
+                blob = (labels[n * period:n * period + h] == j).astype(np.uint8)
+                seen = _measure(inners[k], tones[n], blob, float(shares[j]), float(offsets[j]), int(area[j]), level, rule)
+                if seen is not None and ((b := best[k]) is None or seen[0] > b[0]):
+                    best[k] = seen
+    return [_finished(b, g, rule) for b, g in zip(best, gs)]
+
+
+def _measure(inner: np.ndarray, tone: np.ndarray, blob: np.ndarray, share: float, offset: float, area: int,
+             level: int, rule: GlyphRule) -> _Best | None:
+    """A candidate blob (uint8 0/1) of one tone (a mask) in a crop's inner square measured against
+    the ring of face around it (see ``central_glyph``); None where that ring is too small."""
     kernel = np.ones((3, 3), np.uint8)
-    best: tuple[float, CentralGlyph, np.ndarray, np.ndarray | None] | None = None
-    for level, tone in _tones(g8, rule.cuts, lambda: best is not None and best[0] >= 1e3):
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
-        for j in range(1, n):
-            x, y, bw, bh, area = (int(v) for v in stats[j])
-            if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-                continue  # runs out of the face: print, a shadow's edge, a neighbour's side
-            share = area / inner.size
-            offset = float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / g.shape[0]
-            if not rule.share[0] <= share <= rule.share[1] or offset > rule.offset:
-                continue
-            blob = (labels == j).astype(np.uint8)
-            outline = _filled(blob)  # a ring's surround is measured outside it (its middle holds the arrow)
-            near = cv2.dilate(outline, kernel, iterations=2)
-            ring = (cv2.dilate(outline, kernel, iterations=6) > 0) & (near == 0)
-            if ring.sum() < 20:
-                continue
-            around = inner[ring]
-            contrast = abs(float(inner[blob > 0].mean()) - float(around.mean()))
-            evenness = contrast / (float(around.std()) + 0.02)
-            purity = float((~tone[ring]).mean())
-            found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0, level=level)
-            score = float(rule.is_cube(found)) * 1e3 + evenness * purity
-            if best is None or score > best[0]:
-                framed = (outline > 0) & (blob == 0) & tone  # what a ring frames, in the ring's tone
-                best = (score, found, blob, framed.astype(np.uint8) if int(outline.sum()) >= 2 * area else None)
+    outline = _filled(blob)  # a ring's surround is measured outside it (its middle holds the arrow)
+    near = cv2.dilate(outline, kernel, iterations=2)
+    ring = (cv2.dilate(outline, kernel, iterations=6) > 0) & (near == 0)
+    if ring.sum() < 20:
+        return None
+    around = inner[ring]
+    contrast = abs(float(inner[blob > 0].mean()) - float(around.mean()))
+    evenness = contrast / (float(around.std()) + 0.02)
+    purity = float((~tone[ring]).mean())
+    found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0, level=level)
+    score = float(rule.is_cube(found)) * 1e3 + evenness * purity
+    framed = (outline > 0) & (blob == 0) & tone  # what a ring frames, in the ring's tone
+    return score, found, blob, framed.astype(np.uint8) if int(outline.sum()) >= 2 * area else None
+
+
+def _finished(best: _Best | None, g: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
+    """A crop's best blob as ``central_glyph`` gives it: with its direction where it shows a cube's top."""
     if best is None:
         return None
     _, found, blob, framed = best
@@ -172,6 +195,36 @@ def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
         direction, conf = glyph_direction(blob, g, rule)
     return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf,
                         blob, found.level)
+
+
+def _label_stacked(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``cv2.connectedComponentsWithStats`` (8-connected) of equally shaped masks in one pass: the
+    masks stacked ``_GAP`` empty rows apart, so that each is labelled as alone, in the same order.
+    Returns the labels (of the stack), the stats and centroids with each component's rows counted
+    from its own mask's top (the centroid's row to the bit: OpenCV's is the rows' sum over the
+    area, a whole number recovered from it), which mask each component lies in, and the rows from
+    one mask's top to the next's."""
+    h, w = masks[0].shape
+    period = h + _GAP
+    stack = np.zeros((period * len(masks), w), np.uint8)
+    for n, mask in enumerate(masks):
+        stack[n * period:n * period + h] = mask
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(stack, connectivity=8)
+    tile = stats[:, cv2.CC_STAT_TOP] // period
+    row0 = tile * period
+    area = stats[:, cv2.CC_STAT_AREA]
+    stats[:, cv2.CC_STAT_TOP] -= row0
+    cents[:, 1] = (np.rint(cents[:, 1] * area) - area * row0) / area
+    return labels, stats, cents, tile, period
+
+
+def _inside(stats: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Which of ``cv2.connectedComponentsWithStats``' components of a w x h mask lie within it
+    without touching its border (the background, label 0, never)."""
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    inside: np.ndarray = (x > 0) & (y > 0) & (x + stats[:, cv2.CC_STAT_WIDTH] < w) & (y + stats[:, cv2.CC_STAT_HEIGHT] < h)
+    inside[0] = False
+    return inside
 
 
 def _filled(blob: np.ndarray) -> np.ndarray:
@@ -192,28 +245,35 @@ def off_centre_glyph(wide: np.ndarray, rule: GlyphRule) -> tuple[float, float] |
     within ``GlyphRule.reach`` of the middle (a cube's top seen off the place the pose puts it:
     a phone lens's distortion, a cube of another height); the nearest such blob. Whether it is a
     cube's top is then measured on a top crop centred there (``central_glyph``)."""
-    g = np.asarray(wide, np.float32)
-    side = g.shape[0] / WIDE  # a top crop's side in these pixels
+    return off_centre_glyphs([wide], rule)[0]
+
+
+def off_centre_glyphs(wides: list[np.ndarray] | np.ndarray, rule: GlyphRule) -> list[tuple[float, float] | None]:
+    """``off_centre_glyph`` of each of a frame's wide crops (all one shape), the same answers, each
+    tone's components labelled for all the crops at once (``_label_stacked``)."""
+    if not len(wides):
+        return []
+    gs = [np.asarray(wide, np.float32) for wide in wides]
+    hw = gs[0].shape
+    side = hw[0] / WIDE  # a top crop's side in these pixels
     inset = int(round(_INSET * side / 48))
     inner_area = (side - 2 * inset) ** 2
-    g8 = np.ascontiguousarray(np.clip(g * 255, 0, 255).astype(np.uint8))
-    c = (g.shape[0] - 1) / 2
-    m = int(round(g.shape[0] / 2 - side / 2))
-    cut, _ = cv2.threshold(np.ascontiguousarray(g8[m:-m, m:-m]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    best: tuple[float, tuple[float, float]] | None = None
-    for tone in (g8 <= cut, g8 > cut):
-        n, _, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
-        for j in range(1, n):
-            x, y, bw, bh, area = (int(v) for v in stats[j])
-            if x == 0 or y == 0 or x + bw >= g.shape[1] or y + bh >= g.shape[0]:
-                continue
-            if not rule.share[0] <= area / inner_area <= rule.share[1]:
-                continue
+    g8s = [np.ascontiguousarray(np.clip(g * 255, 0, 255).astype(np.uint8)) for g in gs]
+    c = (hw[0] - 1) / 2
+    m = int(round(hw[0] / 2 - side / 2))
+    cuts = [cv2.threshold(np.ascontiguousarray(g8[m:-m, m:-m]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+            for g8 in g8s]
+    best: list[tuple[float, tuple[float, float]] | None] = [None] * len(gs)
+    for dark in (True, False):
+        _, stats, cents, tile, _ = _label_stacked([g8 <= cut if dark else g8 > cut for g8, cut in zip(g8s, cuts)])
+        shares = stats[:, cv2.CC_STAT_AREA] / inner_area
+        for j in np.flatnonzero(_inside(stats, hw[1], hw[0]) & (rule.share[0] <= shares) & (shares <= rule.share[1])):
+            k = int(tile[j])
             dx, dy = (float(cents[j][0]) - c) / side, (float(cents[j][1]) - c) / side
             far = float(np.hypot(dx, dy))
-            if far <= rule.reach and (best is None or far < best[0]):
-                best = (far, (dx, dy))
-    return None if best is None else best[1]
+            if far <= rule.reach and ((b := best[k]) is None or far < b[0]):
+                best[k] = (far, (dx, dy))
+    return [None if b is None else b[1] for b in best]
 
 
 _SILHOUETTE = 40
@@ -243,8 +303,23 @@ def like_direction(mask: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -
 
 def like_turn(own: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -> tuple[str | None, float]:
     """``like_direction`` of a glyph's silhouette (``silhouette``)."""
-    overlap = {d: max(float(np.minimum(np.rot90(own, k), t).sum() / (np.maximum(np.rot90(own, k), t).sum() + 1e-6))
-                      for t in known) for d, k in _TURNS.items()}
+    return best_turn(turned_overlaps(own, known).max(axis=1), rule)
+
+
+def turned_overlaps(own: np.ndarray, known: list[np.ndarray]) -> np.ndarray:
+    """Intersection over union of a silhouette turned each of ``_TURNS``' ways (rows, in its
+    order) with each of ``known`` (columns): [4, len(known)], all at once."""
+    turned = np.stack([np.rot90(own, k) for k in _TURNS.values()])[:, None]
+    others = np.stack(known)[None]
+    inter = np.minimum(turned, others).sum(axis=(2, 3))
+    union = np.maximum(turned, others).sum(axis=(2, 3))
+    out: np.ndarray = inter / (union + 1e-6)
+    return out
+
+
+def best_turn(overlaps: np.ndarray, rule: GlyphRule) -> tuple[str | None, float]:
+    """``like_turn``'s answer from a silhouette's overlap turned each of ``_TURNS``' ways (in its order)."""
+    overlap = {d: float(v) for d, v in zip(_TURNS, overlaps)}
     ranked = sorted(overlap, key=lambda d: -overlap[d])
     margin = overlap[ranked[0]] - overlap[ranked[1]]
     if overlap[ranked[0]] >= rule.like_min and margin >= rule.like_margin:
@@ -264,12 +339,21 @@ def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple
         tip, conf = ("N" if ns > 0 else "S"), (abs(ns) - abs(ew)) / span
     else:
         tip, conf = ("E" if ew > 0 else "W"), (abs(ew) - abs(ns)) / span
-    turned = np.rot90(blob, _TURNS[tip])
-    spans = np.array([np.ptp(np.nonzero(r)[0]) + 1 for r in turned if r.any()], np.float64)
+    spans = _row_spans(np.rot90(blob, _TURNS[tip]) > 0).astype(np.float64)
     last = max(1, int(round(len(spans) * 0.2)))
     if float(spans[-last:].mean()) >= rule.far_wide * float(spans.max()):
         return (tip, float(conf)) if conf >= rule.tip_conf else (None, float(conf))
     pad = (top.shape[0] - blob.shape[0]) // 2  # the blob alone, dark on light (not a ring around it)
     drawn = np.pad(np.where(blob > 0, 0.1, 0.9).astype(np.float32), pad, constant_values=0.9)
-    arrow, sure = arrow_direction(np.repeat(drawn[..., None], 3, axis=2))
+    arrow, sure = arrow_direction(drawn)
     return (arrow, sure) if arrow is not None and sure >= rule.arrow_conf else (None, sure)
+
+
+def _row_spans(mask: np.ndarray) -> np.ndarray:
+    """Each row's extent (from its first set pixel to its last, inclusive) of a boolean mask's
+    rows that have any, top to bottom."""
+    rows = mask[mask.any(axis=1)]
+    first = rows.argmax(axis=1)
+    last = rows.shape[1] - 1 - rows[:, ::-1].argmax(axis=1)
+    spans: np.ndarray = last - first + 1
+    return spans

@@ -34,8 +34,8 @@ import numpy as np
 
 from vision.arrows import arrow_direction
 from vision.lens import Lens
-from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, central_glyph, like_direction, like_turn,
-                                 off_centre_glyph, silhouette)
+from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyphs, like_direction,
+                                 off_centre_glyphs, silhouette, turned_overlaps)
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -173,15 +173,20 @@ def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
 
 def with_glyph(face: TopFace, top: np.ndarray, rule: GlyphRule) -> TopFace:
     """``face`` with the central glyph of its crop ``top`` found (``vision.qubism_glyph``)."""
-    g = np.asarray(top, np.float32)
-    if g.shape != (FACE_SIDE, FACE_SIDE):
-        g = np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32)
-    return replace(face, glyph=central_glyph(g, rule))
+    return with_glyphs([face], [top], rule)[0]
+
+
+def with_glyphs(faces: list[TopFace], tops: list[np.ndarray] | np.ndarray, rule: GlyphRule) -> list[TopFace]:
+    """``with_glyph`` of each face and its crop, the crops' glyphs found at once (``central_glyphs``)."""
+    gs = [np.asarray(t, np.float32) for t in tops]
+    gs = [g if g.shape == (FACE_SIDE, FACE_SIDE) else
+          np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32) for g in gs]
+    return [replace(f, glyph=g) for f, g in zip(faces, central_glyphs(gs, rule))]
 
 
 def with_arrow(face: TopFace, top: np.ndarray) -> TopFace:
     """``face`` with the arrow of its crop ``top`` read (``vision.arrows.arrow_direction``)."""
-    arrow, conf = arrow_direction(np.repeat(np.asarray(top, np.float32)[..., None], 3, axis=2))
+    arrow, conf = arrow_direction(np.asarray(top, np.float32))
     return replace(face, arrow=arrow, arrow_conf=conf)
 
 
@@ -281,8 +286,12 @@ def agreeing_glyphs(known: dict[int, np.ndarray], rule: GlyphRule) -> dict[int, 
     against: dict[int, int] = dict.fromkeys(ids, 0)
     beside: dict[int, int] = dict.fromkeys(ids, 0)
     for n, a in enumerate(ids):
-        for b in ids[n + 1:]:
-            turn, _ = like_turn(known[a], [known[b]], rule)
+        rest = ids[n + 1:]
+        if not rest:
+            continue
+        overlaps = turned_overlaps(known[a], [known[b] for b in rest])  # like_turn with each alone, at once
+        for col, b in enumerate(rest):
+            turn, _ = best_turn(overlaps[:, col], rule)
             count = beside if turn == "N" else against if turn is not None else None
             if count is not None:
                 count[a] += 1
@@ -303,8 +312,7 @@ def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarr
         return {}
     wide = top_crops(image, to_image, centres_mm, span_mm * WIDE, side=int(round(FACE_SIDE * WIDE)), lens=lens)
     found: list[tuple[float, int, np.ndarray]] = []
-    for k in range(len(centres_mm)):
-        off = off_centre_glyph(wide[k], rule)
+    for k, off in enumerate(off_centre_glyphs(wide, rule)):
         if off is not None:
             found.append((float(np.hypot(*off)), k, centres_mm[k] + np.array(off) * span_mm))
     if not found:
@@ -313,8 +321,9 @@ def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarr
     tops = top_crops(image, to_image, moved, span_mm, lens=lens)
     out: dict[int, tuple[np.ndarray, TopFace]] = {}
     places = [np.asarray(p, np.float64) for p in taken]
-    for (far, k, centre), top in sorted(zip(found, tops), key=lambda f: f[0][0]):
-        face = with_glyph(top_face(top, arrow=False), top, rule)
+    ranked = sorted(zip(found, tops), key=lambda f: f[0][0])
+    faces = with_glyphs([top_face(top, arrow=False) for _, top in ranked], [top for _, top in ranked], rule)
+    for ((far, k, centre), top), face in zip(ranked, faces):
         if not rule.is_cube(face.glyph) or any(float(np.hypot(*(centre - p))) < span_mm / 2 for p in places):
             continue
         out[k] = (centre, face)

@@ -225,3 +225,40 @@ def test_no_wrong_arrow_lent_by_a_glyph_read_the_wrong_way(tmp_path: Path) -> No
     right, unsure, wrong = _unsure(group, PieceConfig())
     assert old_wrong >= 3  # the scenes still show the failure
     assert wrong == 0 and right + unsure == old_right + old_unsure + old_wrong, (right, unsure, wrong)
+
+
+def test_a_frames_glyphs_found_at_once_are_each_crops_own() -> None:
+    """``central_glyphs`` labels a frame's crops stacked; each crop's answer is the one it gives
+    alone, measures to the bit (offsets included: its rows counted from its own top), whatever
+    stands beside it, rings, plain faces and glyphs off the middle included."""
+    from vision.qubism_glyph import central_glyphs
+
+    rule = GlyphRule()
+    rng = np.random.default_rng(4)
+    crops = [_top(TRIANGLE, 1), _top(RING_ARROW, 2, 0.3, 0.9), np.full((48, 48), 0.6, np.float32),
+             _sheared(TRIANGLE, 3, 0.5), np.roll(_top(TRIANGLE, 0), (5, -4), axis=(0, 1)),
+             (0.5 + 0.3 * rng.random((48, 48))).astype(np.float32), _top(RING_ARROW, 0)]
+    alone = [central_glyphs([c], rule)[0] for c in crops]
+    assert sum(rule.is_cube(g) for g in alone) >= 4
+    for order in (list(range(len(crops))), list(range(len(crops)))[::-1]):
+        together = central_glyphs([crops[k] for k in order], rule)
+        assert [repr(g) for g in together] == [repr(alone[k]) for k in order]
+        assert all(g is None or (a is not None and np.array_equal(g.mask, a.mask) if g.mask is not None else a.mask is None)
+                   for g, a in zip(together, [alone[k] for k in order]))
+
+
+def test_a_frames_tops_off_their_place_found_at_once_are_each_crops_own() -> None:
+    """``off_centre_glyphs`` labels a frame's wide crops stacked; each crop's answer (where its
+    nearest glyph-sized blob lies) is the one it gives alone, to the bit."""
+    from vision.qubism_glyph import off_centre_glyphs
+
+    rule = GlyphRule()
+    wides = []
+    for n, (dx, dy) in enumerate([(0, 0), (9, -6), (-12, 4), (3, 12), (12, 12), (0, -7)]):
+        wide = np.full((72, 72), 0.75, np.float32)
+        wide[12 + dy:60 + dy, 12 + dx:60 + dx] = _top(TRIANGLE if n % 2 else RING_ARROW, n % 4)
+        wides.append(wide)
+    alone = [off_centre_glyphs([w], rule)[0] for w in wides]
+    assert sum(a is not None and float(np.hypot(*a)) > 0.1 for a in alone) >= 2
+    for order in (list(range(len(wides))), list(range(len(wides)))[::-1]):
+        assert off_centre_glyphs([wides[k] for k in order], rule) == [alone[k] for k in order]

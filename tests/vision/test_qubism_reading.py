@@ -146,3 +146,39 @@ def test_no_cube_read_beside_a_cube_before_any_is_learned() -> None:
             got = reader.read_spots(reader.read(image, track=False))
             false_cubes += sum(1 for s, t in got.items() if t.startswith("cube") and not truth.get(s, "").startswith("cube"))
     assert false_cubes <= 2, false_cubes
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_channel_mean_is_numpys_mean_to_the_bit(dtype: type) -> None:
+    """A cube top's grey (``vision.arrows.channel_mean``) is what ``mean(axis=2)`` gives, bit for
+    bit, so the arrow read from it is too: crops of 8-bit pixels and of any float values."""
+    from vision.arrows import channel_mean
+
+    rng = np.random.default_rng(7)
+    pixels = rng.integers(0, 256, (32, 32, 3)).astype(dtype)
+    floats = (rng.random((48, 48, 3)) * rng.choice([1e-3, 1.0, 1e3], (48, 48, 3))).astype(dtype)
+    for image in (pixels, pixels / 255, floats):
+        mean = channel_mean(image)
+        assert mean.dtype == image.mean(axis=2).dtype
+        assert np.array_equal(mean, image.mean(axis=2))
+
+
+def test_arrow_read_from_a_grey_top_as_from_three_equal_channels() -> None:
+    """``arrow_direction`` of a grey cube top (as the reader cuts it) is its reading of that grey in
+    three channels, confidence to the bit; its covariance is ``np.cov``'s to the bit."""
+    from vision.arrows import _covariance
+
+    rng = np.random.default_rng(11)
+    for side in (32, 48):
+        for turn in range(4):
+            top = np.full((side, side), 0.85, np.float32)
+            q = side // 8
+            top[3 * q:5 * q, 2 * q:5 * q] = 0.15  # shaft
+            for r in range(3 * q):  # a head
+                top[4 * q - r // 2 - 1:4 * q + r // 2 + 1, 7 * q - r - 1] = 0.15
+            top = np.rot90(top, turn).astype(np.float32) + rng.normal(0, 0.03, (side, side)).astype(np.float32)
+            grey, rgb = arrow_direction(top), arrow_direction(np.repeat(top[..., None], 3, axis=2))
+            assert grey == rgb and grey[0] is not None
+    for n in (12, 50, 400):
+        x, y = rng.normal(0, 5, n), rng.normal(0, 3, n)
+        assert np.array_equal(_covariance(x, y), np.cov(np.vstack([x, y])))
