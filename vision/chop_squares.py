@@ -326,12 +326,14 @@ def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]
 
 
 def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None, float]], kinds: list[str],
-          sure: float, strict: float | None = None) -> list[tuple[str | None, float]]:
+          sure: float, strict: float | None = None, hole: float | None = None) -> list[tuple[str | None, float]]:
     """The rules' readings (``vision.chop_read``), each replaced by the classifier's where it is
-    at least ``sure`` of it (``strict``, when given, on a hole and for a cat); then one cat and
-    four mice at most (the surplus, least likely by the classifier first: its reading if that
-    differs, else the rules', else left but unsure)."""
-    need = [strict if strict is not None and (k == "hole" or c[0] == "cat") else sure
+    at least ``sure`` of it (``hole``, when given, on a hole; ``strict``, when given, for a cat
+    and, without ``hole``, on a hole); then one cat and four mice at most (the surplus, least
+    likely by the classifier first: its reading if that differs, else the rules', else left but
+    unsure)."""
+    need = [hole if hole is not None and k == "hole"
+            else strict if strict is not None and (k == "hole" or c[0] == "cat") else sure
             for k, c in zip(kinds, learned)]
     out = [c if c[1] >= t else r for r, c, t in zip(rules, learned, need)]
     if not any(t == "cat" for t, _ in out):  # the cat never leaves the board (C1, C6): the rules' cat

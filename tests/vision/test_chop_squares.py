@@ -51,16 +51,21 @@ def test_merge_takes_the_classifier_only_where_it_is_sure_and_keeps_the_rules_ca
 
 def test_the_classifier_decides_where_more_sure_than_not_but_the_holes_and_the_cat_need_it_sure() -> None:
     # measured on both 3-D families and two held-out sets (docs/readme/board.md, chop2): where the
-    # classifier is 0.5-0.9 sure the rules read worse (second family's mice read as slabs); on a
-    # hole the rules compare with the start's own picture (C4), and a false cat puts the real
-    # one out (C1), so those still need 0.9
+    # classifier is 0.5-0.9 sure the rules read worse (second family's mice read as slabs); a
+    # false cat puts the real one out (C1), so a cat still needs 0.9; on a hole the rules compare
+    # with the start's own picture (C4), and a mouse standing on an opened hole changes it as the
+    # opening did: the classifier's reading there from 0.85 (chop3)
     cfg = PieceConfig()
-    kinds = ["slab", "hole", "slab", "table"]
-    rules = [("slab", 0.7), ("hole", 0.8), ("cat", 0.99), ("mouse", 0.3)]
-    learned = [("mouse", 0.74), ("mouse", 0.8), ("cheese", 0.3), ("cat", 0.78)]
-    got = merge(rules, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_strict)
-    assert got == [("mouse", 0.74), ("hole", 0.8), ("cat", 0.99), ("mouse", 0.3)]
-    assert merge(rules, learned, kinds, 0.5) == [("mouse", 0.74), ("mouse", 0.8), ("cheese", 0.3), ("cat", 0.78)]
+    kinds = ["slab", "hole", "slab", "table", "hole"]
+    rules = [("slab", 0.7), ("hole", 0.8), ("cat", 0.99), ("mouse", 0.3), ("hole", 0.9)]
+    learned = [("mouse", 0.74), ("mouse", 0.88), ("cheese", 0.3), ("cat", 0.78), ("mouse", 0.8)]
+    got = merge(rules, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_strict,
+                cfg.chop_classifier_sure_hole)
+    assert got == [("mouse", 0.74), ("mouse", 0.88), ("cat", 0.99), ("mouse", 0.3), ("hole", 0.9)]
+    # without a hole threshold the strict one holds on holes too (chop2's merge)
+    assert merge(rules, learned, kinds, 0.5, 0.9)[1] == ("hole", 0.8)
+    assert merge(rules, learned, kinds, 0.5) == [("mouse", 0.74), ("mouse", 0.88), ("cheese", 0.3), ("cat", 0.78),
+                                                 ("mouse", 0.8)]
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +105,8 @@ def test_rendered_squares_no_false_mice_cheese_read_and_mice_on_holes_kept(
     # read as the opened hole. Session 16's model (first family only): 262, 2 false mice, 1 mouse
     # on a hole missed. Session 17's (both families, relative features; better on the four bench
     # sets): 259, 3 false mice, all beside the arm reaching over the board in scene 7, 2 mice on
-    # holes read as the hole.
+    # holes read as the hole (the rules' hole kept: the classifier said mouse at 0.73 and 0.89,
+    # under the 0.9 then needed on a hole). Since chop3 (0.85 on a hole): 260, the 0.89 one read.
     assert square_model() is not None
     c = _confusion(group, classifier=True)
     total = sum(c.values())
@@ -108,8 +114,8 @@ def test_rendered_squares_no_false_mice_cheese_read_and_mice_on_holes_kept(
     assert c[("-", "mouse")] + c[("slab", "mouse")] <= 3
     cheese = sum(n for (w, _), n in c.items() if w == "cheese")
     assert cheese >= 3 and c[("cheese", "cheese")] == cheese
-    assert c[("mouse", "hole")] <= 2
-    assert right >= 0.97 * total, c
+    assert c[("mouse", "hole")] <= 1, c
+    assert right >= 260 and right >= 0.97 * total, c
 
 
 @pytest.mark.slow
