@@ -334,8 +334,10 @@ def like_direction(mask: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -
 
 def like_turn(own: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -> tuple[str | None, float]:
     """``like_direction`` of a glyph's silhouette (``silhouette``)."""
-    overlap = {d: max(float(np.minimum(np.rot90(own, k), t).sum() / (np.maximum(np.rot90(own, k), t).sum() + 1e-6))
-                      for t in known) for d, k in _TURNS.items()}
+    turns = np.stack([np.rot90(own, k) for k in _TURNS.values()])[:, None]  # every turn against every glyph at once
+    ts = np.stack(known)[None]
+    iou = (np.minimum(turns, ts).sum(axis=(2, 3)) / (np.maximum(turns, ts).sum(axis=(2, 3)) + 1e-6)).max(axis=1)
+    overlap = {d: float(iou[n]) for n, d in enumerate(_TURNS)}
     ranked = sorted(overlap, key=lambda d: -overlap[d])
     margin = overlap[ranked[0]] - overlap[ranked[1]]
     if overlap[ranked[0]] >= rule.like_min and margin >= rule.like_margin:
