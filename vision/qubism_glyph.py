@@ -12,8 +12,10 @@ print behind (lines, letters, the edge of a shadow or of a neighbour's side: the
 the crop, or their surround is not one even tone); a pawn's head shows no such blob.
 
 ``central_glyph`` finds that blob in either tone and measures it (``CentralGlyph``; a ring's
-surround is measured outside it, and the arrow it frames gives the direction);
-``glyph_direction`` reads the direction of its asymmetry: its tip, the extreme farthest from
+surround is measured outside it, and the arrow it frames gives the direction; a ring nearly as
+wide as the face, whose surround is the face's edge, is measured inside it: ``_ring_glyph``);
+``glyph_direction`` reads the direction of a solid triangle from its apex (``triangle_apex``: the
+corner of the smallest angle, whatever the crop's turn), else of its asymmetry: its tip, the extreme farthest from
 its centre of mass (a triangle's or chevron's apex: their far end is wide), unless its far end
 is narrow (a shaft-and-head arrow's tail: then the widest end is the head,
 ``vision.arrows.arrow_direction``). Where neither is clear the direction is None: the cube is
@@ -25,6 +27,7 @@ triangle's corners look alike by shape alone; its neighbours are sheared alike).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -34,6 +37,8 @@ from vision.arrows import arrow_direction
 
 _INSET = 6
 """Pixels of a 48-pixel top crop's border left out (the face's edge, the print beyond it)."""
+_RING_INSET = 2
+"""Pixels of a top crop's border left out where a ring as wide as the face is looked for (``_ring_glyph``)."""
 _TURNS = {"N": 0, "E": 1, "S": 2, "W": 3}
 """Quarter turns (np.rot90, counter-clockwise) that make a glyph pointing this way point north."""
 
@@ -92,6 +97,22 @@ class GlyphRule:
     overlaps the frame's clearly read cubes' glyphs (overlap at least ``like_min``), when that turn
     beats the next best by ``like_margin`` (measured on the second 3-D family's seeds 2026 and 2027:
     87 of 88 unclear cubes' best turns right, the wrong one by a margin of 0.00)."""
+    triangle_fill: float = 0.85
+    triangle_margin: float = 3.0
+    triangle_turn: float = 25.0
+    """``triangle_apex``: a blob filling its smallest enclosing triangle this much is a triangle (on both
+    3-D families: triangles 0.90 or more, other glyphs 0.75 or less; above 1: not looked for); its apex's
+    angle smaller than the next by this many degrees, pointing within this many degrees of a direction
+    (measured: 4.2 degrees or more, 16 degrees or less)."""
+    rings: bool = True
+    """A glyph framed by a ring as wide as the face is looked for where no other glyph shows a cube's
+    top (``_ring_glyph``), measured inside its ring."""
+    ring_fill: tuple[float, float] = (0.25, 0.7)
+    """``_ring_glyph``: the ring's disc over the searched crop's area."""
+    ring_split: tuple[float, float] = (0.7, 0.5)
+    """A ring is looked for only in a crop whose middle splits into two tones this cleanly, with this
+    contrast (``vision.qubism_read.TopFace``'s separation and contrast; the rings found on both 3-D
+    families' seeds 2026 and 2027 showed 0.8 and 0.68 or more): a read's time."""
     agree: bool = True
     """Only glyphs that agree with the frame's others lend their turn, and one the others dispute is
     asked (``vision.qubism_read.agreeing_glyphs``); False: every glyph read with a direction lends it."""
@@ -114,10 +135,23 @@ def _cuts(g8: np.ndarray, levels: int) -> list[int]:
     return cuts
 
 
-def central_glyph(top: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
+def _tones(g8: np.ndarray, levels: int, done: Callable[[], bool],
+           middle: np.ndarray | None = None) -> Iterator[tuple[int, np.ndarray]]:
+    """Both tones (masks) of each of ``_cuts``' thresholds in turn (with the threshold's index), until ``done``;
+    the thresholds of ``middle`` where given (a part of ``g8``), else of ``g8``."""
+    cuts = _cuts(g8 if middle is None else middle, levels)
+    for k, cut in enumerate(cuts):
+        if done():
+            return
+        yield k, g8 <= cut
+        yield k, g8 > cut
+
+
+def central_glyph(top: np.ndarray, rule: GlyphRule, rings: bool = True) -> CentralGlyph | None:
     """The most evenly surrounded compact blob, of either tone, in the middle of a grey top crop
-    (values 0-1, square, about 48 pixels), with its direction; None where there is none."""
-    return central_glyphs([top], rule)[0]
+    (values 0-1, square, about 48 pixels), with its direction; None where there is none. ``rings``:
+    also a glyph framed by a ring as wide as the face (``_ring_glyph``; ``GlyphRule.rings``)."""
+    return central_glyphs([top], rule, [rings])[0]
 
 
 _GAP = 2
@@ -127,11 +161,13 @@ _Best = tuple[float, CentralGlyph, np.ndarray, "np.ndarray | None"]
 """A crop's best blob so far: (score, its measures, the blob, what it frames or None)."""
 
 
-def central_glyphs(tops: list[np.ndarray], rule: GlyphRule) -> list[CentralGlyph | None]:
+def central_glyphs(tops: list[np.ndarray], rule: GlyphRule,
+                   rings: list[bool] | None = None) -> list[CentralGlyph | None]:
     """``central_glyph`` of each of a frame's top crops (all one shape), the same answers: each
     threshold's tones labelled for all the crops at once (stacked, ``_GAP`` empty rows apart, so
     that each crop's components are labelled as alone, in the same order), each crop looked at
-    under its next threshold only while it has no cube's top."""
+    under its next threshold only while it has no cube's top; ``rings``: each crop's ``central_glyph``
+    ``rings`` (all True where not given)."""
     gs = [np.asarray(t, np.float32) for t in tops]
     inners = [g[_INSET:-_INSET, _INSET:-_INSET] for g in gs]
     g8s = [np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8)) for inner in inners]
@@ -158,7 +194,8 @@ def central_glyphs(tops: list[np.ndarray], rule: GlyphRule) -> list[CentralGlyph
                 seen = _measure(inners[k], tones[n], blob, float(shares[j]), float(offsets[j]), int(area[j]), level, rule)
                 if seen is not None and ((b := best[k]) is None or seen[0] > b[0]):
                     best[k] = seen
-    return [_finished(b, g, rule) for b, g in zip(best, gs)]
+    wants = [True] * len(gs) if rings is None else rings
+    return [_finished(b, g, rule, want) for b, g, want in zip(best, gs, wants)]
 
 
 def _measure(inner: np.ndarray, tone: np.ndarray, blob: np.ndarray, share: float, offset: float, area: int,
@@ -181,8 +218,14 @@ def _measure(inner: np.ndarray, tone: np.ndarray, blob: np.ndarray, share: float
     return score, found, blob, framed.astype(np.uint8) if int(outline.sum()) >= 2 * area else None
 
 
-def _finished(best: _Best | None, g: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
-    """A crop's best blob as ``central_glyph`` gives it: with its direction where it shows a cube's top."""
+def _finished(best: _Best | None, g: np.ndarray, rule: GlyphRule, rings: bool) -> CentralGlyph | None:
+    """A crop's best blob as ``central_glyph`` gives it: with its direction where it shows a cube's top
+    (else a ring as wide as the face, where ``rings`` and ``GlyphRule.rings``)."""
+    rings = rings and rule.rings
+    if (best is None or not rule.is_cube(best[1])) and rings:
+        ring = _ring_glyph(g, rule)  # a ring as wide as the face: too near the crop's edge for central_glyphs' test
+        if ring is not None:
+            return ring
     if best is None:
         return None
     _, found, blob, framed = best
@@ -193,6 +236,10 @@ def _finished(best: _Best | None, g: np.ndarray, rule: GlyphRule) -> CentralGlyp
         blob = blob | framed
     else:
         direction, conf = glyph_direction(blob, g, rule)
+    if direction is None and rings:  # a ring whose arrow touches it: read inside the ring
+        ring = _ring_glyph(g, rule)
+        if ring is not None and ring.direction is not None:
+            return ring
     return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf,
                         blob, found.level)
 
@@ -225,6 +272,67 @@ def _inside(stats: np.ndarray, w: int, h: int) -> np.ndarray:
     inside: np.ndarray = (x > 0) & (y > 0) & (x + stats[:, cv2.CC_STAT_WIDTH] < w) & (y + stats[:, cv2.CC_STAT_HEIGHT] < h)
     inside[0] = False
     return inside
+
+
+def _ring_glyph(g: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
+    """A cube's top whose glyph is framed by a ring nearly as wide as the face (the second 3-D
+    family's wooden cubes: the ring reaches within ``_INSET`` of the crop's edge, and the arrow's
+    tip often touches it). Looked for in the crop less ``_RING_INSET``: a blob of either tone with a
+    hole, about a disc (``GlyphRule.ring_fill``) near the middle; inside its ring (the disc less the
+    ring's width) the arrow (the largest part of the ring's tone there) on a plain, even face of the other tone
+    (measured inside the ring, not around it: around it lies the face's edge). None: no such ring."""
+    inner = g[_RING_INSET:-_RING_INSET, _RING_INSET:-_RING_INSET]
+    h, w = inner.shape
+    g8 = np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8))
+    c = (h - 1) / 2
+    best: tuple[float, CentralGlyph] | None = None
+    for level, tone in _tones(g8, 1, lambda: best is not None):  # Otsu's threshold alone: a read's time
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
+        x, y, bw, bh, size = stats.T
+        big = ((x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (size >= 0.05 * inner.size)
+               & (bw * bh >= rule.ring_fill[0] * inner.size))  # its disc fits its box
+        big[0] = False  # the background
+        for j in np.nonzero(big)[0]:
+            area = int(size[j])
+            blob = (labels == j).astype(np.uint8)
+            disc = _filled(blob)
+            filled = int(disc.sum())
+            if not rule.ring_fill[0] <= filled / inner.size <= rule.ring_fill[1] or filled < 1.4 * area:
+                continue  # no disc with a hole the size of a face's ring
+            ys, xs = np.nonzero(disc)
+            offset = float(np.hypot(xs.mean() - c, ys.mean() - c)) / g.shape[0]
+            if offset > rule.offset:
+                continue
+            depth = cv2.distanceTransform(disc, cv2.DIST_L2, 3)
+            radius = float(np.sqrt(filled / np.pi))
+            edge = depth[(blob > 0) & (depth < 0.35 * radius)]
+            if not len(edge):
+                continue
+            inside = depth > 2 * float(np.median(edge)) + 1.5  # the disc less the ring's width
+            parts = (tone & inside).astype(np.uint8)  # the arrow, whether or not it touches the ring
+            m, plabels, pstats, _ = cv2.connectedComponentsWithStats(parts, connectivity=8)
+            if m < 2:
+                continue
+            k = 1 + int(np.argmax(pstats[1:, cv2.CC_STAT_AREA]))
+            arrow = (plabels == k).astype(np.uint8)
+            face = inside & (cv2.dilate(parts, np.ones((3, 3), np.uint8)) == 0)
+            if int(face.sum()) < 20 or not 0.06 <= int(arrow.sum()) / max(int(inside.sum()), 1) <= 0.5:
+                continue
+            ay, ax = np.nonzero(arrow)
+            if float(np.hypot(ax.mean() - xs.mean(), ay.mean() - ys.mean())) > 0.3 * radius:
+                continue  # the arrow sits in the ring's middle
+            around = inner[face]
+            contrast = abs(float(inner[arrow > 0].mean()) - float(around.mean()))
+            evenness = contrast / (float(around.std()) + 0.02)
+            purity = float((~tone[face]).mean())
+            found = CentralGlyph(area / inner.size, offset, contrast, evenness, purity, None, 0.0)
+            if rule.is_cube(found) and (best is None or evenness * purity > best[0]):
+                pad = (g.shape[0] - h) // 2
+                direction, conf = glyph_direction(np.pad(arrow, pad), g, rule)
+                mask = np.pad(blob | arrow, pad)[_INSET:-_INSET, _INSET:-_INSET]  # as central_glyph's: ring and arrow
+                best = (evenness * purity, CentralGlyph(found.share, offset, contrast, evenness, purity, direction,
+                                                        conf, mask, level))
+    return None if best is None else best[1]
 
 
 def _filled(blob: np.ndarray) -> np.ndarray:
@@ -327,9 +435,48 @@ def best_turn(overlaps: np.ndarray, rule: GlyphRule) -> tuple[str | None, float]
     return None, margin
 
 
+_COMPASS = {"E": 0.0, "S": 90.0, "W": 180.0, "N": 270.0}
+"""Image angles (degrees, y down) of the four directions."""
+
+
+def triangle_apex(blob: np.ndarray, rule: GlyphRule) -> tuple[str, float] | None:
+    """N/E/S/W of a solid triangle (a blob filling its smallest enclosing triangle by
+    ``GlyphRule.triangle_fill``) and a confidence: its apex, the corner of clearly the smallest angle
+    (by ``triangle_margin`` degrees), seen from the middle of the opposite side, within
+    ``triangle_turn`` degrees of a direction. The extremes along the board's axes
+    (``glyph_direction``) mislead where the crop turns or shears the triangle (a lens, the pose):
+    measured on both 3-D families' seeds 2026 and 2027, 151 triangles read by their apex, all right,
+    21 of them unclear by their extremes. None: not a triangle, or no clear apex."""
+    contours, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours or rule.triangle_fill > 1:
+        return None
+    area, corners = cv2.minEnclosingTriangle(max(contours, key=cv2.contourArea).astype(np.float32))
+    if corners is None or float(blob.sum()) < rule.triangle_fill * max(float(area), 1.0):
+        return None
+    t = np.asarray(corners, np.float64).reshape(3, 2)
+    angles = []
+    for k in range(3):
+        u, v = t[(k + 1) % 3] - t[k], t[(k + 2) % 3] - t[k]
+        cos = u @ v / (np.linalg.norm(u) * np.linalg.norm(v) + 1e-9)
+        angles.append(float(np.degrees(np.arccos(np.clip(cos, -1, 1)))))
+    order = np.argsort(angles)
+    margin = angles[order[1]] - angles[order[0]]
+    k = int(order[0])
+    axis = t[k] - (t[(k + 1) % 3] + t[(k + 2) % 3]) / 2
+    heading = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 360
+    turn = {d: min(abs(heading - a), 360 - abs(heading - a)) for d, a in _COMPASS.items()}
+    best = min(turn, key=lambda d: turn[d])
+    if margin < rule.triangle_margin or turn[best] > rule.triangle_turn:
+        return None
+    return best, float(min(margin / 30, 1.0))
+
+
 def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple[str | None, float]:
     """N/E/S/W of a glyph's blob (a mask) and a confidence (see the module docstring);
     ``top``: the grey crop it was found in (for a shaft-and-head arrow)."""
+    apex = triangle_apex(blob, rule)
+    if apex is not None:
+        return apex
     ys, xs = np.nonzero(blob)
     cx, cy = float(xs.mean()), float(ys.mean())
     ext = {"N": cy - ys.min(), "S": ys.max() - cy, "W": cx - xs.min(), "E": xs.max() - cx}

@@ -20,8 +20,9 @@ face with an arrow; on two seeds of the 3-D scenes no pawn's did); a spot read a
 top shows none is empty; a cube without a direction takes it from the frame's clear cubes'
 glyphs where its own is like one of them turned (``like_cubes``; only glyphs the frame's
 others back lend their turn, and one they dispute is asked: ``agreeing_glyphs``); at most the
-game's nine cubes (Q1), the clearest kept. A top crop that reaches over a printed marker (a
-marker's glyph is a light-on-dark square) is not used to add a cube.
+game's nine cubes (Q1), the clearest kept (those added unsure, off their place or at a threshold
+within a tone, go first). A top crop that reaches over a printed marker (a marker's glyph is a
+light-on-dark square) is not used to add a cube.
 """
 
 from __future__ import annotations
@@ -181,7 +182,8 @@ def with_glyphs(faces: list[TopFace], tops: list[np.ndarray] | np.ndarray, rule:
     gs = [np.asarray(t, np.float32) for t in tops]
     gs = [g if g.shape == (FACE_SIDE, FACE_SIDE) else
           np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32) for g in gs]
-    return [replace(f, glyph=g) for f, g in zip(faces, central_glyphs(gs, rule))]
+    rings = [f.separation >= rule.ring_split[0] and f.contrast >= rule.ring_split[1] for f in faces]
+    return [replace(f, glyph=g) for f, g in zip(faces, central_glyphs(gs, rule, rings))]
 
 
 def with_arrow(face: TopFace, top: np.ndarray) -> TopFace:
@@ -242,10 +244,13 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
         like_cubes(decided, faces, rule.glyphs)
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
     extra = len(cubes) - rule.most
-    if extra > 0:  # more than nine: the least clear tops go (no clear top first)
-        def clear(j: int) -> tuple[bool, float]:
+    if extra > 0:  # more than nine: the least clear tops go (no clear top first, then those added unsure)
+        def clear(j: int) -> tuple[bool, bool, float]:
             f = faces.get(j)
-            return (f is not None and (rule.glyph_like(f) or rule.is_top(f)), f.arrow_conf if f is not None else 0.0)
+            g = f.glyph if f is not None else None
+            weak = j in added and (j in moved or (g is not None and g.level > 0))
+            shown = f is not None and (rule.glyph_like(f) or rule.is_top(f))
+            return (shown, not weak, f.arrow_conf if f is not None else 0.0)
         for i in sorted(cubes, key=clear)[:extra]:
             decided[i] = (None, 0.5)
 
