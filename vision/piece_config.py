@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.boardlocate import LocateConfig
+from vision.qubism_pawns import PawnShape
 from vision.qubism_read import CubeTops
 
 
@@ -80,6 +81,9 @@ class PieceConfig:
     """Qubism: a frame's cubes corrected from their top faces, seen in the plane of a cube's top
     (``vision.qubism_read``): a clear cube top over a spot read as empty is a cube, a spot read
     as a cube with no cube top is empty. None: not used."""
+    pawn_shape: dict[str, PawnShape] = field(default_factory=lambda: {"qubism": PawnShape()})
+    """Games whose pieces named there are told from shadows by their shape against the print,
+    learned in known positions, when the count keeps one of several (``vision.qubism_pawns``)."""
     cube_top_match: float = 0.6
     """A spot read as a cube whose top face (seen in the plane of a cube's top) correlates
     less than this with every learned cube top, turned four ways, holds no cube: measured on

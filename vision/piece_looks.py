@@ -89,6 +89,11 @@ class PieceModel:
     head_plane: float = 0.0
     """Games with ``PieceConfig.behind``: the highest plane (square sides up) where the pieces of
     the last known position showed their colour (``vision.piece_mix.head_plane``); 0: unknown."""
+    shapes: dict[str, list[list[float]]] = field(default_factory=dict)
+    """Look class -> its examples' change from the print in known positions, board plane and
+    raised plane (``vision.qubism_pawns.spot_shape``: 2*P*P*3 numbers; ``PieceConfig.pawn_shape``)."""
+    shape_corners: list[float] = field(default_factory=list)
+    """The board's corners (pixels, 8 numbers) in the photo the ``shapes`` were learned from: its camera."""
 
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
@@ -106,7 +111,9 @@ class PieceModel:
         Path(path).write_text(json.dumps({"game": self.game, "looks": self.looks, "arrows": self.arrows,
                                           "centre": self.centre, "hole_starts": self.hole_starts,
                                           "rings": self.rings, "start_corners": self.start_corners,
-                                          "head_plane": self.head_plane}), encoding="utf-8")
+                                          "head_plane": self.head_plane, "shapes": self.shapes,
+                                          "shape_corners": self.shape_corners}),
+                                   encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> PieceModel:
@@ -121,7 +128,9 @@ class PieceModel:
                        [_numbers(r, NFEAT) for r in data.get("rings", [])],
                        _numbers(data["start_corners"], 8) if data.get("start_corners") else [],
                        [_numbers(r, P * P) for r in data.get("hole_starts", [])],
-                       _numbers([data.get("head_plane", 0.0)], 1)[0])
+                       _numbers([data.get("head_plane", 0.0)], 1)[0],
+                       {str(k): [_numbers(r, 2 * P * P * 3) for r in v] for k, v in data.get("shapes", {}).items()},
+                       _numbers(data["shape_corners"], 8) if data.get("shape_corners") else [])
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc} (make it again with 'companion board "
                              "learn')") from None

@@ -72,6 +72,7 @@ from vision.piece_mix import drop_hidden, learn_head, partly_seen
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
+from vision.qubism_pawns import PawnShape, count_order, likeness, spot_shape
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -149,6 +150,11 @@ class BoardReader(CubeSpots):
                 if np.isfinite(centre):
                     self.model.centre.setdefault(appearance(token), []).append(centre)
                 n += 1
+                if self._pawn_shape(appearance(token)) is not None:  # its shape against the print, this camera's
+                    if not self._shapes_here(pose):
+                        self.model.shapes, self.model.shape_corners = {}, [float(v) for v in self._corners(pose).ravel()]
+                    self.model.shapes.setdefault(appearance(token), []).append(
+                        [float(v) for v in self._spot_shapes([spot_index[sid]])[0]])
                 parts = token.split(":")
                 if parts[0] == "cube" and len(parts) == 2 and parts[1] in _TURNS:
                     glyph = _glyph_map(self.cube_top(image, pose, spot_index[sid]))
@@ -229,7 +235,7 @@ class BoardReader(CubeSpots):
                 if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
                     # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
                     arrow, aconf = self._arrow(img, pose, i)
-                    if arrow and aconf >= cfg.glyph_cube:
+                    if arrow and aconf >= cfg.glyph_cube and not self._pawn_shaped(i, best, pose):
                         token, conf = f"cube:{arrow}", conf * aconf
                 elif best == "cube":
                     arrow, aconf = self._arrow(img, pose, i)
@@ -396,8 +402,12 @@ class BoardReader(CubeSpots):
             if len(spots) <= room_c:
                 continue
             # a spot standing alone that shows the learned look comes before a hand's crowd
-            spots.sort(key=lambda i: (bool(crowd.any() and (crowd[i] or d_cls[c][i] >= cfg.demote_dist)),
-                                      d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c))))
+            order = {i: float(d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c))) for i in spots}
+            if (shape := self._pawn_shape(c)) is not None and self.model.shapes.get(c) and self._shapes_here(pose):
+                # a pawn, not a shadow: the shape of its change from the print (vision.qubism_pawns)
+                like = likeness(self._spot_shapes(spots), self.model.shapes[c])
+                order = {i: count_order(order[i], float(v), shape) for i, v in zip(spots, like)}
+            spots.sort(key=lambda i: (bool(crowd.any() and (crowd[i] or d_cls[c][i] >= cfg.demote_dist)), order[i]))
             for i in spots[room_c:]:
                 room = [k for k in classes if k != c and
                         sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
@@ -429,6 +439,36 @@ class BoardReader(CubeSpots):
         for i, (t, conf) in enumerate(decided):
             if t is not None and crowd[i]:
                 decided[i] = (t, 0.5 * conf)  # a piece under a hand's crowd: unsure, asked
+
+    def _pawn_shape(self, cls: str) -> PawnShape | None:
+        """This game's ``PieceConfig.pawn_shape`` where it names ``cls`` (games with a raised plane)."""
+        rule = self.config.pawn_shape.get(self.board.game)
+        return rule if rule is not None and cls in rule.classes and self.config.top_plane.get(self.board.game) else None
+
+    def _pawn_shaped(self, i: int, cls: str, pose: BoardPose) -> bool:
+        """Spot ``i``'s change from the print is as like ``cls``'s learned shape as
+        ``PawnShape.keep``: that piece, whatever a neighbour's side shows at a cube's height."""
+        shape = self._pawn_shape(cls)
+        learned = self.model.shapes.get(cls)
+        return bool(shape is not None and learned and self._shapes_here(pose)
+                    and float(likeness(self._spot_shapes([i]), learned)[0]) >= shape.keep)
+
+    def _shapes_here(self, pose: BoardPose) -> bool:
+        """The learned shapes were seen by this camera: the board's corners moved less than
+        ``PawnShape.same_camera`` of a square's side (another camera sees a figure lean another way)."""
+        rule = self.config.pawn_shape.get(self.board.game)
+        if rule is None or len(self.model.shape_corners) != 8:
+            return False
+        now = self._corners(pose)
+        side_px = float(np.mean(np.linalg.norm(now - np.roll(now, 1, axis=0), axis=1)))
+        side_mm = (self.board.width_mm + self.board.height_mm) / 2
+        moved = float(np.abs(now - np.asarray(self.model.shape_corners).reshape(4, 2)).max())
+        return moved <= rule.same_camera * self.cell_mm * side_px / side_mm
+
+    def _spot_shapes(self, spots: list[int]) -> np.ndarray:
+        """The last frame's ``spot_shape`` of ``spots`` (board plane and raised plane)."""
+        return spot_shape(self._last_patches[spots], self._last_empty_patches[spots],
+                          self._last_top_patches[spots], self._last_top_empty[spots])
 
     def _pairs(self, decided: list[tuple[str | None, float]], names: list[str], protos: np.ndarray) -> None:
         """Two pieces on one square (``PieceConfig.pairs``; see ``vision.piece_pairs``): one

@@ -1,0 +1,122 @@
+"""Qubism's white pawn told from a shadow by its shape against the print (vision.qubism_pawns):
+a white pawn on a light square changes its spot's look about as little as a cube's shadow, and
+the one-white-pawn count kept the nearer look, often the shadow's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.boarddefaults import board_for
+from vision.imageload import load_image
+from vision.piece_config import PieceConfig
+from vision.piece_looks import P, PieceError, PieceModel
+from vision.pieces import BoardReader, comparable
+from vision.qubism_pawns import SHAPE_SIZE, PawnShape, count_order, likeness, spot_shape
+from vision.synth.board3d import write_3d_dataset
+
+BOARD = board_for("qubism")
+_yy, _xx = np.mgrid[0:P, 0:P].astype(np.float64) - (P - 1) / 2
+
+
+def _print(level: float = 0.8) -> np.ndarray:
+    return np.full((1, P, P, 3), level, np.float32)
+
+
+def _pawn(dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
+    """A light square with a small bright head and its dark, short shadow beside it."""
+    head = np.exp(-((_xx - dx) ** 2 + (_yy - dy) ** 2) / (2 * 2.5 ** 2))
+    shade = np.exp(-((_xx - dx - 4.5) ** 2 / (2 * 2.0 ** 2) + (_yy - dy) ** 2 / (2 * 1.5 ** 2)))
+    return (_print() * (1 + 0.2 * head - 0.5 * shade)[None, :, :, None]).astype(np.float32)
+
+
+def _shadow(edge: float = -1.0) -> np.ndarray:
+    """A light square darkened beyond a straight edge: a cube's cast shadow."""
+    img = _print().copy()
+    img[0][_xx + 0.4 * _yy > edge] = 0.55
+    return img
+
+
+def _shape(spot: np.ndarray) -> np.ndarray:
+    return spot_shape(spot, _print(), spot, _print())
+
+
+def test_a_pawns_shape_is_like_the_learned_pawns_and_a_shadows_is_not() -> None:
+    learned = [list(_shape(_pawn())[0])]
+    pawn, shadow = likeness(np.vstack([_shape(_pawn(1, -1)), _shape(_shadow())]), learned)
+    assert pawn > 1.5 and shadow < pawn - 0.8, (pawn, shadow)
+    # the pawn comes first though its look is farther (0.8 against the shadow's 0.3)
+    rule = PawnShape()
+    assert count_order(0.8, float(pawn), rule) < count_order(0.3, float(shadow), rule)
+    assert likeness(_shape(_shadow()), []).tolist() == [0.0]  # nothing learned: the look alone
+
+
+def test_light_level_and_tint_do_not_change_the_shape() -> None:
+    spot = _pawn()
+    dim = spot * np.array([0.5, 0.6, 0.7], np.float32)  # dimmer, tinted light over spot and print
+    a = spot_shape(spot, _print(), spot, _print())
+    b = spot_shape(dim, _print() * np.array([0.5, 0.6, 0.7], np.float32), dim,
+                   _print() * np.array([0.5, 0.6, 0.7], np.float32))
+    assert float(likeness(b, [list(a[0])])[0]) > 1.9
+
+
+def test_learned_shapes_are_saved_and_a_damaged_one_is_refused(tmp_path: Path) -> None:
+    model = PieceModel("qubism", shapes={"pawn:white": [[0.5] * SHAPE_SIZE]}, shape_corners=[1.0] * 8)
+    model.save(tmp_path / "m.json")
+    loaded = PieceModel.load(tmp_path / "m.json")
+    assert loaded.shapes == model.shapes and loaded.shape_corners == model.shape_corners
+    data = json.loads((tmp_path / "m.json").read_text())
+    data["shapes"]["pawn:white"][0] = [0.5] * 10
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(PieceError, match="board learn"):
+        PieceModel.load(tmp_path / "bad.json")
+    older = {k: v for k, v in data.items() if k != "shapes"}  # a model learned before: no shapes
+    (tmp_path / "old.json").write_text(json.dumps(older))
+    assert PieceModel.load(tmp_path / "old.json").shapes == {}
+
+
+def _white_pawn_mistakes(group: list[tuple[np.ndarray, dict[str, str]]], config: PieceConfig) -> int:
+    """Squares where the white pawn is, or is read, and the reading is wrong, over the reads."""
+    reader = BoardReader(BOARD, config=config)
+    reader.learn(group[0][0], group[0][1])
+    wrong = 0
+    for image, squares in group[1:]:
+        got = reader.read_spots(reader.read(image, track=False))
+        truth = comparable(BOARD, squares)
+        wrong += sum(got.get(s) != truth.get(s) and "pawn:white" in (got.get(s), truth.get(s))
+                     for s in reader.observable)
+    return wrong
+
+
+@pytest.fixture(scope="module")
+def group_a(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[np.ndarray, dict[str, str]]]:
+    root = tmp_path_factory.mktemp("qubism_pawns")
+    write_3d_dataset(root, 5, seed=6231, games=["qubism"], group_size=5)
+    scenes = json.loads((root / "labels.json").read_text())["scenes"]
+    return [(load_image(root / sc["file"]).image, dict(sc["squares"])) for sc in scenes]
+
+
+@pytest.mark.slow
+def test_the_white_pawn_is_kept_and_the_cube_shadow_dropped(group_a: list[tuple[np.ndarray, dict[str, str]]]) -> None:
+    # a first-family group (seed 6231): in scene 4 a cube's shadow on 3,3 was kept as the white
+    # pawn and the real one on 2,3 read empty
+    assert _white_pawn_mistakes(group_a, PieceConfig(pawn_shape={})) >= 2  # the scenes still show it
+    assert _white_pawn_mistakes(group_a, PieceConfig()) == 0
+
+
+@pytest.mark.slow
+def test_learned_shapes_count_only_under_the_camera_that_learned_them(
+        group_a: list[tuple[np.ndarray, dict[str, str]]]) -> None:
+    reader = BoardReader(BOARD)
+    reader.learn(group_a[0][0], group_a[0][1])
+    assert len(reader.model.shapes["pawn:white"]) == 1 and len(reader.model.shape_corners) == 8
+    image = group_a[1][0]
+    assert reader._shapes_here(reader.read(image, track=False).pose)
+    moved = np.roll(image, (60, 80), axis=(0, 1))  # the camera bumped: the board a square over
+    reading = reader.read(moved, track=False)
+    assert reading.found and not reader._shapes_here(reading.pose)
+    reader.learn(moved, group_a[0][1])  # learned again under the new camera: only its own shape
+    assert len(reader.model.shapes["pawn:white"]) == 1 and reader._shapes_here(reading.pose)

@@ -1,0 +1,85 @@
+"""Qubism's pawns told from shadows by their shape against the print (issue 31).
+
+A white pawn on a light square changes its spot's look (chroma, brightness, spread) about as
+little as a cube's or a hand's shadow does, so where two spots read as the white pawn the
+nearest look was often the shadow (measured on both 3-D families: the real pawn kept in 69 of
+79 frames with two or more candidates). What a shadow lacks is the figure's shape: the pattern
+of its change from the empty print (a lit head, its dark side and its own cast shadow, in the
+board's plane and in the raised plane a square's 0.4 up). The same camera sees the same pawn
+alike wherever it stands nearby, so the pattern in the known position (``BoardReader.learn``)
+is the reference: each spot's pattern now is correlated with it (log ratio to the print, every
+channel, weighted to the spot's middle, its mean taken off: light level and tint drop out).
+
+``PawnShape.classes`` say which pieces keep such a pattern; when more spots read as one of them
+than the game has (``PieceConfig.counts``), the spot kept is the one whose pattern is most
+like the learned one, the look's distance counting a little (``look_weight``); a spot very like
+it is not turned into a cube by a neighbour's side (``keep``). Only under the camera that
+learned the pattern (``same_camera``): from elsewhere a figure leans another way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.piece_looks import WINDOW, P
+
+SHAPE_SIZE = 2 * P * P * 3
+"""Numbers in one learned pattern: the board's plane and the raised plane, P x P x 3 each."""
+
+_SQRT_W = np.sqrt(WINDOW)[None, :, :, None].astype(np.float64)
+
+
+@dataclass(frozen=True)
+class PawnShape:
+    """Which pieces are told apart by their learned shape, and how the look counts."""
+
+    classes: tuple[str, ...] = ("pawn:white",)
+    look_weight: float = 0.2
+    """Order of the spots read as such a piece: ``look_weight`` x the look's distance (as the
+    count's order had it: over the raised middle's support), at most ``look_cap``, less the
+    shape's likeness (two correlations, -2 to 2). On both 3-D families' 2026 and 2027 sets the
+    real pawn came first in 77 of 79 frames with two or more candidates for any weight from
+    0.2 to 0.5 (69 by the look alone, 73 by the shape alone)."""
+    look_cap: float = 3.0
+    """Look distances beyond this count as this (a dark cube or a hand is far in any case)."""
+    same_camera: float = 0.5
+    """Learned shapes count only while the board's corners in the picture lie within this share
+    of a square's side of where they were when learned (the same camera; the alt renderer moves
+    the camera in every scene, and there the shapes read 22 white pawns wrong against 13)."""
+    keep: float = 0.9
+    """Before any cube's look is learned, a spot whose look is nearest such a piece's but whose
+    top, at a cube's height, shows an arrow (a neighbouring cube's side) stays that piece when
+    its shape is at least this like the learned one (measured on both 3-D families' 2026 and
+    2027 sets: 4 of 6 white pawns read as cubes so, 13 of 375 cubes; the count then keeps one)."""
+
+
+def change_shape(patches: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """[N, P, P, 3] spots and the empty print there -> [N, P*P*3]: each spot's change from the
+    print (log ratio), weighted to its middle, each channel's mean off, scaled to length 1."""
+    r = np.log(patches.astype(np.float64) + 0.03) - np.log(empty.astype(np.float64) + 0.03)
+    r -= (WINDOW[None, :, :, None] * r).sum(axis=(1, 2), keepdims=True)
+    v = (r * _SQRT_W).reshape(len(r), -1)
+    out: np.ndarray = v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-9)
+    return out
+
+
+def spot_shape(base: np.ndarray, base_empty: np.ndarray, top: np.ndarray, top_empty: np.ndarray) -> np.ndarray:
+    """[N, SHAPE_SIZE]: ``change_shape`` in the board's plane and in the raised plane, side by side."""
+    return np.hstack([change_shape(base, base_empty), change_shape(top, top_empty)])
+
+
+def likeness(shapes: np.ndarray, learned: list[list[float]]) -> np.ndarray:
+    """[N]: how like the best of the ``learned`` patterns each of ``shapes`` ([N, SHAPE_SIZE])
+    is: the sum of the two planes' correlations (-2 to 2); 0 with nothing learned."""
+    if not learned:
+        return np.zeros(len(shapes))
+    ref = np.asarray(learned, np.float64).reshape(len(learned), SHAPE_SIZE)
+    out: np.ndarray = (shapes @ ref.T).max(axis=1)
+    return out
+
+
+def count_order(look_dist: float, like: float, rule: PawnShape) -> float:
+    """The count's order of a spot read as a shape-learned piece: lowest kept first."""
+    return rule.look_weight * min(look_dist, rule.look_cap) - like
