@@ -1,7 +1,8 @@
 """Benchmark of board reading on synthetic scenes of three independent renderers (deterministic).
 
-    .venv/bin/python bench/board.py [--count 520] [--seed 2026] [--renderer main|alt|3d|3d-b|both|all]
-                                    [--dir DIR] [--alt-dir DIR] [--3d-dir DIR] [--3db-dir DIR] [--count-3d 192]
+    .venv/bin/python bench/board.py [--count 520] [--seed 2026] [--renderer main|alt|3d|3d-b|3d-c|both|all]
+                                    [--dir DIR] [--alt-dir DIR] [--3d-dir DIR] [--3db-dir DIR] [--3dc-dir DIR]
+                                    [--count-3d 192]
                                     [--games chopchop,qubism]
 
 Writes ``count`` scenes across the four boards with each renderer (``vision.synth.board``, and
@@ -28,7 +29,9 @@ cheese after reading it, as the app learns it from confirmed positions (``Cheese
 
 ``--renderer 3d-b`` (``vision.synth.scene_b``: the second 3-D family, made differently: other
 pieces, print, paper, light, table and camera; a held-out test) writes ``--count-3d`` scenes
-to ``--3db-dir`` in the same groups of 8 and prints the same tables.
+to ``--3db-dir`` in the same groups of 8 and prints the same tables. ``--renderer 3d-c``
+(``vision.synth.scene_c``: the third family, unseen: a Pi camera on a stand, other prints,
+paper, light, tables and pieces) does the same with ``--3dc-dir``.
 """
 
 from __future__ import annotations
@@ -55,7 +58,9 @@ from vision.synth.board_scenes import evaluate_dir, write_dataset  # noqa: E402
 from vision.synth.board_alt import write_alt_dataset  # noqa: E402
 from vision.synth.board3d import write_3d_dataset  # noqa: E402
 from vision.synth.scene_b import write_b_dataset  # noqa: E402
+from vision.synth.scene_c import write_c_dataset  # noqa: E402
 
+WRITERS_3D = {"3d": write_3d_dataset, "3d-b": write_b_dataset, "3d-c": write_c_dataset}
 GROUP_3D = 8
 """Scenes per group of the 3-D renderer (one learned start, seven read)."""
 
@@ -64,9 +69,8 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         learn_in_play: bool = False) -> None:
     t0 = time.perf_counter()
     if not (root / "labels.json").exists():
-        if renderer in ("3d", "3d-b"):
-            (write_3d_dataset if renderer == "3d" else write_b_dataset)(root, count, seed=seed, games=games,
-                                                                       group_size=GROUP_3D)
+        if renderer in WRITERS_3D:
+            WRITERS_3D[renderer](root, count, seed=seed, games=games, group_size=GROUP_3D)
         else:
             (write_alt_dataset if renderer == "alt" else write_dataset)(root, count, seed=seed, games=games)
     t1 = time.perf_counter()
@@ -83,7 +87,7 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         print(f"learned in play (--learn-in-play): {taught.learned} face-up cheese looks, each from the "
               "position confirmed after the read that saw it")
     t2 = time.perf_counter()
-    group = GROUP_3D if renderer in ("3d", "3d-b") else 25
+    group = GROUP_3D if renderer in WRITERS_3D else 25
     print(f"== renderer {renderer}: {root} (written in {t1 - t0:.0f} s); {r['scenes']} scenes scored "
           f"(one reference scene per group of {group} teaches the piece looks)")
     print(f"board found: {r['found_rate'] * 100:.2f}%  (scenes with a hidden marker: "
@@ -200,11 +204,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--count", type=int, default=520)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--renderer", default="both", choices=["main", "alt", "3d", "3d-b", "both", "all"])
+    ap.add_argument("--renderer", default="both", choices=["main", "alt", "3d", "3d-b", "3d-c", "both", "all"])
     ap.add_argument("--dir", default="", help="scene folder of the main renderer")
     ap.add_argument("--alt-dir", default="", help="scene folder of the alt renderer")
     ap.add_argument("--3d-dir", dest="dir3d", default="", help="scene folder of the 3-D renderer")
     ap.add_argument("--3db-dir", dest="dir3db", default="", help="scene folder of the second 3-D family")
+    ap.add_argument("--3dc-dir", dest="dir3dc", default="", help="scene folder of the third 3-D family")
     ap.add_argument("--count-3d", type=int, default=192, help="scenes of a 3-D renderer (48 per game)")
     ap.add_argument("--games", default="", help="comma-separated games to write (default: all four)")
     ap.add_argument("--learn-in-play", action="store_true",
@@ -222,9 +227,10 @@ def main() -> int:
             ap.error(str(e))
     chosen = {"both": ["main", "alt"], "all": ["main", "alt", "3d"]}.get(args.renderer, [args.renderer])
     for renderer in chosen:
-        given = {"alt": args.alt_dir, "3d": args.dir3d, "3d-b": args.dir3db}.get(renderer, args.dir)
+        given = {"alt": args.alt_dir, "3d": args.dir3d, "3d-b": args.dir3db,
+                 "3d-c": args.dir3dc}.get(renderer, args.dir)
         root = Path(given) if given else Path(tempfile.mkdtemp(prefix=f"board-bench-{renderer}-"))
-        run(renderer, root, args.count_3d if renderer in ("3d", "3d-b") else args.count, args.seed,
+        run(renderer, root, args.count_3d if renderer in WRITERS_3D else args.count, args.seed,
             args.games.split(",") if args.games else None, args.learn_in_play)
     return 0
 
