@@ -37,8 +37,10 @@ class ShadedRule:
       square (seen from above, its colour is a third to a half of the spot's).
     - A spot read as a piece whose look is farther than ``tint_dist`` from that piece's, whose
       colour lies less than ``tint_share`` of the way to it, and whose spread score stays under
-      ``tint_spread`` in both planes holds none: a shadow lit by one light of two (the warm lamp
-      blocked, the cold window left) tints the paper part of the way to a blue cat."""
+      ``tint_spread`` and whose chroma score (how far its chromaticity moved) stays under
+      ``tint_chroma`` in both planes holds none: a shadow lit by one light of two (the warm lamp
+      blocked, the cold window left) tints the paper part of the way to a blue cat (chroma scores
+      0.7-1.5 measured), a cat darkened by a hand's shadow keeps its colour (2.4 and more)."""
 
     share: float = 0.3
     off: float = 0.2
@@ -46,6 +48,7 @@ class ShadedRule:
     tint_dist: float = 2.0
     tint_share: float = 0.7
     tint_spread: float = 1.2
+    tint_chroma: float = 2.0
 
 
 @dataclass

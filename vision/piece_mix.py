@@ -69,11 +69,13 @@ def shaded_piece(look: np.ndarray, empty_look: np.ndarray, names: list[str], pro
 
 
 def tinted_light(look: np.ndarray, empty_look: np.ndarray, token: str, dist: float, names: list[str],
-                 protos: np.ndarray, spreads: tuple[float, float], rule: ShadedRule) -> bool:
+                 protos: np.ndarray, spreads: tuple[float, float], chromas: tuple[float, float],
+                 rule: ShadedRule) -> bool:
     """A spot read as ``token`` at look distance ``dist`` that is only tinted towards its colour
-    (far from its look, less than ``tint_share`` of the way to it) and shows no piece's shading
-    in either plane (spread scores under ``tint_spread``)."""
-    if dist <= rule.tint_dist or max(spreads) >= rule.tint_spread:
+    (far from its look, less than ``tint_share`` of the way to it, its chroma scores under
+    ``tint_chroma``) and shows no piece's shading in either plane (spread scores under
+    ``tint_spread``)."""
+    if dist <= rule.tint_dist or max(spreads) >= rule.tint_spread or max(chromas) >= rule.tint_chroma:
         return False
     share = colour_shares(look, empty_look, names, protos).get(token, (0.0, 0.0))[0]
     return share < rule.tint_share

@@ -472,18 +472,18 @@ class BoardReader(CubeSpots):
             return None
         return token, 0.8 * occ_conf
 
-    def _spreads(self, i: int) -> tuple[float, float]:
-        """Spot ``i``'s spread scores in the board's plane and the raised one (the board's twice
-        without a raised plane)."""
-        base = float(self.last_base_scores[i][3])
-        return base, float(self.last_top_scores[i][3]) if self.config.top_plane.get(self.board.game) else base
+    def _spreads(self, i: int, part: int = 3) -> tuple[float, float]:
+        """Spot ``i``'s spread scores (or another evidence ``part``: 1 chroma) in the board's
+        plane and the raised one (the board's twice without a raised plane)."""
+        base = float(self.last_base_scores[i][part])
+        return base, float(self.last_top_scores[i][part]) if self.config.top_plane.get(self.board.game) else base
 
     def _tinted(self, i: int, look: np.ndarray, token: str, dist: float, names: list[str], protos: np.ndarray) -> bool:
         """Spot ``i``, read as ``token`` at look distance ``dist``, only tinted towards its colour
         (``PieceConfig.shaded``, ``vision.piece_mix.tinted_light``)."""
         rule = self.config.shaded.get(self.board.game)
         return rule is not None and tinted_light(look, self._last_look_empty[i], token, dist, names, protos,
-                                                 self._spreads(i), rule)
+                                                 self._spreads(i), self._spreads(i, 1), rule)
 
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of
