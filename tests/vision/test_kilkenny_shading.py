@@ -103,7 +103,8 @@ def _reads(root: Path, config: PieceConfig) -> tuple[int, int, int, int]:
 @pytest.mark.slow
 def test_no_blue_cat_in_a_shadow_lit_by_the_cold_light(tmp_path: Path) -> None:
     # first 3-D family, seed 5202: a camera tilted 45 degrees, one warm light; shadows tinted
-    # blue read as blue cats: measured 3 without the rule, 0 with it, no cat lost
+    # blue read as blue cats: measured 3 and 11 without the rule (two renders of the seed: the
+    # renderer's images are not bit-identical from run to run), 0 with it, no cat lost
     write_3d_dataset(tmp_path, 6, seed=5202, games=["kilkenny"], group_size=6)
     cats, right, missed, invented = _reads(tmp_path, PieceConfig())
     _, old_right, old_missed, old_invented = _reads(tmp_path, PieceConfig(shaded={}))
