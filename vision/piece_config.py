@@ -25,6 +25,33 @@ class BehindRule:
     read_share: float = 0.3
 
 
+@dataclass(frozen=True)
+class ShadedRule:
+    """A piece has its own shading; tinted light has none (``vision.piece_mix.shaded_piece``,
+    ``tinted_light``). The spread score (``SpotFeatures._scores``: how much the grey levels of a
+    spot's middle spread more than the print's) rises on a figure's edges and shaded sides, and
+    hardly under a shadow or a coloured light, which dim or tint the print evenly.
+
+    - A spot taken for a shadow or for colourless whose colour lies at least ``share`` of the way
+      from its print's to a learned piece's, within ``off`` of that line, and whose spread score
+      is at least ``spread`` in both planes, is that piece: a small figure covering part of its
+      square (seen from above, its colour is a third to a half of the spot's).
+    - A spot read as a piece whose look is farther than ``tint_dist`` from that piece's, whose
+      colour lies less than ``tint_share`` of the way to it, and whose spread score stays under
+      ``tint_spread`` and whose chroma score (how far its chromaticity moved) stays under
+      ``tint_chroma`` in both planes holds none: a shadow lit by one light of two (the warm lamp
+      blocked, the cold window left) tints the paper part of the way to a blue cat (chroma scores
+      0.7-1.5 measured), a cat darkened by a hand's shadow keeps its colour (2.4 and more)."""
+
+    share: float = 0.3
+    off: float = 0.2
+    spread: float = 2.0
+    tint_dist: float = 2.0
+    tint_share: float = 0.7
+    tint_spread: float = 1.2
+    tint_chroma: float = 2.0
+
+
 @dataclass
 class PieceConfig:
     px_per_mm: float = 2.0
@@ -111,6 +138,9 @@ class PieceConfig:
     (``centre_share``): a flat cut-out covering part of its square. Shadows lit by another
     light move part of the way to a blue or yellow cat (0.7 at most, measured on the first
     3-D family's warm-tinted scenes under a hand)."""
+    shaded: dict[str, ShadedRule] = field(default_factory=lambda: {"kilkenny": ShadedRule()})
+    """Games whose pieces all differ in colour from the print: a partly seen piece told from
+    tinted light by its own shading (``ShadedRule``)."""
     frame_min: int = 5
     frame_clear: float = 1.0
     frame_agree: int = 4

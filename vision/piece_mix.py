@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.boardlocate import BoardPose, camera_from_homography
-from vision.piece_config import BehindRule
+from vision.piece_config import BehindRule, ShadedRule
 from vision.piece_looks import LOOK_SCALE
 
 if TYPE_CHECKING:
@@ -56,6 +56,29 @@ def partly_seen(look: np.ndarray, empty_look: np.ndarray, names: list[str], prot
     shares = colour_shares(look, empty_look, names, protos)
     fits = {c: off for c, (share, off) in shares.items() if share >= min_share and off <= max_off}
     return min(fits, key=lambda c: fits[c]) if fits else None
+
+
+def shaded_piece(look: np.ndarray, empty_look: np.ndarray, names: list[str], protos: np.ndarray,
+                 spreads: tuple[float, float], rule: ShadedRule) -> str | None:
+    """A small piece covering part of its spot: the class whose colour makes up at least the
+    rule's ``share`` of the spot's, the spot lying within ``off`` of its segment (the least off),
+    when the spot's spread scores (board plane, raised plane) both show a piece's shading."""
+    if min(spreads) < rule.spread:
+        return None
+    return partly_seen(look, empty_look, names, protos, rule.share, rule.off)
+
+
+def tinted_light(look: np.ndarray, empty_look: np.ndarray, token: str, dist: float, names: list[str],
+                 protos: np.ndarray, spreads: tuple[float, float], chromas: tuple[float, float],
+                 rule: ShadedRule) -> bool:
+    """A spot read as ``token`` at look distance ``dist`` that is only tinted towards its colour
+    (far from its look, less than ``tint_share`` of the way to it, its chroma scores under
+    ``tint_chroma``) and shows no piece's shading in either plane (spread scores under
+    ``tint_spread``)."""
+    if dist <= rule.tint_dist or max(spreads) >= rule.tint_spread or max(chromas) >= rule.tint_chroma:
+        return False
+    share = colour_shares(look, empty_look, names, protos).get(token, (0.0, 0.0))[0]
+    return share < rule.tint_share
 
 
 def head_plane(shares_by_plane: dict[float, list[float]], least: float) -> float:

@@ -68,7 +68,7 @@ from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
-from vision.piece_mix import drop_hidden, learn_head, partly_seen
+from vision.piece_mix import drop_hidden, learn_head, partly_seen, shaded_piece, tinted_light
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
@@ -232,6 +232,8 @@ class BoardReader(CubeSpots):
                 if conf < cfg.colourless_conf and self._colourless(i):
                     # an unsure look and no colour change: a shadow, not a cat (unless partly one)
                     token, conf = self._partly_seen(i, looks[i], names, protos, occ_conf) or (None, 0.6)
+                elif self._tinted(i, looks[i], best, float(d[0]), names, protos):
+                    token, conf = None, 0.6  # tinted towards a cat's colour, no piece's shading
                 if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
                     # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
                     arrow, aconf = self._arrow(img, pose, i)
@@ -505,9 +507,24 @@ class BoardReader(CubeSpots):
         if not rule:
             return None
         token = partly_seen(look, self._last_look_empty[i], names, protos, *rule)
+        if token is None and (shaded := self.config.shaded.get(self.board.game)) is not None:
+            token = shaded_piece(look, self._last_look_empty[i], names, protos, self._spreads(i), shaded)
         if token is None or self._centre_weak_for(i, token):
             return None
         return token, 0.8 * occ_conf
+
+    def _spreads(self, i: int, part: int = 3) -> tuple[float, float]:
+        """Spot ``i``'s spread scores (or another evidence ``part``: 1 chroma) in the board's
+        plane and the raised one (the board's twice without a raised plane)."""
+        base = float(self.last_base_scores[i][part])
+        return base, float(self.last_top_scores[i][part]) if self.config.top_plane.get(self.board.game) else base
+
+    def _tinted(self, i: int, look: np.ndarray, token: str, dist: float, names: list[str], protos: np.ndarray) -> bool:
+        """Spot ``i``, read as ``token`` at look distance ``dist``, only tinted towards its colour
+        (``PieceConfig.shaded``, ``vision.piece_mix.tinted_light``)."""
+        rule = self.config.shaded.get(self.board.game)
+        return rule is not None and tinted_light(look, self._last_look_empty[i], token, dist, names, protos,
+                                                 self._spreads(i), self._spreads(i, 1), rule)
 
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of
