@@ -168,13 +168,24 @@ def _shadow_over(img: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
+def _glare_on(img: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """A lamp's glare on glossy paper: a bright spot over the marker, its black cells grey."""
+    c = q.mean(axis=0)
+    side = float(np.linalg.norm(q[1] - q[0]))
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]]
+    spot = 180.0 * np.exp(-((xx - c[0] - 0.2 * side) ** 2 + (yy - c[1]) ** 2) / (2 * (0.35 * side) ** 2))
+    out: np.ndarray = np.clip(img.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
+    return out
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("what, marker", [("dark table", 3), ("dark table", 0), ("shadow", 0)])
-def test_a_marker_without_a_closed_outline_or_shaded_across_is_found(scene: tuple[Any, Any], what: str,
-                                                                      marker: int) -> None:
+@pytest.mark.parametrize("what, marker", [("dark table", 3), ("dark table", 0), ("shadow", 0), ("glare", 0),
+                                          ("glare", 1)])
+def test_a_marker_without_a_closed_outline_shaded_or_glared_across_is_found(scene: tuple[Any, Any], what: str,
+                                                                             marker: int) -> None:
     sc, cam = scene
     q = _truth(cam, marker)
-    img = _dark_table_at(sc.image, q) if what == "dark table" else _shadow_over(sc.image, q)
+    img = {"dark table": _dark_table_at, "shadow": _shadow_over, "glare": _glare_on}[what](sc.image, q)
     others = sorted(i for i in sc.markers_visible if i != marker)
     assert sorted(detect_markers(img, BOARD, LocateConfig(guided=False))) == others  # the cause
     seen = detect_markers(img, BOARD)
