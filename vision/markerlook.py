@@ -126,7 +126,7 @@ def _placed(rejected: Any, expected: np.ndarray) -> list[np.ndarray]:
 
 MATCH_MIN = 0.5
 """Least normalised correlation of the print slid over the view for ECC to be tried."""
-HINT = 0.6
+HINT = 0.8
 """Share of the pattern's cell pairs the print's best place must roughly show for ECC to run."""
 ECC_MIN = 0.75
 """Least correlation of the expected marker's print aligned to the view (``aligned``)."""
@@ -173,16 +173,16 @@ def aligned(view: np.ndarray, expected: np.ndarray, marker_id: int, dictionary: 
     pats = patterns(dictionary)
     if float(shown(cell_means(view, expected, cells), pats[marker_id, 0])) < HINT:
         return None  # its pattern not even roughly there: covered (no ECC, a few ms saved)
-    start_warp = cv2.getPerspectiveTransform(edge.astype(np.float32), expected.astype(np.float32))
+    start_warp = cv2.getPerspectiveTransform(edge.astype(np.float32), (expected - lo).astype(np.float32))
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 15, 1e-3)
     try:
-        cc, warp = cv2.findTransformECC(template, view, start_warp.astype(np.float32), cv2.MOTION_HOMOGRAPHY,
+        cc, warp = cv2.findTransformECC(template, window, start_warp.astype(np.float32), cv2.MOTION_HOMOGRAPHY,
                                         criteria, None)
     except cv2.error:
         return None  # did not converge
     if not cc >= ECC_MIN:
         return None
-    quad = cv2.perspectiveTransform(edge.reshape(-1, 1, 2), np.asarray(warp, np.float64)).reshape(4, 2)
+    quad = cv2.perspectiveTransform(edge.reshape(-1, 1, 2), np.asarray(warp, np.float64)).reshape(4, 2) + lo
     if float(np.linalg.norm(quad - start, axis=1).max()) > PLACE * span:
         return None
     return quad if verified(view, quad, marker_id, dictionary) else None
