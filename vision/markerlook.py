@@ -156,24 +156,24 @@ def aligned(view: np.ndarray, expected: np.ndarray, marker_id: int, dictionary: 
     edge = np.array([[-0.5, -0.5], [side - 0.5, -0.5], [side - 0.5, side - 0.5], [-0.5, side - 0.5]])
     # where the print matches best, shifted only (the view is top-down: the marker is a square
     # of about the template's size there): ECC then starts within its reach
-    view = lit(view, px_per_cell)
     span = float(np.linalg.norm(expected[0] - expected[1]))
     lo = np.maximum(np.floor(expected.min(axis=0) - PLACE * span), 0).astype(int)
     hi = np.minimum(np.ceil(expected.max(axis=0) + PLACE * span) + 1, view.shape[::-1]).astype(int)
-    window = view[lo[1]:hi[1], lo[0]:hi[0]]  # within reach of where the pose puts it
-    if min(window.shape) < side:
+    if min(hi - lo) < side:
         return None
+    window = lit(view[lo[1]:hi[1], lo[0]:hi[0]], px_per_cell)  # within reach of where the pose puts it
+    expected, start = expected - lo, start - lo  # window pixels from here on
     score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
     _, peak, _, best = cv2.minMaxLoc(score)
     if peak < MATCH_MIN:
         return None  # nothing like it there (a hand or a piece over it): no ECC
-    shift = lo + np.array(best, np.float64) - 0.5 - expected.min(axis=0)
+    shift = np.array(best, np.float64) - 0.5 - expected.min(axis=0)
     if float(np.linalg.norm(shift)) <= PLACE * span:
         expected = expected + shift
     pats = patterns(dictionary)
-    if float(shown(cell_means(view, expected, cells), pats[marker_id, 0])) < HINT:
+    if float(shown(cell_means(window, expected, cells), pats[marker_id, 0])) < HINT:
         return None  # its pattern not even roughly there: covered (no ECC, a few ms saved)
-    start_warp = cv2.getPerspectiveTransform(edge.astype(np.float32), (expected - lo).astype(np.float32))
+    start_warp = cv2.getPerspectiveTransform(edge.astype(np.float32), expected.astype(np.float32))
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 15, 1e-3)
     try:
         cc, warp = cv2.findTransformECC(template, window, start_warp.astype(np.float32), cv2.MOTION_HOMOGRAPHY,
@@ -182,10 +182,10 @@ def aligned(view: np.ndarray, expected: np.ndarray, marker_id: int, dictionary: 
         return None  # did not converge
     if not cc >= ECC_MIN:
         return None
-    quad = cv2.perspectiveTransform(edge.reshape(-1, 1, 2), np.asarray(warp, np.float64)).reshape(4, 2) + lo
+    quad = cv2.perspectiveTransform(edge.reshape(-1, 1, 2), np.asarray(warp, np.float64)).reshape(4, 2)
     if float(np.linalg.norm(quad - start, axis=1).max()) > PLACE * span:
         return None
-    return quad if verified(view, quad, marker_id, dictionary) else None
+    return quad + lo if verified(window, quad, marker_id, dictionary) else None
 
 
 def look_for(gray: np.ndarray, corners_mm: np.ndarray, to_pinhole: np.ndarray, lens: Lens | None,
