@@ -47,6 +47,9 @@ AGREE = 0.9
 """Share of the expected pattern's white-black cell pairs that must show it."""
 LEAD = 0.05
 """How much better than any other marker and turn the expected pattern must be shown."""
+EDGE_PX = 3.0
+"""A marker found with a corner nearer the frame's edge than this is not taken (as the detector's
+``minDistanceToBorder``): the camera should be moved to see it whole (``vision.aim``)."""
 PLACE = 0.5
 """A candidate's corners within this share of a marker side of where the pose puts them."""
 
@@ -220,4 +223,9 @@ def look_for(gray: np.ndarray, corners_mm: np.ndarray, to_pinhole: np.ndarray, l
     if quad is None:
         return None
     pts = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), to_pin).reshape(4, 2)
-    return pts if lens is None else lens.distort(pts)
+    if lens is not None:
+        pts = lens.distort(pts)
+    h, w = gray.shape[:2]
+    if pts.min() < EDGE_PX or float(pts[:, 0].max()) > w - 1 - EDGE_PX or float(pts[:, 1].max()) > h - 1 - EDGE_PX:
+        return None  # partly out of the picture (the view there is the frame's edge repeated)
+    return pts
