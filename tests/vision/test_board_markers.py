@@ -123,17 +123,17 @@ def _off(seen: dict[int, np.ndarray], board: Any, cam: Any) -> dict[int, float]:
 
 @pytest.mark.slow
 def test_a_steep_marker_the_detector_cannot_close_is_found_by_its_print() -> None:
-    # Qubism at 41 degrees: marker 17 is in view but no pass decodes it (nor 18, a corner of it
-    # under a piece); the print of each, slid and aligned where the others' pose puts it, is
-    # there, the corners within 3.5 px of where the lens shows them
+    # Qubism at 41 degrees: marker 17 is in view but no pass decodes it; its print, slid and
+    # aligned where the others' pose puts it, is there, the corners within 3.5 px of where the
+    # lens shows them. Marker 18, partly out of the picture, is not taken.
     sc, cam, board = _scene_b("qubism", 108, hand=False)
     assert sorted(sc.markers_visible) == [16, 17, 19]
     assert sorted(detect_markers(sc.image, board, LocateConfig(guided=False))) == [16, 19]
     seen = detect_markers(sc.image, board)
-    assert sorted(seen) == [16, 17, 18, 19]
+    assert sorted(seen) == [16, 17, 19]
     assert max(_off(seen, board, cam).values()) < 3.5
     pose = locate_board(sc.image, board)
-    assert pose.found and sorted(pose.used) == [16, 17, 18, 19]
+    assert pose.found and sorted(pose.used) == [16, 17, 19]
 
 
 @pytest.mark.slow
