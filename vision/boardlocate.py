@@ -27,6 +27,7 @@ import numpy as np
 from companion.boards import Board
 from vision.errors import InvalidImageError, VisionError
 from vision.lens import Lens
+from vision.markerlook import look_for
 from vision.printing import aruco_dictionary
 
 
@@ -213,33 +214,23 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
 def _guided(gray: np.ndarray, board: Board, found: dict[int, np.ndarray], cfg: LocateConfig
             ) -> dict[int, np.ndarray]:
     """The missing markers of ``found``'s layout, each looked for where the pose of those
-    found puts it: that corner of the board is warped to a top-down view at
-    ``guided_px_per_cell`` (tilt, distance and the lens's slant taken out, a small marker
-    enlarged) and searched there; only the marker expected there is taken. (A marker
-    seen at a steep angle, small or blurred, that no whole-frame pass decodes.)"""
+    found puts it (``vision.markerlook.look_for``): that corner of the board cut as a top-down
+    view at ``guided_px_per_cell`` through the pose's lens (tilt, distance and the lens's bend
+    taken out, a small marker enlarged), only the marker expected there taken. (A marker seen
+    at a steep angle, small, blurred, or shaded across, that no whole-frame pass decodes.)"""
     pose = fit_pose(board, found, cfg, (int(gray.shape[1]), int(gray.shape[0])))
     if not pose.found or pose.homography is None:
         return {}
+    to_pinhole, lens = pose.sampling()
     det = _detector(board.aruco)
-    cells = int(aruco_dictionary(board.aruco).markerSize) + 2  # the bits and the black border
     out: dict[int, np.ndarray] = {}
     for m in board.printed_as(found).markers:
         if m.id in found:
             continue
-        pad = cfg.guided_margin * m.size_mm
-        n = int(round((1 + 2 * cfg.guided_margin) * cells * cfg.guided_px_per_cell))
-        k = (m.size_mm + 2 * pad) / n
-        to_image = pose.homography @ np.array([[k, 0, m.x_mm - pad], [0, k, m.y_mm - pad], [0, 0, 1.0]])
-        view = cv2.warpPerspective(gray, to_image, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
-        corners, ids, _ = det.detectMarkers(view)
-        if ids is None:
-            continue
-        for c, i in zip(corners, ids.ravel()):
-            if int(i) == m.id:
-                pts = cv2.perspectiveTransform(np.asarray(c, np.float64).reshape(-1, 1, 2), to_image)
-                out[m.id] = pts.reshape(4, 2)
-                break
+        pts = look_for(gray, np.array(m.corners(), np.float64), to_pinhole, lens, m.id, det,
+                       aruco_dictionary(board.aruco), cfg)
+        if pts is not None:
+            out[m.id] = pts
     return out
 
 
