@@ -13,6 +13,7 @@ import numpy as np
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
+from vision.qubism_pawns import PawnShape, likeness, spot_shape
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, top_crops, top_face,
                                 with_arrow, with_glyphs)
 
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
 class CubeSpots(SpotFeatures):
     """The board reader's Qubism layer: ``_settle_cubes`` corrects a frame's cubes from their
     top faces; ``_arrow`` reads a cube's arrow and keeps how clearly (``_arrow_support``,
-    ``_no_cube_top``)."""
+    ``_no_cube_top``); ``_pawn_shaped`` and ``_shapes_here`` compare a spot with a pawn's learned
+    shape (``vision.qubism_pawns``)."""
 
     model: PieceModel
     _top_match: dict[int, float]
@@ -104,3 +106,38 @@ class CubeSpots(SpotFeatures):
             return match < self.config.cube_top_match
         shape = self._arrow_conf.get(i)  # nothing learned: the arrow's shape (vision.arrows.arrow_direction)
         return shape is not None and shape < self.config.cube_glyph_min
+
+    def _pawn_shape(self, cls: str) -> PawnShape | None:
+        """This game's ``PieceConfig.pawn_shape`` where it names ``cls`` (games with a raised plane)."""
+        rule = self.config.pawn_shape.get(self.board.game)
+        return rule if rule is not None and cls in rule.classes and self.config.top_plane.get(self.board.game) else None
+
+    def _pawn_shaped(self, i: int, cls: str, pose: BoardPose) -> bool:
+        """Spot ``i``'s change from the print is as like ``cls``'s learned shape as
+        ``PawnShape.keep``: that piece, whatever a neighbour's side shows at a cube's height."""
+        shape = self._pawn_shape(cls)
+        learned = self.model.shapes.get(cls)
+        return bool(shape is not None and learned and self._shapes_here(pose)
+                    and float(likeness(self._spot_shapes([i]), learned)[0]) >= shape.keep)
+
+    def _shapes_here(self, pose: BoardPose) -> bool:
+        """The learned shapes were seen by this camera: the board's corners moved less than
+        ``PawnShape.same_camera`` of a square's side (another camera sees a figure lean another way)."""
+        rule = self.config.pawn_shape.get(self.board.game)
+        if rule is None or len(self.model.shape_corners) != 8:
+            return False
+        now = self._corners(pose)
+        side_px = float(np.mean(np.linalg.norm(now - np.roll(now, 1, axis=0), axis=1)))
+        side_mm = (self.board.width_mm + self.board.height_mm) / 2
+        moved = float(np.abs(now - np.asarray(self.model.shape_corners).reshape(4, 2)).max())
+        return moved <= rule.same_camera * self.cell_mm * side_px / side_mm
+
+    def _spot_shapes(self, spots: list[int]) -> np.ndarray:
+        """The last frame's ``spot_shape`` of ``spots`` (board plane and raised plane)."""
+        return spot_shape(self._last_patches[spots], self._last_empty_patches[spots],
+                          self._last_top_patches[spots], self._last_top_empty[spots])
+
+    def _corners(self, pose: BoardPose) -> np.ndarray:
+        """The board's four corners in the picture (pixels), [4, 2]."""
+        w, h = self.board.width_mm, self.board.height_mm
+        return pose.to_pixels(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))

@@ -72,7 +72,7 @@ from vision.piece_mix import drop_hidden, learn_head, partly_seen, shaded_piece,
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
-from vision.qubism_pawns import PawnShape, count_order, likeness, spot_shape
+from vision.qubism_pawns import count_order, likeness
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -442,36 +442,6 @@ class BoardReader(CubeSpots):
             if t is not None and crowd[i]:
                 decided[i] = (t, 0.5 * conf)  # a piece under a hand's crowd: unsure, asked
 
-    def _pawn_shape(self, cls: str) -> PawnShape | None:
-        """This game's ``PieceConfig.pawn_shape`` where it names ``cls`` (games with a raised plane)."""
-        rule = self.config.pawn_shape.get(self.board.game)
-        return rule if rule is not None and cls in rule.classes and self.config.top_plane.get(self.board.game) else None
-
-    def _pawn_shaped(self, i: int, cls: str, pose: BoardPose) -> bool:
-        """Spot ``i``'s change from the print is as like ``cls``'s learned shape as
-        ``PawnShape.keep``: that piece, whatever a neighbour's side shows at a cube's height."""
-        shape = self._pawn_shape(cls)
-        learned = self.model.shapes.get(cls)
-        return bool(shape is not None and learned and self._shapes_here(pose)
-                    and float(likeness(self._spot_shapes([i]), learned)[0]) >= shape.keep)
-
-    def _shapes_here(self, pose: BoardPose) -> bool:
-        """The learned shapes were seen by this camera: the board's corners moved less than
-        ``PawnShape.same_camera`` of a square's side (another camera sees a figure lean another way)."""
-        rule = self.config.pawn_shape.get(self.board.game)
-        if rule is None or len(self.model.shape_corners) != 8:
-            return False
-        now = self._corners(pose)
-        side_px = float(np.mean(np.linalg.norm(now - np.roll(now, 1, axis=0), axis=1)))
-        side_mm = (self.board.width_mm + self.board.height_mm) / 2
-        moved = float(np.abs(now - np.asarray(self.model.shape_corners).reshape(4, 2)).max())
-        return moved <= rule.same_camera * self.cell_mm * side_px / side_mm
-
-    def _spot_shapes(self, spots: list[int]) -> np.ndarray:
-        """The last frame's ``spot_shape`` of ``spots`` (board plane and raised plane)."""
-        return spot_shape(self._last_patches[spots], self._last_empty_patches[spots],
-                          self._last_top_patches[spots], self._last_top_empty[spots])
-
     def _pairs(self, decided: list[tuple[str | None, float]], names: list[str], protos: np.ndarray) -> None:
         """Two pieces on one square (``PieceConfig.pairs``; see ``vision.piece_pairs``): one
         of the pair read, the other nowhere, and the read one's spot showing both colours."""
@@ -563,11 +533,6 @@ class BoardReader(CubeSpots):
             return token, conf  # no start rings learned (ring_reading would say the same)
         return ring_reading(holes.rings[r], m.rings, token, conf, d_mouse, cfg.chop_ring_dist,
                             cfg.chop_ring_mouse_dist)
-
-    def _corners(self, pose: BoardPose) -> np.ndarray:
-        """The board's four corners in the picture (pixels), [4, 2]."""
-        w, h = self.board.width_mm, self.board.height_mm
-        return pose.to_pixels(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
 
     def _hole_or_mouse(self, look: np.ndarray, names: list[str], protos: np.ndarray) -> tuple[str, float]:
         """A Chop! Chop! hole spot: a mouse or an opened hole slab (rule C3), with a confidence."""
