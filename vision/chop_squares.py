@@ -326,18 +326,37 @@ def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]
 
 
 def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None, float]], kinds: list[str],
-          sure: float, strict: float | None = None, hole: float | None = None) -> list[tuple[str | None, float]]:
+          sure: float, strict: float | None = None, hole: float | None = None, probs: np.ndarray | None = None,
+          cat_ratio: float | None = None,
+          slab_kept: tuple[float, float] | None = None) -> list[tuple[str | None, float]]:
     """The rules' readings (``vision.chop_read``), each replaced by the classifier's where it is
     at least ``sure`` of it (``hole``, when given, on a hole; ``strict``, when given, for a cat
     and, without ``hole``, on a hole); then one cat and four mice at most (the surplus, least
     likely by the classifier first: its reading if that differs, else the rules', else left but
-    unsure)."""
+    unsure). With the classifier's ``probs`` and ``cat_ratio``: the cat moves to the spot that
+    is most the cat's by the classifier (``cat_here``). With ``slab_kept`` (rules, classifier):
+    a spot the rules read as a slab at least the first sure keeps it unless the classifier's
+    cheese is at least the second: the rules' slab is the slab's look learned at the start, in
+    this group's light, which a face-up cheese does not have (C5), while the classifier's
+    cheese may be a slab in a light it never saw."""
     need = [hole if hole is not None and k == "hole"
             else strict if strict is not None and (k == "hole" or c[0] == "cat") else sure
             for k, c in zip(kinds, learned)]
+    if slab_kept is not None:
+        need = [max(t, slab_kept[1]) if r[0] == "slab" and r[1] >= slab_kept[0] and c[0] == "cheese" else t
+                for t, r, c in zip(need, rules, learned)]
     out = [c if c[1] >= t else r for r, c, t in zip(rules, learned, need)]
     if not any(t == "cat" for t, _ in out):  # the cat never leaves the board (C1, C6): the rules' cat
         out = [r if r[0] == "cat" else o for r, o in zip(rules, out)]
+    _at_most(out, rules, learned)
+    if probs is not None and cat_ratio is not None and cat_here(out, rules, learned, kinds, probs, cat_ratio):
+        _at_most(out, rules, learned)
+    return out
+
+
+def _at_most(out: list[tuple[str | None, float]], rules: list[tuple[str | None, float]],
+             learned: list[tuple[str | None, float]]) -> None:
+    """One cat and four mice at most, in place (``merge``)."""
     for c in ("cat", "mouse"):
         at = [i for i, (t, _) in enumerate(out) if t == c]
         if len(at) <= MOST[c]:
@@ -350,4 +369,36 @@ def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None,
                 out[i] = rules[i]
             else:
                 out[i] = (c, min(out[i][1], 0.4))
-    return out
+
+
+def cat_here(out: list[tuple[str | None, float]], rules: list[tuple[str | None, float]],
+             learned: list[tuple[str | None, float]], kinds: list[str], probs: np.ndarray,
+             ratio: float) -> bool:
+    """There is one cat and it never leaves the board (C1, C6), so the classifier's cat
+    probabilities are compared across the frame, not each against a threshold: a figure of
+    another look than any trained on can read as a mouse (or a slab) everywhere while its cat
+    probability is still highest where the cat is. The spot off the holes (C3: never the cat)
+    with the highest cat probability becomes the cat, unsure, when it is at least ``ratio``
+    times that of the spot read as the cat now (or none is); that spot takes the classifier's
+    reading, else the rules', else the classifier's likeliest other one. In place; True when
+    the cat moved."""
+    p = np.asarray(probs, np.float64)
+    j = CLASSES.index("cat")
+    spots = [i for i, k in enumerate(kinds) if k != "hole"]
+    if not spots:
+        return False
+    best = max(spots, key=lambda i: float(p[i, j]))
+    now = [i for i, (t, _) in enumerate(out) if t == "cat"]
+    if best in now or (now and max(float(p[i, j]) for i in now) * ratio >= float(p[best, j])):
+        return False
+    for i in now:
+        if learned[i][0] != "cat":
+            out[i] = learned[i]
+        elif rules[i][0] != "cat":
+            out[i] = rules[i]
+        else:
+            q = np.where([c in ALLOWED[kinds[i]] and c != "cat" for c in CLASSES], p[i], 0.0)
+            k = int(q.argmax())
+            out[i] = (None if CLASSES[k] == "-" else CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9)))
+    out[best] = ("cat", min(0.5, float(p[best, j]) + 0.3))
+    return True

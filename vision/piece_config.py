@@ -190,6 +190,15 @@ class PieceConfig:
     read it as the hole. Lower than ``chop_classifier_sure_strict`` only as far as it held on a
     family the classifier never saw (leave-one-family-out, ``docs/readme/board.md``, chop3: at
     0.7 its first-family holes read as mice at 0.74-0.83 went wrong; from 0.85 none)."""
+    chop_cat_ratio: float | None = 5.0
+    """Chop! Chop!'s one cat (C1, C6): the cat moves to the spot with the classifier's highest
+    cat probability when that is at least this many times the cat probability where the cat is
+    read (``vision.chop_squares.cat_here``); None: never. 5: the smallest ratio that moved no
+    cat wrongly on the first two families' bench sets (``docs/readme/board.md``, chopc)."""
+    chop_slab_kept: tuple[float, float] | None = (0.95, 0.8)
+    """Chop! Chop!: a spot the rules read as a face-down slab at least the first sure (its look
+    the slab's learned at the start) is read as a face-up cheese only when the classifier is at
+    least the second sure of it (``vision.chop_squares.merge``); None: its usual threshold."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},

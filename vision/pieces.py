@@ -259,9 +259,10 @@ class BoardReader(CubeSpots):
                         parts=self.last_scores, shade_max=cfg.chop_shade_max)
             square = square_model() if cfg.chop_classifier else None
             if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
-                decided = merge(decided, decide(square.probs(self.last_chop_features), self._chop_kinds),
-                                self._chop_kinds, cfg.chop_classifier_sure,
-                                cfg.chop_classifier_sure_strict, cfg.chop_classifier_sure_hole)
+                probs = square.probs(self.last_chop_features)
+                decided = merge(decided, decide(probs, self._chop_kinds), self._chop_kinds, cfg.chop_classifier_sure,
+                                cfg.chop_classifier_sure_strict, cfg.chop_classifier_sure_hole, probs,
+                                cfg.chop_cat_ratio, cfg.chop_slab_kept)
         if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
             drop_hidden(self, img, pose, self.model.head_plane, decided, names, protos, rule)
         both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,
