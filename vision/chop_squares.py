@@ -325,6 +325,30 @@ def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]
     return out
 
 
+MOUSE_COLUMN = 16
+"""The column of ``spot_features`` holding the log distance of the spot's look to the nearest
+learned mouse look (``_logd``), and the one saying a mouse look was learned at all."""
+MOUSE_LEARNED_COLUMN = 19
+
+
+def far_from_mice(out: list[tuple[str | None, float]], kinds: list[str], feats: np.ndarray,
+                  far: float) -> int:
+    """A hole holds a mouse or the opened hole (C3); the mice's look was learned at the start,
+    each on its hole, in this group's light. A mouse read on a hole whose look is farther than
+    ``far`` from every learned mouse look is the opened hole (a dark shaft has a dark mouse's
+    mean colour and its picture's shape: the start picture and the classifier both took it
+    for the mouse). In place; how many changed."""
+    f = np.asarray(feats, np.float64)
+    d = np.exp(f[:, MOUSE_COLUMN]) - 0.05
+    n = 0
+    for i, (t, c) in enumerate(out):
+        if kinds[i] == "hole" and t is not None and t.split(":")[0] == "mouse" and f[i, MOUSE_LEARNED_COLUMN] > 0.5 \
+                and d[i] > far:
+            out[i] = ("hole", float(min(0.9, 0.5 + 0.2 * (d[i] - far) / far)))
+            n += 1
+    return n
+
+
 def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None, float]], kinds: list[str],
           sure: float, strict: float | None = None, hole: float | None = None, probs: np.ndarray | None = None,
           cat_ratio: float | None = None,

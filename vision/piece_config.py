@@ -199,6 +199,11 @@ class PieceConfig:
     """Chop! Chop!: a spot the rules read as a face-down slab at least the first sure (its look
     the slab's learned at the start) is read as a face-up cheese only when the classifier is at
     least the second sure of it (``vision.chop_squares.merge``); None: its usual threshold."""
+    chop_hole_mouse_far: float | None = 1.0
+    """Chop! Chop!: a mouse read on a hole whose look is farther than this from every learned
+    mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the
+    first two families no mouse read right on a hole was farther than 0.9 (``docs/readme/board.md``,
+    chopc)."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},

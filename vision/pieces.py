@@ -60,7 +60,7 @@ from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
 from vision.chop_read import (HolePictures, apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
                               start_cat, start_like)
-from vision.chop_squares import decide, frame_holes, merge, spot_features, square_model
+from vision.chop_squares import decide, far_from_mice, frame_holes, merge, spot_features, square_model
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.katenmuis_read import look_weight, spot_crowds
@@ -263,6 +263,8 @@ class BoardReader(CubeSpots):
                 decided = merge(decided, decide(probs, self._chop_kinds), self._chop_kinds, cfg.chop_classifier_sure,
                                 cfg.chop_classifier_sure_strict, cfg.chop_classifier_sure_hole, probs,
                                 cfg.chop_cat_ratio, cfg.chop_slab_kept)
+            if cfg.chop_hole_mouse_far is not None:  # a mouse on a hole unlike the learned mice: the opened hole
+                far_from_mice(decided, self._chop_kinds, self.last_chop_features, cfg.chop_hole_mouse_far)
         if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
             drop_hidden(self, img, pose, self.model.head_plane, decided, names, protos, rule)
         both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,
