@@ -29,7 +29,10 @@ per-square classifier and the rules then settle the frame:
   opened hole; slabs, cheese and tiles only lie on slab squares; the table top and the floor
   hold figures only), one cat, four mice at most (the surplus take their next likeliest
   reading). The confidence is the class's probability among those allowed, so the cross-check
-  asks where the classifier is unsure.
+  asks where the classifier is unsure. Merged with the rules' readings (``merge``): the one cat
+  where the classifier's cat probability is highest across the frame (``cat_here``), a slab the
+  rules are sure of kept against an unsure cheese, and a mouse read on a hole unlike every
+  learned mouse taken for the opened hole (``far_from_mice``).
 
 Without the model file the reader keeps its rule-based reading (``vision.chop_read``).
 """
@@ -326,9 +329,10 @@ def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]
 
 
 MOUSE_COLUMN = 16
-"""The column of ``spot_features`` holding the log distance of the spot's look to the nearest
-learned mouse look (``_logd``), and the one saying a mouse look was learned at all."""
+"""The column of ``spot_features`` holding the log distance (``_logd``) of the spot's look to
+the nearest learned mouse look."""
 MOUSE_LEARNED_COLUMN = 19
+"""The column of ``spot_features`` saying (1) that a mouse look was learned at all."""
 
 
 def far_from_mice(out: list[tuple[str | None, float]], kinds: list[str], feats: np.ndarray,
@@ -341,9 +345,9 @@ def far_from_mice(out: list[tuple[str | None, float]], kinds: list[str], feats: 
     f = np.asarray(feats, np.float64)
     d = np.exp(f[:, MOUSE_COLUMN]) - 0.05
     n = 0
-    for i, (t, c) in enumerate(out):
-        if kinds[i] == "hole" and t is not None and t.split(":")[0] == "mouse" and f[i, MOUSE_LEARNED_COLUMN] > 0.5 \
-                and d[i] > far:
+    for i, (t, _) in enumerate(out):
+        if (kinds[i] == "hole" and t is not None and t.split(":")[0] == "mouse"
+                and f[i, MOUSE_LEARNED_COLUMN] > 0.5 and d[i] > far):
             out[i] = ("hole", float(min(0.9, 0.5 + 0.2 * (d[i] - far) / far)))
             n += 1
     return n
