@@ -53,8 +53,8 @@ class CubeSpots(SpotFeatures):
         if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
             faces.update(zip(look, with_glyphs([faces[i] for i in look], tops, rule.glyphs)))
         moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
-        bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved
-                and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]
+        bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
+                and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]  # occupied, by its evidence
         small = {look[k] for k, ok in zip(bare, small_tops(tops[bare], [faces[look[k]] for k in bare], rule)) if ok}
         for k, i in enumerate(look):
             face = faces[i]

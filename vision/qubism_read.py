@@ -98,10 +98,11 @@ class CubeTops:
     by a plain face is a cube, its direction read from the glyph's asymmetry or asked (``cube:?``).
     None: only shaft-and-head arrows are looked for."""
     small_share: float = 0.03
-    """A spot read as empty whose top crop shows a compact glyph evenly surrounded by a plain face
-    (``GlyphRule.is_cube``) this small or larger (under ``GlyphRule.share``'s lower bound: the dark
-    half of a compass needle, a thin arrow) is a cube with its arrow asked (``cube:?``, at most
-    ``weak_conf``): its top seen, its direction unsure (0: not looked for; see ``small_tops``)."""
+    """A spot read as empty with the evidence of an occupied one (score 1 or more) whose top crop
+    shows a compact glyph evenly surrounded by a plain face (``GlyphRule.is_cube``) this small or
+    larger (under ``GlyphRule.share``'s lower bound: the dark half of a compass needle, a thin
+    arrow) is a cube with its arrow asked (``cube:?``, at most ``weak_conf``): its top seen, its
+    direction unsure (0: not looked for; see ``small_tops``)."""
     ask_border: float = 0.4
     """A cube read with an arrow by its shape alone (no cube top learned) whose top crop shows no cube's
     top and whose glyph class reaches the crop's border this much (a side, a neighbour, glare: no glyph
