@@ -35,7 +35,7 @@ def _face(polys: Polys, turn: int, face: float, paper: float, sticker: float = 0
         a, b = int(round(24 - sticker * 17)), int(round(24 + sticker * 17))
         img[a:b, a:b] = tone
     for p, ink in polys:
-        cv2.fillPoly(img, [np.int32([[24 + x * 34, 24 + y * 34] for x, y in p])], ink)
+        cv2.fillPoly(img, [np.array([[24 + x * 34, 24 + y * 34] for x, y in p], np.int32)], ink)
     return np.ascontiguousarray(np.rot90(img, -turn))
 
 
