@@ -14,8 +14,8 @@ from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correl
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_pawns import PawnShape, likeness, spot_shape
-from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, top_crops, top_face,
-                                with_arrow, with_glyphs)
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_tops, top_crops,
+                                top_face, with_arrow, with_glyphs)
 
 if TYPE_CHECKING:
     from vision.piece_looks import PieceModel
@@ -53,11 +53,14 @@ class CubeSpots(SpotFeatures):
         if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
             faces.update(zip(look, with_glyphs([faces[i] for i in look], tops, rule.glyphs)))
         moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
+        bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
+                and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]  # occupied, by its evidence
+        small = {look[k] for k, ok in zip(bare, small_tops(tops[bare], [faces[look[k]] for k in bare], rule)) if ok}
         for k, i in enumerate(look):
             face = faces[i]
             if i in moved:
                 centres[k] = moved[i]
-            if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face)):
+            if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face) or i in small):
                 continue
             if rule.glyph_like(face):
                 faces[i] = with_arrow(face, tops[k])  # a shaft-and-head arrow's shape
@@ -69,7 +72,8 @@ class CubeSpots(SpotFeatures):
             g = faces[i].glyph  # a top seen off its place: its glyph, not the crop at the spot
             return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
 
-        settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None, frozenset(moved))
+        settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None, frozenset(moved),
+                     frozenset(small))
 
     def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
         """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape.

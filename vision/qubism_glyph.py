@@ -63,6 +63,8 @@ class CentralGlyph:
     """The blob (uint8 0/1, the crop's inner square) where it shows a cube's top (``GlyphRule.is_cube``)."""
     level: int = 0
     """Which of ``_cuts``' thresholds found it (0: Otsu's over the crop)."""
+    plate: bool = False
+    """Its direction read from the glyph a plain plate holds (``_hole``), not from the blob itself."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,10 @@ class GlyphRule:
     """A ring is looked for only in a crop whose middle splits into two tones this cleanly, with this
     contrast (``vision.qubism_read.TopFace``'s separation and contrast; the rings found on both 3-D
     families' seeds 2026 and 2027 showed 0.8 and 0.68 or more): a read's time."""
+    plates: bool = True
+    """A glyph found without a direction that is a plain plate (a sticker) holding a glyph of the other
+    tone is read by that glyph (``_hole``): a pale sticker on a dark cube is the blob that stands out of
+    the cube's face, the arrow printed on it its hole."""
     agree: bool = True
     """Only glyphs that agree with the frame's others lend their turn, and one the others dispute is
     asked (``vision.qubism_read.agreeing_glyphs``); False: every glyph read with a direction lends it."""
@@ -236,12 +242,17 @@ def _finished(best: _Best | None, g: np.ndarray, rule: GlyphRule, rings: bool) -
         blob = blob | framed
     else:
         direction, conf = glyph_direction(blob, g, rule)
+    hole = _hole(blob) if direction is None and rule.plates else None
+    plate = False
+    if hole is not None:  # a plate (a sticker on a darker cube) holding the glyph: the glyph's direction
+        direction, conf = glyph_direction(hole, g, rule)
+        blob, plate = (hole, True) if direction is not None else (blob, False)
     if direction is None and rings:  # a ring whose arrow touches it: read inside the ring
         ring = _ring_glyph(g, rule)
         if ring is not None and ring.direction is not None:
             return ring
     return CentralGlyph(found.share, found.offset, found.contrast, found.evenness, found.purity, direction, conf,
-                        blob, found.level)
+                        blob, found.level, plate)
 
 
 def _label_stacked(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
@@ -333,6 +344,18 @@ def _ring_glyph(g: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
                 best = (evenness * purity, CentralGlyph(found.share, offset, contrast, evenness, purity, direction,
                                                         conf, mask, level))
     return None if best is None else best[1]
+
+
+def _hole(blob: np.ndarray) -> np.ndarray | None:
+    """The largest hole of a blob (uint8 0/1) where it is 8-40 % of the blob's filled outline (a plain
+    plate holding a glyph of the other tone: a pale sticker's dark arrow on a dark cube), else None."""
+    holes = (_filled(blob) > 0) & (blob == 0)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
+    if n < 2:
+        return None
+    j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    share = float(stats[j, cv2.CC_STAT_AREA]) / (float(blob.sum()) + float(holes.sum()))
+    return (labels == j).astype(np.uint8) if 0.08 <= share <= 0.4 else None
 
 
 def _filled(blob: np.ndarray) -> np.ndarray:

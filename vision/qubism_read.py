@@ -97,6 +97,17 @@ class CubeTops:
     """A cube's top whatever its print (``vision.qubism_glyph``): a compact glyph evenly surrounded
     by a plain face is a cube, its direction read from the glyph's asymmetry or asked (``cube:?``).
     None: only shaft-and-head arrows are looked for."""
+    small_share: float = 0.03
+    """A spot read as empty with the evidence of an occupied one (score 1 or more) whose top crop
+    shows a compact glyph evenly surrounded by a plain face (``GlyphRule.is_cube``) this small or
+    larger (under ``GlyphRule.share``'s lower bound: the dark half of a compass needle, a thin
+    arrow) is a cube with its arrow asked (``cube:?``, at most ``weak_conf``): its top seen, its
+    direction unsure (0: not looked for; see ``small_tops``)."""
+    ask_border: float = 0.4
+    """A cube read with an arrow by its shape alone (no cube top learned) whose top crop shows no cube's
+    top and whose glyph class reaches the crop's border this much (a side, a neighbour, glare: no glyph
+    on a face) is asked (``cube:?``): of 31 such arrows on six rendered sets, 18 were wrong, 10 of the 11
+    with this border (a wrong arrow is worse than a question)."""
     pawn_border: float = 0.2
     """A spot read as a pawn is a cube only if its glyph reaches the crop's border less than
     this (a pawn's own head and neck, seen from a tilted camera, can look like an arrow, but
@@ -209,12 +220,13 @@ def crop_marker_share(corners_mm: np.ndarray, markers: list[tuple[float, float, 
 
 def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], blocked: set[int],
                  rule: CubeTops, arrow_of: Callable[[int], tuple[str | None, float]] | None = None,
-                 moved: frozenset[int] = frozenset()) -> None:
+                 moved: frozenset[int] = frozenset(), small: frozenset[int] = frozenset()) -> None:
     """Correct a Qubism frame's readings (in place) from its spots' top faces (see the module
     docstring): ``faces`` for the spots looked at, ``blocked`` the spots whose top crop
     reaches over a marker (no cube added there); ``arrow_of``: an added cube's arrow read
     otherwise (from learned cube tops), else its glyph's shape; ``moved``: spots whose top was found
-    off its place (``recentred_tops``: added with a confidence the app asks about)."""
+    off its place (``recentred_tops``: added with a confidence the app asks about); ``small``: spots
+    read as empty whose top shows a small glyph (``small_tops``: added as ``cube:?``, asked)."""
     added: list[int] = []
     for i, f in faces.items():
         token, conf = decided[i]
@@ -223,9 +235,10 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             continue  # a pawn's reading is overturned only by a clean top
         g = f.glyph
         if not is_cube and i not in blocked and rule.is_top(f) and g is not None and (
-                token is None or (g.direction and g.level == 0)):
+                token is None or (g.direction and g.level == 0 and not g.plate)):
             # a pawn's head is a round blob: a pawn's reading is overturned only by a glyph with a direction
-            # (found at Otsu's threshold: one within a class may be a lit part of the head)
+            # (found at Otsu's threshold: one within a class may be a lit part of the head; not one a
+            # plate holds: a lit head with a dark spot in it)
             arrow = arrow_of(i)[0] if arrow_of is not None else g.direction
             sure = float(0.5 + 0.3 * min(g.direction_conf, 1.0))
             if g.level > 0 or i in moved:  # found within a tone class or off its place: the app asks
@@ -240,6 +253,12 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             decided[i] = (f"cube:{f.glyph.direction}", conf)  # the glyph's own direction (any print)
         elif is_cube and rule.is_bare(f):
             decided[i] = (None, 0.6)
+        elif (is_cube and arrow_of is None and token != "cube:?" and f.border >= rule.ask_border
+              and not (rule.glyph_like(f) or rule.is_top(f))):
+            decided[i] = ("cube:?", min(conf, rule.weak_conf))  # an arrow read on no face: asked, not guessed
+        elif token is None and i in small and i not in blocked:
+            decided[i] = ("cube:?", rule.weak_conf)  # its top seen, its glyph too small to point: asked
+            added.append(i)
     if rule.glyphs is not None:
         like_cubes(decided, faces, rule.glyphs)
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
@@ -248,11 +267,23 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
         def clear(j: int) -> tuple[bool, bool, float]:
             f = faces.get(j)
             g = f.glyph if f is not None else None
-            weak = j in added and (j in moved or (g is not None and g.level > 0))
+            weak = j in added and (j in moved or j in small or (g is not None and g.level > 0))
             shown = f is not None and (rule.glyph_like(f) or rule.is_top(f))
             return (shown, not weak, f.arrow_conf if f is not None else 0.0)
         for i in sorted(cubes, key=clear)[:extra]:
             decided[i] = (None, 0.5)
+
+
+def small_tops(tops: np.ndarray, faces: list[TopFace], rule: CubeTops) -> list[bool]:
+    """Which top crops (``tops``, their ``faces`` without a cube's top) show a cube's top by a glyph
+    smaller than ``GlyphRule.share`` allows, down to ``CubeTops.small_share``: a sticker's compass
+    needle (its dark half alone stands out of the face), a thin arrow on a glossy or dark cube. The
+    blob must still lie in the middle of a plain face, wholly surrounded by it (``GlyphRule.is_cube``):
+    print, a pawn's head and a shadow's edge rarely do. Its shape is not trusted for a direction."""
+    if rule.glyphs is None or rule.small_share <= 0 or not len(faces):
+        return [False] * len(faces)
+    small = replace(rule.glyphs, share=(rule.small_share, rule.glyphs.share[1]))
+    return [small.is_cube(g) for g in central_glyphs(list(tops), small, [False] * len(faces))]
 
 
 def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
