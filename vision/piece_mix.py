@@ -81,11 +81,14 @@ def tinted_light(look: np.ndarray, empty_look: np.ndarray, token: str, dist: flo
     return share < rule.tint_share
 
 
-def print_intact(structs: tuple[float, float], spreads: tuple[float, float], rule: ShadedRule) -> bool:
-    """A spot whose print still shows as printed (structure scores under ``intact_struct``) with
-    no piece's shading (spread scores under ``intact_spread``), in both planes: only the light
-    on it changed (a shadow, a tinted light), however far its colour moved."""
-    return max(structs) < rule.intact_struct and max(spreads) < rule.intact_spread
+def print_intact(structs: tuple[float, float], spreads: tuple[float, float], chromas: tuple[float, float],
+                 rule: ShadedRule) -> bool:
+    """A spot whose print still shows as printed (structure scores under ``intact_struct``), with
+    no piece's shading (spread scores under ``intact_spread``) and its colour moved less than a
+    cat's in a shadow (chroma scores under ``tint_chroma``), in both planes: only the light on it
+    changed (a shadow, a tinted light), however near a cat's colour it lies."""
+    return (max(structs) < rule.intact_struct and max(spreads) < rule.intact_spread
+            and max(chromas) < rule.tint_chroma)
 
 
 def head_plane(shares_by_plane: dict[float, list[float]], least: float) -> float:

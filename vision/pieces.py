@@ -495,7 +495,7 @@ class BoardReader(CubeSpots):
         rule = self.config.shaded.get(self.board.game)
         return rule is not None and (tinted_light(look, self._last_look_empty[i], token, dist, names, protos,
                                                   self._spreads(i), self._spreads(i, 1), rule)
-                                     or print_intact(self._spreads(i, 0), self._spreads(i), rule))
+                                     or print_intact(self._spreads(i, 0), self._spreads(i), self._spreads(i, 1), rule))
 
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of

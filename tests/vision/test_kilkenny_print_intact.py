@@ -23,10 +23,13 @@ RULE = ShadedRule()
 
 
 def test_a_print_seen_intact_without_shading_holds_no_piece() -> None:
-    assert print_intact((0.3, 0.46), (0.22, 0.27), RULE)  # the shadow's squares, both planes
-    assert not print_intact((0.3, 1.28), (0.22, 0.27), RULE)  # the print hidden up there: a piece
-    assert not print_intact((0.3, 0.46), (0.22, 1.5), RULE)  # shading in one plane: a piece
-    assert not print_intact((1.3, 1.4), (1.0, 1.1), RULE)  # a flat matte cat hides the print
+    shadow = (1.3, 1.41)  # chroma scores of the shadow's squares
+    assert print_intact((0.3, 0.46), (0.22, 0.27), shadow, RULE)  # the shadow's squares, both planes
+    assert not print_intact((0.3, 1.28), (0.22, 0.27), shadow, RULE)  # the print hidden up there: a piece
+    assert not print_intact((0.3, 0.46), (0.22, 1.5), shadow, RULE)  # shading in one plane: a piece
+    assert not print_intact((1.3, 1.4), (1.0, 1.1), shadow, RULE)  # a flat matte cat hides the print
+    # a felt cat in a hand's shadow on a square with little print keeps its colour
+    assert not print_intact((0.89, 0.88), (0.84, 0.01), (2.51, 3.31), RULE)
 
 
 def _wrong(scenes: list[dict[str, Any]], root: Path, config: PieceConfig) -> list[tuple[str, str, str | None, str | None]]:
