@@ -81,6 +81,16 @@ def tinted_light(look: np.ndarray, empty_look: np.ndarray, token: str, dist: flo
     return share < rule.tint_share
 
 
+def print_intact(structs: tuple[float, float], spreads: tuple[float, float], chromas: tuple[float, float],
+                 rule: ShadedRule) -> bool:
+    """A spot whose print still shows as printed (structure scores under ``intact_struct``), with
+    no piece's shading (spread scores under ``intact_spread``) and its colour moved less than a
+    cat's in a shadow (chroma scores under ``tint_chroma``), in both planes: only the light on it
+    changed (a shadow, a tinted light), however near a cat's colour it lies."""
+    return (max(structs) < rule.intact_struct and max(spreads) < rule.intact_spread
+            and max(chromas) < rule.tint_chroma)
+
+
 def head_plane(shares_by_plane: dict[float, list[float]], least: float) -> float:
     """The highest plane (square sides up) where a quarter of the known pieces at most show
     less than ``least`` of their colour (``colour_shares`` of their own class), else 0.0: how

@@ -68,7 +68,7 @@ from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
-from vision.piece_mix import drop_hidden, learn_head, partly_seen, shaded_piece, tinted_light
+from vision.piece_mix import drop_hidden, learn_head, partly_seen, print_intact, shaded_piece, tinted_light
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
@@ -193,7 +193,7 @@ class BoardReader(CubeSpots):
         self._arrows: dict[int, tuple[str | None, float]] = {}  # this frame's cube arrows read (CubeSpots._arrow)
         token: str | None
         step_frac = np.ones(len(self.groups))
-        if cfg.top_plane.get(self.board.game) and len(names):
+        if (cfg.top_plane.get(self.board.game) or self.board.game in cfg.shadow_edge) and len(names):
             cand = np.nonzero((score >= 1) & ~self._never_empty)[0]
             if len(cand):
                 step_frac[cand] = _step_fraction(self._last_patches[cand], self._last_empty_patches[cand])
@@ -494,10 +494,11 @@ class BoardReader(CubeSpots):
 
     def _tinted(self, i: int, look: np.ndarray, token: str, dist: float, names: list[str], protos: np.ndarray) -> bool:
         """Spot ``i``, read as ``token`` at look distance ``dist``, only tinted towards its colour
-        (``PieceConfig.shaded``, ``vision.piece_mix.tinted_light``)."""
+        or on a print seen intact (``PieceConfig.shaded``, ``vision.piece_mix.tinted_light``, ``print_intact``)."""
         rule = self.config.shaded.get(self.board.game)
-        return rule is not None and tinted_light(look, self._last_look_empty[i], token, dist, names, protos,
-                                                 self._spreads(i), self._spreads(i, 1), rule)
+        return rule is not None and (tinted_light(look, self._last_look_empty[i], token, dist, names, protos,
+                                                  self._spreads(i), self._spreads(i, 1), rule)
+                                     or print_intact(self._spreads(i, 0), self._spreads(i), self._spreads(i, 1), rule))
 
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of
