@@ -149,7 +149,8 @@ def test_home_rules_steppers_player_rows_and_remembered_rules(make_app: Any) -> 
     app.go("home")
     home.select_game("katenmuis")
     home.select_game("chopchop")  # the remembered rules are checked off the UI thread, then shown
-    assert wait_for(lambda: home.settings["mice_players"] == 2 and home.settings["tiles"]["cheese"] == 11)
+    # a worker thread builds the game: on a CI worker at load 20 it took longer than wait_for's 5 s once
+    assert wait_for(lambda: home.settings["mice_players"] == 2 and home.settings["tiles"]["cheese"] == 11, timeout=30)
 
 
 def test_kilkenny_a_finger_off_the_small_lit_squares_zooms_in_before_choosing(make_app: Any) -> None:
