@@ -496,9 +496,11 @@ class BoardReader(CubeSpots):
         """Spot ``i``, read as ``token`` at look distance ``dist``, only tinted towards its colour
         or on a print seen intact (``PieceConfig.shaded``, ``vision.piece_mix.tinted_light``, ``print_intact``)."""
         rule = self.config.shaded.get(self.board.game)
-        return rule is not None and (tinted_light(look, self._last_look_empty[i], token, dist, names, protos,
-                                                  self._spreads(i), self._spreads(i, 1), rule)
-                                     or print_intact(self._spreads(i, 0), self._spreads(i), self._spreads(i, 1), rule))
+        if rule is None:
+            return False
+        spreads, chromas = self._spreads(i), self._spreads(i, 1)
+        return (tinted_light(look, self._last_look_empty[i], token, dist, names, protos, spreads, chromas, rule)
+                or print_intact(self._spreads(i, 0), spreads, chromas, rule))
 
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of

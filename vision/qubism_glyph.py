@@ -141,11 +141,9 @@ def _cuts(g8: np.ndarray, levels: int) -> list[int]:
     return cuts
 
 
-def _tones(g8: np.ndarray, levels: int, done: Callable[[], bool],
-           middle: np.ndarray | None = None) -> Iterator[tuple[int, np.ndarray]]:
-    """Both tones (masks) of each of ``_cuts``' thresholds in turn (with the threshold's index), until ``done``;
-    the thresholds of ``middle`` where given (a part of ``g8``), else of ``g8``."""
-    cuts = _cuts(g8 if middle is None else middle, levels)
+def _tones(g8: np.ndarray, levels: int, done: Callable[[], bool]) -> Iterator[tuple[int, np.ndarray]]:
+    """Both tones (masks) of each of ``_cuts``' thresholds in turn (with the threshold's index), until ``done``."""
+    cuts = _cuts(g8, levels)
     for k, cut in enumerate(cuts):
         if done():
             return
