@@ -49,7 +49,7 @@ from vision.synth.board import FORMAT
 from vision.synth.board3d_play import Layout, group_layouts
 from vision.synth.board_scenes import homography_json
 from vision.synth.pieces3d import Placed, piece_meshes, piece_set
-from vision.synth.raster3d import Mesh, ellipsoid, join, moved, rasterise, revolve, surface, tagged
+from vision.synth.raster3d import Mesh, Pinhole, ellipsoid, join, moved, rasterise, revolve, surface, tagged
 
 W, H = 1280, 720
 PRINT_PX_PER_MM = 4.0
@@ -62,7 +62,7 @@ ARM, HAND = 1000, 1001
 
 
 @dataclass
-class Camera3D:
+class Camera3D(Pinhole):
     f: float
     cx: float
     cy: float
@@ -71,15 +71,6 @@ class Camera3D:
     k1: float
     k2: float
     tilt_deg: float
-
-    def cam(self, pts: np.ndarray) -> np.ndarray:
-        return (self.R @ (np.asarray(pts, np.float64).reshape(-1, 3) - self.C).T).T
-
-    def project(self, pts: np.ndarray) -> np.ndarray:
-        """Pinhole pixels of world points (before the lens distortion)."""
-        p = self.cam(pts)
-        z = np.maximum(p[:, 2], 1e-6)
-        return np.column_stack([self.f * p[:, 0] / z + self.cx, self.f * p[:, 1] / z + self.cy])
 
     def distort(self, px: np.ndarray) -> np.ndarray:
         """Where pinhole pixels appear in the final (distorted) frame."""

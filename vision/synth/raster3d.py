@@ -17,6 +17,28 @@ from dataclasses import dataclass
 import numpy as np
 
 
+class Pinhole:
+    """A pinhole camera's projection for the 3-D families' camera dataclasses, which hold ``f``,
+    ``cx``, ``cy`` (pixels), ``R`` (world to camera rotation) and ``C`` (the camera's centre, mm);
+    each family adds its own lens on top."""
+
+    f: float
+    cx: float
+    cy: float
+    R: np.ndarray
+    C: np.ndarray
+
+    def cam(self, pts: np.ndarray) -> np.ndarray:
+        """World points in the camera's frame."""
+        return (self.R @ (np.asarray(pts, np.float64).reshape(-1, 3) - self.C).T).T
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """Pinhole pixels of world points (before any lens distortion)."""
+        p = self.cam(pts)
+        z = np.maximum(p[:, 2], 1e-6)
+        return np.column_stack([self.f * p[:, 0] / z + self.cx, self.f * p[:, 1] / z + self.cy])
+
+
 @dataclass
 class Mesh:
     v: np.ndarray

@@ -48,7 +48,7 @@ from vision.synth.board3d_play import Layout, group_layouts
 from vision.synth.board_scenes import homography_json
 from vision.synth.pieces3d import Placed
 from vision.synth.pieces_b import piece_meshes_b, piece_set_b
-from vision.synth.raster3d import Mesh, join, rasterise, surface, tagged
+from vision.synth.raster3d import Mesh, Pinhole, join, rasterise, surface, tagged
 from vision.synth.scene_b_world import (HAND, OBJECT, PRINT_PX_PER_MM, TABLE_ORIGIN_MM, Warp, hand_b, make_warp,
                                         print_look, table_b, table_things)
 
@@ -57,7 +57,7 @@ FRAMES = [((1280, 720), 0.6), ((1280, 960), 0.25), ((1024, 768), 0.15)]
 
 
 @dataclass
-class CameraB:
+class CameraB(Pinhole):
     w: int
     h: int
     f: float
@@ -69,14 +69,6 @@ class CameraB:
     """(k1, k2, p1, p2): a frame pixel's normalised d looks at pinhole d (1 + k1 r^2 + k2 r^4)
     plus the tangential terms; k1 > 0 is barrel distortion."""
     tilt_deg: float
-
-    def cam(self, pts: np.ndarray) -> np.ndarray:
-        return (self.R @ (np.asarray(pts, np.float64).reshape(-1, 3) - self.C).T).T
-
-    def project(self, pts: np.ndarray) -> np.ndarray:
-        p = self.cam(pts)
-        z = np.maximum(p[:, 2], 1e-6)
-        return np.column_stack([self.f * p[:, 0] / z + self.cx, self.f * p[:, 1] / z + self.cy])
 
     def undistort_map(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Normalised frame coordinates -> normalised pinhole coordinates."""

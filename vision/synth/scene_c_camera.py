@@ -13,13 +13,14 @@ import cv2
 import numpy as np
 
 from companion.boards import Board
+from vision.synth.raster3d import Pinhole
 from vision.synth.scene_c_world import HAND
 
 FRAMES = [((1640, 1232), 0.25), ((1920, 1080), 0.15), ((1280, 720), 0.6)]
 
 
 @dataclass
-class CameraC:
+class CameraC(Pinhole):
     """A pinhole pose and a lens between the pinhole image and the frame: a frame point at
     angle t off the axis lies at radius f ((1 - a) tan t + a t) (a = 0 pinhole, 1 equidistant
     fisheye), the pinhole at f tan t."""
@@ -32,15 +33,6 @@ class CameraC:
     C: np.ndarray
     a: float
     tilt_deg: float
-
-    def cam(self, pts: np.ndarray) -> np.ndarray:
-        return (self.R @ (np.asarray(pts, np.float64).reshape(-1, 3) - self.C).T).T
-
-    def project(self, pts: np.ndarray) -> np.ndarray:
-        """Pinhole pixels of world points."""
-        p = self.cam(pts)
-        z = np.maximum(p[:, 2], 1e-6)
-        return np.column_stack([self.f * p[:, 0] / z + self.cx, self.f * p[:, 1] / z + self.cy])
 
     def _table(self) -> tuple[np.ndarray, np.ndarray]:
         t = np.linspace(0, 1.45, 600)
