@@ -59,6 +59,17 @@ def make_app(window: Any, tmp_path: Path) -> Iterator[Any]:
         return app
 
     yield make
+    import threading
+
+    from tests.ui.helpers import pump
+
+    # the home screen checks remembered rules on a worker thread and applies them on the Clock: let
+    # those land while their app and store are open, not in a later test's pump (a closed store)
+    for worker in threading.enumerate():
+        if worker.name == "rules-check":
+            worker.join(timeout=30)
+    if made:
+        pump(2)
     for app, root, store in made:
         for child in list(window.children):
             if type(child).__name__.endswith("View"):
