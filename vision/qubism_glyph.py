@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.arrows import arrow_direction
+from vision.arrows import arrow_direction, components
 
 _INSET = 6
 """Pixels of a 48-pixel top crop's border left out (the face's edge, the print beyond it)."""
@@ -132,12 +132,17 @@ def _cuts(g8: np.ndarray, levels: int) -> list[int]:
     """Otsu's threshold of a grey crop (uint8) and, for ``levels`` 3, Otsu's within each of its two
     classes (a crop of three tones: a glyph, its face and the print or table behind)."""
     cut = int(cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
-    cuts = [cut]
-    if levels >= 3:
-        for part in (g8[g8 <= cut], g8[g8 > cut]):
-            if part.size >= 16 and int(part.max()) > int(part.min()):
-                cuts.append(int(cv2.threshold(np.ascontiguousarray(part.reshape(1, -1)), 0, 255,
-                                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]))
+    return [cut, *_within_cuts(g8, cut)] if levels >= 3 else [cut]
+
+
+def _within_cuts(g8: np.ndarray, cut: int) -> list[int]:
+    """Otsu's threshold within each of the two classes ``cut`` splits a grey crop (uint8) into, where
+    the class has some spread (``_cuts``' second and third)."""
+    cuts = []
+    for part in (g8[g8 <= cut], g8[g8 > cut]):
+        if part.size >= 16 and int(part.max()) > int(part.min()):
+            cuts.append(int(cv2.threshold(np.ascontiguousarray(part.reshape(1, -1)), 0, 255,
+                                          cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]))
     return cuts
 
 
@@ -174,18 +179,30 @@ def central_glyphs(tops: list[np.ndarray], rule: GlyphRule,
     ``rings`` (all True where not given)."""
     gs = [np.asarray(t, np.float32) for t in tops]
     inners = [g[_INSET:-_INSET, _INSET:-_INSET] for g in gs]
-    g8s = [np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8)) for inner in inners]
-    cuts = [_cuts(g8, rule.cuts) for g8 in g8s]
+    if not gs:
+        return []
+    h, w = inners[0].shape
+    tiles = np.zeros((len(gs), h + _GAP, w), np.uint8)  # every crop's grey, stacked as _label_stacked stacks them
+    tiles[:, :h] = np.clip(np.stack(inners) * 255, 0, 255).astype(np.uint8)
+    g8s = [tile[:h] for tile in tiles]
+    cuts = [_cuts(g8, 1) for g8 in g8s]  # Otsu's over the crop; within its classes only for a crop that needs them
     best: list[_Best | None] = [None] * len(tops)
-    for level in range(max((len(c) for c in cuts), default=0)):
+    level = -1
+    while True:
+        level += 1
+        if level == 1 and rule.cuts >= 3:
+            cuts = [c if (b := best[k]) is not None and b[0] >= 1e3 else [*c, *_within_cuts(g8s[k], c[0])]
+                    for k, c in enumerate(cuts)]
         live = [k for k, c in enumerate(cuts) if level < len(c) and not ((b := best[k]) is not None and b[0] >= 1e3)]
         if not live:
             break
-        h, w = inners[live[0]].shape
         c = (h - 1) / 2
+        at = np.array([cuts[k][level] for k in live])[:, None, None]
         for dark in (True, False):  # the threshold's dark tone, then its light one
-            tones = [g8s[k] <= cuts[k][level] if dark else g8s[k] > cuts[k][level] for k in live]
-            labels, stats, cents, tile, period = _label_stacked(tones)
+            stacked = tiles[live] <= at if dark else tiles[live] > at
+            stacked[:, h:] = False  # the empty rows between the crops
+            tones = list(stacked[:, :h])
+            labels, stats, cents, tile, period = _label_tiles(stacked)
             area = stats[:, cv2.CC_STAT_AREA]
             inside = _inside(stats, w, h)  # not running out of the face: print, a shadow's edge, a neighbour's side
             shares = area / (h * w)
@@ -261,11 +278,18 @@ def _label_stacked(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
     area, a whole number recovered from it), which mask each component lies in, and the rows from
     one mask's top to the next's."""
     h, w = masks[0].shape
-    period = h + _GAP
-    stack = np.zeros((period * len(masks), w), np.uint8)
+    stack = np.zeros((len(masks), h + _GAP, w), np.uint8)
     for n, mask in enumerate(masks):
-        stack[n * period:n * period + h] = mask
-    _, labels, stats, cents = cv2.connectedComponentsWithStats(stack, connectivity=8)
+        stack[n, :h] = mask
+    return _label_tiles(stack)
+
+
+def _label_tiles(tiles: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``_label_stacked`` of masks already stacked ([n, h + _GAP, w], bool or uint8 0/1, the last
+    ``_GAP`` rows of each empty)."""
+    period, w = tiles.shape[1:]
+    stack = tiles.reshape(-1, w)
+    _, labels, stats, cents = components(stack.view(np.uint8) if stack.dtype == bool else stack)
     tile = stats[:, cv2.CC_STAT_TOP] // period
     row0 = tile * period
     area = stats[:, cv2.CC_STAT_AREA]
@@ -296,7 +320,7 @@ def _ring_glyph(g: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
     c = (h - 1) / 2
     best: tuple[float, CentralGlyph] | None = None
     for level, tone in _tones(g8, 1, lambda: best is not None):  # Otsu's threshold alone: a read's time
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
+        _, labels, stats, _ = components(tone.astype(np.uint8))
         x, y, bw, bh, size = stats.T
         big = ((x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (size >= 0.05 * inner.size)
                & (bw * bh >= rule.ring_fill[0] * inner.size))  # its disc fits its box
@@ -319,7 +343,7 @@ def _ring_glyph(g: np.ndarray, rule: GlyphRule) -> CentralGlyph | None:
                 continue
             inside = depth > 2 * float(np.median(edge)) + 1.5  # the disc less the ring's width
             parts = (tone & inside).astype(np.uint8)  # the arrow, whether or not it touches the ring
-            m, plabels, pstats, _ = cv2.connectedComponentsWithStats(parts, connectivity=8)
+            m, plabels, pstats, _ = components(parts)
             if m < 2:
                 continue
             k = 1 + int(np.argmax(pstats[1:, cv2.CC_STAT_AREA]))
@@ -348,7 +372,7 @@ def _hole(blob: np.ndarray) -> np.ndarray | None:
     """The largest hole of a blob (uint8 0/1) where it is 8-40 % of the blob's filled outline (a plain
     plate holding a glyph of the other tone: a pale sticker's dark arrow on a dark cube), else None."""
     holes = (_filled(blob) > 0) & (blob == 0)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = components(holes.astype(np.uint8))
     if n < 2:
         return None
     j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
@@ -512,7 +536,8 @@ def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple
     if float(spans[-last:].mean()) >= rule.far_wide * float(spans.max()):
         return (tip, float(conf)) if conf >= rule.tip_conf else (None, float(conf))
     pad = (top.shape[0] - blob.shape[0]) // 2  # the blob alone, dark on light (not a ring around it)
-    drawn = np.pad(np.where(blob > 0, 0.1, 0.9).astype(np.float32), pad, constant_values=0.9)
+    drawn = np.full((blob.shape[0] + 2 * pad, blob.shape[1] + 2 * pad), 0.9, np.float32)
+    drawn[pad:pad + blob.shape[0], pad:pad + blob.shape[1]][blob > 0] = 0.1
     arrow, sure = arrow_direction(drawn)
     return (arrow, sure) if arrow is not None and sure >= rule.arrow_conf else (None, sure)
 

@@ -168,17 +168,19 @@ def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
     g8 = np.ascontiguousarray(np.clip(mid * 255, 0, 255).astype(np.uint8))
     cut, _ = cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     light = g8 > cut
-    glyph = ~light if light.mean() >= 0.5 else light
+    lit = int(np.count_nonzero(light))  # a mask's mean, share and centre from whole-number counts: the same bits
+    glyph = ~light if lit / light.size >= 0.5 else light
     a, b = mid[glyph], mid[~glyph]
     total = float(mid.var()) + 1e-9
     if len(a) == 0 or len(b) == 0:
         return TopFace(0.0, 0.0, 0.0, 1.0, 0.0, None, 0.0)
     within = (float(a.var()) * len(a) + float(b.var()) * len(b)) / mid.size
-    ys, xs = np.nonzero(glyph)
     c = (mid.shape[0] - 1) / 2
-    offset = float(np.hypot(xs.mean() - c, ys.mean() - c)) / FACE_SIDE
-    border = float(np.concatenate([glyph[0], glyph[-1], glyph[:, 0], glyph[:, -1]]).mean())
-    face = TopFace(float(glyph.mean()), float(1 - within / total),
+    at = np.arange(mid.shape[0])
+    offset = float(np.hypot(int(at @ glyph.sum(axis=0)) / len(a) - c, int(at @ glyph.sum(axis=1)) / len(a) - c)) / FACE_SIDE
+    edge = int(glyph[0].sum()) + int(glyph[-1].sum()) + int(glyph[:, 0].sum()) + int(glyph[:, -1].sum())
+    border = edge / (2 * (glyph.shape[0] + glyph.shape[1]))
+    face = TopFace(len(a) / glyph.size, float(1 - within / total),
                    float(abs(a.mean() - b.mean()) / (mid.mean() + 1 / 255)), offset, border, None, 0.0)
     return with_arrow(face, g) if arrow else face
 
