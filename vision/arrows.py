@@ -31,7 +31,8 @@ def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarra
     """``cv2.connectedComponentsWithStats(mask, connectivity=8)``, the same labels, stats and centroids,
     by Grana's block-based labelling (BBDT), which labels a cube top's small masks in about two thirds of
     the time of OpenCV's default (Spaghetti, the same 2x2-block decisions: the same labels in the same
-    order, checked on every mask of the Qubism reads of both 3-D families' seed 2026 and 2027 sets)."""
+    order, checked on all 3,628 masks of the Qubism reads of the first 3-D family's seed 2026 set and
+    the second's 2027)."""
     n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
     return int(n), labels, stats, cents
 

@@ -177,7 +177,8 @@ def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
     within = (float(a.var()) * len(a) + float(b.var()) * len(b)) / mid.size
     c = (mid.shape[0] - 1) / 2
     at = np.arange(mid.shape[0])
-    offset = float(np.hypot(int(at @ glyph.sum(axis=0)) / len(a) - c, int(at @ glyph.sum(axis=1)) / len(a) - c)) / FACE_SIDE
+    cx, cy = int(at @ glyph.sum(axis=0)) / len(a), int(at @ glyph.sum(axis=1)) / len(a)
+    offset = float(np.hypot(cx - c, cy - c)) / FACE_SIDE
     edge = int(glyph[0].sum()) + int(glyph[-1].sum()) + int(glyph[:, 0].sum()) + int(glyph[:, -1].sum())
     border = edge / (2 * (glyph.shape[0] + glyph.shape[1]))
     face = TopFace(len(a) / glyph.size, float(1 - within / total),
