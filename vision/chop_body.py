@@ -10,13 +10,14 @@ or the floor. The classifier itself says what it sees there: the cat.
 - ``front_spots``: each spot's front neighbour, the spot one square nearer the camera along the
   direction a standing figure leans in the image (from the pose), when the camera is tilted
   enough for a figure to lean at all;
-- ``cat_body``: a spot whose front neighbour is read as the cat shows the cat's body. There is
-  one cat (C1) and it is read where it stands, so a mouse read behind it is the cat's body
-  unless the classifier is sure of a mouse there (``MOUSE_SURE``) and finds it likelier than
-  the cat: the spot takes the classifier's likeliest reading that is no figure (what lies
-  there: a slab, the floor), unsure. Any other reading where the classifier finds the cat
-  likeliest is kept but unsure, since the body hides what lies under it. Unsure readings are
-  asked about, never trusted (``companion.crosscheck``).
+- ``cat_body``: a spot whose front neighbour is read as the cat and where the classifier finds
+  the cat likelier than anything else shows the cat's body, not a piece of its own. There is one
+  cat (C1) and it is read where it stands, so a mouse read there is the cat's body: the spot
+  takes the classifier's likeliest reading that is no figure (what lies there: a slab, the
+  floor), unsure. Any other reading there is kept but unsure too, since the body hides what
+  lies under it. Unsure readings are asked about, never trusted (``companion.crosscheck``).
+  (A mouse the classifier is not sure of behind the cat is not enough: on an unseen tilted
+  second-family group that cost a true mouse.)
 """
 
 from __future__ import annotations
@@ -32,10 +33,6 @@ LEAN_MIN = 0.1
 straight down: no figure leans over another square."""
 UNSURE = 0.5
 """The confidence of a reading under the cat's body (under ``PieceConfig.min_confidence``: asked)."""
-MOUSE_SURE = 0.8
-"""A mouse of its own read behind the cat needs the classifier at least this sure of it: on the
-training seeds (first family 4101, second 3101 and 3102) the true mice there read 0.83-1.0, the
-cat's body read as a mouse 0.42-0.73."""
 
 
 def front_spots(reader: Any, pose: Any, image_size: tuple[int, int]) -> list[int]:
@@ -57,25 +54,24 @@ def front_spots(reader: Any, pose: Any, image_size: tuple[int, int]) -> list[int
 
 def cat_body(out: list[tuple[str | None, float]], kinds: list[str], probs: np.ndarray,
              front: list[int]) -> int:
-    """Readings under the cat's body (module doc), in place: on a spot off the holes whose front
-    neighbour is read as the cat, a mouse the classifier ``probs`` (``CLASSES``) are not sure of
-    (or find the cat likeliest) takes the likeliest reading that is no figure, unsure; any other
-    reading where they find the cat likeliest becomes unsure. Returns how many readings changed."""
+    """Readings under the cat's body (module doc), in place: a spot off the holes whose front
+    neighbour is read as the cat and whose classifier ``probs`` (``CLASSES``) find the cat
+    likeliest. A mouse read there takes the likeliest reading that is no figure, unsure; any
+    other reading becomes unsure. Returns how many readings changed."""
     p = np.asarray(probs, np.float64)
     cat = CLASSES.index("cat")
     n = 0
     for i, (token, conf) in enumerate(out):
         j = front[i]
-        if kinds[i] == "hole" or j < 0 or out[j][0] != "cat":
+        if kinds[i] == "hole" or j < 0 or out[j][0] != "cat" or int(p[i].argmax()) != cat:
             continue
         base = None if token is None else token.split(":")[0]
-        catlike = int(p[i].argmax()) == cat
-        if base == "mouse" and (catlike or p[i, CLASSES.index("mouse")] < MOUSE_SURE):
+        if base == "mouse":
             q = np.array([p[i, k] if c in ALLOWED[kinds[i]] and c not in ("cat", "mouse") else 0.0
                           for k, c in enumerate(CLASSES)])
             k = int(q.argmax())
             out[i] = (None if CLASSES[k] == "-" else CLASSES[k], min(conf, UNSURE))
-        elif catlike and base != "cat" and conf > UNSURE:
+        elif base != "cat" and conf > UNSURE:
             out[i] = (token, UNSURE)
         else:
             continue
