@@ -218,6 +218,10 @@ class PieceConfig:
     mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the
     first two families no mouse read right on a hole was farther than 0.9 (``docs/readme/board.md``,
     chopc)."""
+    chop_cat_body: bool = True
+    """Chop! Chop!: a spot whose front neighbour (nearer the camera) is read as the cat and where
+    the classifier finds the cat likeliest shows the cat's body leaning over it: not a mouse, and
+    unsure (``vision.chop_body``); False: never."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},

@@ -58,6 +58,7 @@ import numpy as np
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
+from vision.chop_body import cat_body, front_spots
 from vision.chop_read import (HolePictures, apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
                               start_cat, start_like)
 from vision.chop_squares import decide, far_from_mice, frame_holes, merge, spot_features, square_model
@@ -263,6 +264,8 @@ class BoardReader(CubeSpots):
                 decided = merge(decided, decide(probs, self._chop_kinds), self._chop_kinds, cfg.chop_classifier_sure,
                                 cfg.chop_classifier_sure_strict, cfg.chop_classifier_sure_hole, probs,
                                 cfg.chop_cat_ratio, cfg.chop_slab_kept)
+                if cfg.chop_cat_body and any(t == "cat" for t, _ in decided):  # its body behind it (vision.chop_body)
+                    cat_body(decided, self._chop_kinds, probs, front_spots(self, pose, (img.shape[1], img.shape[0])))
             if cfg.chop_hole_mouse_far is not None:  # a mouse on a hole unlike the learned mice: the opened hole
                 far_from_mice(decided, self._chop_kinds, self.last_chop_features, cfg.chop_hole_mouse_far)
         if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
