@@ -16,8 +16,12 @@ section 2), however many moves were made:
   position (a cheese stays face up, C5), else the likelier of a cheese (where one may be) and
   the empty floor by the classifier's probabilities, else the floor.
 
-Figures are left as read: over several moves a fork may take a cheese and a piece step where it
-lay. A reading changed here is always left unsure (``UNSURE``): the cross-check asks rather than
+- **a caught mouse never comes back** (C6): more spots read as mice than the confirmed position
+  has mice means the least likely of them (by the classifier's mouse probability) is something
+  else: its likeliest other reading there, neither a mouse nor the cat.
+
+Otherwise figures are left as read: over several moves a fork may take a cheese and a piece step
+where it lay. A reading changed here is always left unsure (``UNSURE``): the cross-check asks rather than
 trusts it, and the tracker is never changed silently. A frame that shows many clear slabs where
 the confirmed position had none (``NEW_GAME_SLABS``) is a new game, the slabs laid again: the
 confirmed position is not used there.
@@ -93,4 +97,26 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
             pick, p = "-", UNSURE
         decided[i] = (None if pick == "-" else pick, float(min(p, UNSURE)))
         n += 1
-    return n
+    return n + _no_mouse_back(decided, kinds, squares, confirmed, probs)
+
+
+def _no_mouse_back(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
+                   confirmed: Mapping[str, str], probs: np.ndarray | None) -> int:
+    """More mice read than the confirmed position has (C6: a caught mouse never comes back): the
+    least likely mice take their likeliest other reading, unsure (in place; how many)."""
+    left = sum(1 for t in confirmed.values() if _base(t) == "mouse")
+    mice = [i for i, (t, _) in enumerate(decided) if _base(t) == "mouse"]
+    if len(mice) <= left:
+        return 0
+    j = CLASSES.index("mouse")
+    mice.sort(key=lambda i: float(probs[i, j]) if probs is not None else decided[i][1])
+    for i in mice[:len(mice) - left]:
+        now = allowed_now(kinds[i], confirmed.get(squares[i])) - {"mouse", "cat"}
+        if probs is not None:
+            q = np.where([c in now for c in CLASSES], np.asarray(probs[i], np.float64), 0.0)
+            k = int(q.argmax())
+            pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
+        else:
+            pick, p = ("hole" if "hole" in now else "-"), UNSURE
+        decided[i] = (None if pick == "-" else pick, float(min(p, UNSURE)))
+    return len(mice) - left

@@ -119,3 +119,17 @@ def test_third_family_face_up_cheese_read_as_slabs_are_the_cheese_once_the_posit
     assert sum(n for (w, g), n in known.items() if w != g and g in ("slab", "cheese")) < sum(
         n for (w, g), n in alone.items() if w != g and g in ("slab", "cheese"))
     assert back == 0
+
+
+def test_a_caught_mouse_never_comes_back_so_the_least_likely_extra_mouse_is_read_again() -> None:
+    squares = ["0,3", "1,1", "1,2", "2,2"]
+    kinds = ["hole", "slab", "slab", "slab"]
+    confirmed = {"0,3": "mouse:1", "1,1": "slab", "2,2": "mouse:3"}  # two mice left (C6)
+    decided: list[tuple[str | None, float]] = [("mouse", 0.9), ("mouse", 0.9), (None, 0.9), ("mouse", 0.8)]
+    probs = _probs([{"mouse": 0.9, "hole": 0.1}, {"mouse": 0.6, "cheese": 0.3, "cat": 0.1},
+                    {"-": 0.9}, {"mouse": 0.8, "-": 0.2}])
+    assert follow_confirmed(decided, kinds, squares, confirmed, probs) == 1
+    assert decided[1] == ("cheese", UNSURE)  # the least likely mouse: a cheese turned since
+    assert decided[0] == ("mouse", 0.9) and decided[3] == ("mouse", 0.8)
+    again: list[tuple[str | None, float]] = [("mouse", 0.9), ("mouse", 0.9), (None, 0.9), ("mouse", 0.8)]
+    assert follow_confirmed(again, kinds, squares, {**confirmed, "1,2": "mouse:2"}, probs) == 0
