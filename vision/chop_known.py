@@ -16,12 +16,16 @@ section 2), however many moves were made:
   position (a cheese stays face up, C5), else the likelier of a cheese (where one may be) and
   the empty floor by the classifier's probabilities, else the floor.
 
+- **nobody enters a face-up cheese** (C3) and only a fork takes it (C5): where the confirmed
+  position has one, a spot read as a mouse or as the floor while the classifier's likeliest
+  reading is a figure (something lies there: a pale tile seen from above can look like a pale
+  mouse, and the four-mice rule then leaves the floor) is that cheese;
 - **a caught mouse never comes back** (C6): more spots read as mice than the confirmed position
   has mice means the least likely of them (by the classifier's mouse probability) is something
   else: its likeliest other reading there, neither a mouse nor the cat.
 
-Otherwise figures are left as read: over several moves a fork may take a cheese and a piece step
-where it lay. A reading changed here is always left unsure (``UNSURE``): the cross-check asks rather than
+Otherwise figures are left as read (the cat on a square where a cheese lay: over several moves a
+fork may take it and a piece step there). A reading changed here is always left unsure (``UNSURE``): the cross-check asks rather than
 trusts it, and the tracker is never changed silently. A frame that shows many clear slabs where
 the confirmed position had none (``NEW_GAME_SLABS``) is a new game, the slabs laid again: the
 confirmed position is not used there.
@@ -97,7 +101,24 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
             pick, p = "-", UNSURE
         decided[i] = (None if pick == "-" else pick, float(min(p, UNSURE)))
         n += 1
-    return n + _no_mouse_back(decided, kinds, squares, confirmed, probs)
+    return n + _cheese_stays(decided, kinds, squares, confirmed, probs) + _no_mouse_back(
+        decided, kinds, squares, confirmed, probs)
+
+
+def _cheese_stays(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
+                  confirmed: Mapping[str, str], probs: np.ndarray | None) -> int:
+    """A spot read as a mouse or the floor where the confirmed position has a face-up cheese, the
+    classifier's likeliest reading a figure: the cheese, unsure (in place; how many)."""
+    if probs is None:
+        return 0
+    n = 0
+    figures = [CLASSES.index("mouse"), CLASSES.index("cat")]
+    for i, (kind, sq) in enumerate(zip(kinds, squares)):
+        if (kind == "slab" and _base(confirmed.get(sq)) == "cheese" and _base(decided[i][0]) in ("-", "mouse")
+                and int(np.asarray(probs[i]).argmax()) in figures):
+            decided[i] = ("cheese", UNSURE)
+            n += 1
+    return n
 
 
 def _no_mouse_back(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
