@@ -26,6 +26,8 @@ which mouse is which (``MiceNamed``: each Chop! Chop! scene's mice named from th
 in its group, as the app names them from the last confirmed position) and the median ms per read
 after each group's first. ``--learn-in-play``: the reader learns each Chop! Chop! scene's face-up
 cheese after reading it, as the app learns it from confirmed positions (``CheeseInPlay``).
+``--confirmed``: each Chop! Chop! scene after a group's first read is read knowing the position
+of the scene before it, as the app reads knowing the last confirmed position (``vision.chop_known``).
 
 ``--renderer 3d-b`` (``vision.synth.scene_b``: the second 3-D family, made differently: other
 pieces, print, paper, light, table and camera; a held-out test) writes ``--count-3d`` scenes
@@ -66,7 +68,7 @@ GROUP_3D = 8
 
 
 def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | None = None,
-        learn_in_play: bool = False) -> None:
+        learn_in_play: bool = False, confirmed: bool = False) -> None:
     t0 = time.perf_counter()
     if not (root / "labels.json").exists():
         if renderer in WRITERS_3D:
@@ -81,6 +83,8 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         named.observe(scene, before, reader, reading)
         if taught is not None:
             taught.observe(scene, before, reader, reading)
+        if confirmed and reader.board.game == "chopchop":  # as the app, once the players confirmed it
+            reader.confirmed = dict(scene["squares"])
 
     r = evaluate_dir(root, threads=1, observe=observe)
     if taught is not None:
@@ -214,6 +218,9 @@ def main() -> int:
     ap.add_argument("--games", default="", help="comma-separated games to write (default: all four)")
     ap.add_argument("--learn-in-play", action="store_true",
                     help="Chop! Chop!: learn each read scene's face-up cheese (the app: confirmed positions)")
+    ap.add_argument("--confirmed", action="store_true",
+                    help="Chop! Chop!: read each scene knowing the position confirmed before it (the group's "
+                    "scene before; vision.chop_known)")
     ap.add_argument("--chop-model", default="", help="Chop! Chop!: read with this square model "
                     "(vision.synth.chop_train --out) instead of the shipped one")
     args = ap.parse_args()
@@ -231,7 +238,7 @@ def main() -> int:
                  "3d-c": args.dir3dc}.get(renderer, args.dir)
         root = Path(given) if given else Path(tempfile.mkdtemp(prefix=f"board-bench-{renderer}-"))
         run(renderer, root, args.count_3d if renderer in WRITERS_3D else args.count, args.seed,
-            args.games.split(",") if args.games else None, args.learn_in_play)
+            args.games.split(",") if args.games else None, args.learn_in_play, args.confirmed)
     return 0
 
 

@@ -11,6 +11,11 @@ there, two paths) are named to the players, who make the move by touch; no move 
 offer (the cross-check after a move speaks of disagreements). Nothing changes the game but the
 players' touch on the offer.
 
+**Reading knowing the last confirmed position** (``know_position``): the reader is told the
+position the players confirmed last (before the move due; after a confirmed move, that move's
+result), so that a slab or a face-up cheese read where the rules no longer allow one is read
+again, unsure (``vision.chop_known``).
+
 **Learning the face-up cheese in play** (``learn_cheese``): a cheese the cat sat on stays face up
 (C5); the start photo never shows one, so the board reader knows no cheese look. When the
 cross-check reads the board after a confirmed move, each face-up cheese of that confirmed
@@ -51,6 +56,7 @@ def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_
             or (now - asked >= watcher.check_grace_s and now - last_motion >= watcher.check_still_s)):
         return
     try:
+        know_position(read_board, state.board_view())  # the last confirmed position: the move is not made yet
         reading = read_board(frame)
     except Exception:
         reading = None
@@ -79,6 +85,17 @@ def offer(screen: Any, state: Any, moves: list[Any]) -> None:
         return
     screen.show_camera_note(_("The camera sees a move but cannot tell which: {first} or {second}. "
                               "Make it by touch.").format(first=said[0], second=said[1]))
+
+
+def know_position(read_board: Any, confirmed: Any) -> None:
+    """The Chop! Chop! board reader behind ``read_board`` reads knowing the ``confirmed`` position
+    (square -> engine token): a slab never comes back, a face-up cheese is a turned slab
+    (``vision.chop_known``). Nothing for another game's reader."""
+    from vision.pieces import BoardReader
+
+    reader = getattr(read_board, "__self__", None)
+    if isinstance(reader, BoardReader) and reader.board.game == "chopchop" and isinstance(confirmed, dict):
+        reader.confirmed = dict(confirmed)
 
 
 def learn_cheese(read_board: Any, frame: Any, confirmed: dict[str, str], done: set[str]) -> int:

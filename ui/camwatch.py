@@ -454,6 +454,9 @@ class CameraWatcher:
                 or (now - asked >= self.check_grace_s and now - last_motion >= self.check_still_s)):
             return
         try:
+            from ui import cammoves
+
+            cammoves.know_position(read_board, expected)  # Chop! Chop!: what each square can hold now
             reading = read_board(frame)
         except Exception:
             reading = None

@@ -62,6 +62,7 @@ from vision.chop_body import cat_body, front_spots
 from vision.chop_read import (HolePictures, apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
                               start_cat, start_like)
 from vision.chop_squares import decide, far_from_mice, frame_holes, merge, spot_features, square_model
+from vision.chop_known import follow_confirmed
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.katenmuis_read import look_weight, spot_crowds
@@ -118,6 +119,8 @@ class BoardReader(CubeSpots):
         super().__init__(board, cfg)
         self._chop_kinds = (spot_kinds(self.groups, set(board.region("slabs")), set(board.region("holes")))
                             if board.game == "chopchop" else [])
+        self.confirmed: dict[str, str] = {}
+        """Chop! Chop!: the last position the players confirmed (square -> engine token), or empty."""
 
     # -- learning and reading ------------------------------------------------------------------
 
@@ -259,6 +262,7 @@ class BoardReader(CubeSpots):
                         set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
                         parts=self.last_scores, shade_max=cfg.chop_shade_max)
             square = square_model() if cfg.chop_classifier else None
+            probs = None
             if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
                 probs = square.probs(self.last_chop_features)
                 decided = merge(decided, decide(probs, self._chop_kinds), self._chop_kinds, cfg.chop_classifier_sure,
@@ -268,6 +272,8 @@ class BoardReader(CubeSpots):
                     cat_body(decided, self._chop_kinds, probs, front_spots(self, pose, (img.shape[1], img.shape[0])))
             if cfg.chop_hole_mouse_far is not None:  # a mouse on a hole unlike the learned mice: the opened hole
                 far_from_mice(decided, self._chop_kinds, self.last_chop_features, cfg.chop_hole_mouse_far)
+            if self.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
+                follow_confirmed(decided, self._chop_kinds, [ids[0] for ids in self.groups], self.confirmed, probs)
         if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
             drop_hidden(self, img, pose, self.model.head_plane, decided, names, protos, rule)
         both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,

@@ -182,6 +182,7 @@ def test_a_face_up_cheese_of_a_confirmed_position_teaches_the_reader_its_look_ke
         turns = len(app.session.turns)
         assert wait_for(lambda: app.camera_watch.cheese_learned > 0, timeout=60)
         assert len(app.session.turns) == turns  # learning changes nothing in the game
+        assert reader.confirmed.get(square) == "cheese"  # it read knowing the confirmed position (vision.chop_known)
         path = model_path("chopchop")
         assert path.exists() and "cheese" in PieceModel.load(path).looks
     finally:

@@ -1,0 +1,143 @@
+"""Chop! Chop!'s squares against the last confirmed position: what the rules let each square hold.
+
+The camera alone cannot always tell a face-up cheese from a slab's back in a light it never saw,
+from a pale mouse seen from above, or from the empty floor. The hidden-tile tracker can: it knows
+the last position the players confirmed (``BoardReader.confirmed``: square -> engine token, as
+``board_view``), and the rules say what each square can hold since (``/work/shared/RULES.md``
+section 2), however many moves were made:
+
+- **a slab never comes back** (C5: a slab is turned over and removed, or stays face up as a
+  cheese): a square without a face-down slab in the confirmed position cannot show one now;
+- **a face-up cheese appears only where a slab was** (C5: the slab turned is the cheese): a
+  square that held neither a slab, nor a face-up cheese, nor the cat (who may sit on one) in
+  the confirmed position cannot show a cheese now;
+- so a slab or a cheese read where the rules forbid it was **something flat** (the classifier
+  and the rules saw a tile, not a figure): the face-up cheese where one lay in the confirmed
+  position (a cheese stays face up, C5), else the likelier of a cheese (where one may be) and
+  the empty floor by the classifier's probabilities, else the floor.
+
+- **nobody enters a face-up cheese** (C3) and only a fork takes it (C5): where the confirmed
+  position has one, a spot read as a mouse or as the floor while the classifier's likeliest
+  reading is a figure (something lies there: a pale tile seen from above can look like a pale
+  mouse, and the four-mice rule then leaves the floor) is that cheese;
+- **a caught mouse never comes back** (C6): more spots read as mice than the confirmed position
+  has mice means the least likely of them (by the classifier's mouse probability) is something
+  else: its likeliest other reading there, neither a mouse nor the cat.
+
+Otherwise figures are left as read (the cat on a square where a cheese lay: over several moves a
+fork may take it and a piece step there). A reading changed here is always left unsure (``UNSURE``): the cross-check asks rather than
+trusts it, and the tracker is never changed silently. A frame that shows many clear slabs where
+the confirmed position had none (``NEW_GAME_SLABS``) is a new game, the slabs laid again: the
+confirmed position is not used there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from vision.chop_squares import ALLOWED, CLASSES
+
+UNSURE = 0.5
+"""The most confidence a reading the confirmed position changed gets (under the cross-check's)."""
+NEW_GAME_SLABS = 6
+"""Clear slab readings (at least ``CLEAR``) where the confirmed position has no slab that
+mean the slabs were laid again (a new game): the confirmed position is then not used."""
+CLEAR = 0.9
+
+
+def _base(token: str | None) -> str:
+    return "-" if token is None else token.split(":", 1)[0]
+
+
+def allowed_now(kind: str, was: str | None) -> set[str]:
+    """What a spot of ``kind`` (``vision.chop_read.spot_kinds``) can hold now, its square holding
+    ``was`` in the last confirmed position (an engine token, None: nothing)."""
+    out = set(ALLOWED[kind])
+    if kind != "slab":
+        return out
+    before = _base(was)
+    if before != "slab":
+        out.discard("slab")  # C5: a slab never comes back
+    if before not in ("slab", "cheese", "cat"):
+        out.discard("cheese")  # C5: a face-up cheese is a turned slab (the cat may sit on one)
+    return out
+
+
+def new_game(decided: Sequence[tuple[str | None, float]], squares: Sequence[str],
+             confirmed: Mapping[str, str]) -> bool:
+    """The frame shows at least ``NEW_GAME_SLABS`` clear slabs where the confirmed position has
+    none: the slabs were laid again."""
+    back = sum(1 for (t, c), s in zip(decided, squares)
+               if _base(t) == "slab" and c >= CLEAR and _base(confirmed.get(s)) != "slab")
+    return back >= NEW_GAME_SLABS
+
+
+def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
+                     confirmed: Mapping[str, str], probs: np.ndarray | None = None) -> int:
+    """Each spot's reading (``decided``, in place; ``squares``: each spot's square, the first of
+    its group) against the ``confirmed`` position (see the module doc): a reading the rules no
+    longer allow there (a slab or a cheese: figures are left) becomes the cheese where one lay,
+    else the likelier of the flat readings allowed by the classifier's ``probs`` (rows as
+    ``vision.chop_squares.CLASSES``), else nothing; unsure.
+    Returns how many readings changed (0 in a new game)."""
+    if not confirmed or new_game(decided, squares, confirmed):
+        return 0
+    n = 0
+    for i, (kind, sq) in enumerate(zip(kinds, squares)):
+        token = decided[i][0]
+        now = allowed_now(kind, confirmed.get(sq))
+        if _base(token) in now:
+            continue
+        now &= {"cheese", "-"}  # a slab or a cheese was seen: something flat, not a figure
+        if _base(confirmed.get(sq)) == "cheese":
+            pick, p = "cheese", UNSURE  # the face-up cheese stays where it lay (C5)
+        elif probs is not None:
+            q = np.where([c in now for c in CLASSES], np.asarray(probs[i], np.float64), 0.0)
+            k = int(q.argmax())
+            pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
+        else:
+            pick, p = "-", UNSURE
+        decided[i] = (None if pick == "-" else pick, float(min(p, UNSURE)))
+        n += 1
+    return n + _cheese_stays(decided, kinds, squares, confirmed, probs) + _no_mouse_back(
+        decided, kinds, squares, confirmed, probs)
+
+
+def _cheese_stays(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
+                  confirmed: Mapping[str, str], probs: np.ndarray | None) -> int:
+    """A spot read as a mouse or the floor where the confirmed position has a face-up cheese, the
+    classifier's likeliest reading a figure: the cheese, unsure (in place; how many)."""
+    if probs is None:
+        return 0
+    n = 0
+    figures = [CLASSES.index("mouse"), CLASSES.index("cat")]
+    for i, (kind, sq) in enumerate(zip(kinds, squares)):
+        if (kind == "slab" and _base(confirmed.get(sq)) == "cheese" and _base(decided[i][0]) in ("-", "mouse")
+                and int(np.asarray(probs[i]).argmax()) in figures):
+            decided[i] = ("cheese", UNSURE)
+            n += 1
+    return n
+
+
+def _no_mouse_back(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
+                   confirmed: Mapping[str, str], probs: np.ndarray | None) -> int:
+    """More mice read than the confirmed position has (C6: a caught mouse never comes back): the
+    least likely mice take their likeliest other reading, unsure (in place; how many)."""
+    left = sum(1 for t in confirmed.values() if _base(t) == "mouse")
+    mice = [i for i, (t, _) in enumerate(decided) if _base(t) == "mouse"]
+    if len(mice) <= left:
+        return 0
+    j = CLASSES.index("mouse")
+    mice.sort(key=lambda i: float(probs[i, j]) if probs is not None else decided[i][1])
+    for i in mice[:len(mice) - left]:
+        now = allowed_now(kinds[i], confirmed.get(squares[i])) - {"mouse", "cat"}
+        if probs is not None:
+            q = np.where([c in now for c in CLASSES], np.asarray(probs[i], np.float64), 0.0)
+            k = int(q.argmax())
+            pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
+        else:
+            pick, p = ("hole" if "hole" in now else "-"), UNSURE
+        decided[i] = (None if pick == "-" else pick, float(min(p, UNSURE)))
+    return len(mice) - left
