@@ -73,14 +73,15 @@ class NeedleRule:
 
 def central_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndarray, np.ndarray] | None:
     """The glyph in a grey top crop's middle (values 0-1, square): the largest connected part darker
-    than the face (the crop's inner square's 75th percentile) by ``NeedleRule.ink`` of the
+    than the face (the 75th percentile of the inner square's middle two thirds) by ``NeedleRule.ink`` of the
     face-to-darkest range, within its share and offset, not touching the inner square's border.
     Returns (its mask, uint8 0/1 over the inner square; the inner square), or None."""
     g = np.asarray(top, np.float32)
     n = g.shape[0]
     inner = g[rule.inset:n - rule.inset, rule.inset:n - rule.inset]
     h, w = inner.shape
-    face = float(np.percentile(inner, 75))
+    k = h // 6
+    face = float(np.percentile(inner[k:h - k, k:w - k], 75))  # the face's middle: a sticker, not the cube's side
     span = face - float(np.percentile(inner, 2))
     if span < rule.min_range:
         return None

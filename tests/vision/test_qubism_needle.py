@@ -18,6 +18,7 @@ from vision.pieces import BoardReader, comparable
 from vision.qubism_glyph import GlyphRule, central_glyph, glyph_direction
 from vision.qubism_needle import NeedleRule, asked_arrow, asked_arrows, axis_direction, needle_direction
 from vision.qubism_read import CubeTops
+from vision.synth.pieces_c import _arrow_sticker
 from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("qubism")
@@ -68,8 +69,8 @@ def test_a_needle_half_in_shadow_is_read_by_its_ink_not_the_light(half: str) -> 
     crop = _face(NEEDLE, 0.0, 0.45, 0.3, sticker=0.8)
     rows = slice(None, 24) if half == "dark" else slice(24, None)
     shaded, deep = crop.copy(), crop.copy()
-    shaded[rows] *= 0.8  # one half of the face in a shadow band: its ink measured against its own paper
-    deep[rows] *= 0.55  # a shadow as dark as the pale half: no clear needle, asked, never the wrong end
+    shaded[rows] *= 0.9  # one half of the face in a shadow band: its ink measured against its own paper
+    deep[rows] *= 0.6  # a deep one: the shaded paper reads as ink, no clear needle, asked, never the wrong end
     assert needle_direction(shaded)[0] == "N"
     assert needle_direction(deep)[0] is None
 
@@ -88,6 +89,19 @@ def test_a_chevron_on_a_turned_cube_is_read_along_its_mirror_axis(degrees: float
     assert g is not None and g.mask is not None
     assert axis_direction(g.mask, GlyphRule())[0] == want
     assert asked_arrow(crop, g.mask, GlyphRule()) == want
+
+
+@pytest.mark.parametrize("style", ["block", "fletched"])
+@pytest.mark.parametrize("degrees,want", TURNS)
+def test_a_one_ink_arrow_on_a_sticker_is_read_along_its_axis(style: str, degrees: float, want: str) -> None:
+    # the third 3-D family's block and thin fletched arrows (vision.synth.pieces_c), in units of the cube's side
+    polys: Polys = [([(float(x), float(y)) for x, y in poly], 0.12) for poly, dark in _arrow_sticker(style) if dark]
+    for turn in (0.0, 12.0, -20.0):
+        crop = _face(polys, degrees + turn, 0.3, 0.5, sticker=0.8, tone=0.9)  # a dark cube, a white sticker
+        g = central_glyph(crop, GlyphRule())
+        got = asked_arrow(crop, g.mask if g is not None else None, GlyphRule())
+        assert got == want or (turn and got is None), (turn, got)  # right, or asked on a cube turned far
+        assert needle_direction(crop)[0] is None  # one ink: no darker end
 
 
 def test_the_turned_chevrons_fail_without_the_axis() -> None:
