@@ -71,6 +71,24 @@ class NeedleRule:
     """How a one-ink glyph's direction is read along its mirror axis (``axis_direction``)."""
 
 
+def _quantile(values: np.ndarray, q: float) -> float:
+    """The value of rank ``q`` (0-1, nearest rank) of an array: a percentile without interpolation (faster)."""
+    flat = np.ravel(values)
+    k = int(round(q * (flat.size - 1)))
+    return float(np.partition(flat, k)[k])
+
+
+_GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column indices of an array of ``shape`` (float32, kept per shape)."""
+    if shape not in _GRIDS:
+        rows, cols = np.indices(shape, dtype=np.float32)
+        _GRIDS[shape] = (rows, cols)
+    return _GRIDS[shape]
+
+
 def central_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndarray, np.ndarray] | None:
     """The glyph in a grey top crop's middle (values 0-1, square): the largest connected part darker
     than the face (the 75th percentile of the inner square's middle two thirds) by ``NeedleRule.ink`` of the
@@ -81,8 +99,8 @@ def central_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.nd
     inner = g[rule.inset:n - rule.inset, rule.inset:n - rule.inset]
     h, w = inner.shape
     k = h // 6
-    face = float(np.percentile(inner[k:h - k, k:w - k], 75))  # the face's middle: a sticker, not the cube's side
-    span = face - float(np.percentile(inner, 2))
+    face = _quantile(inner[k:h - k, k:w - k], 0.75)  # the face's middle: a sticker, not the cube's side
+    span = face - _quantile(inner, 0.02)
     if span < rule.min_range:
         return None
     mask = (inner < face - rule.ink * span).astype(np.uint8)
@@ -115,19 +133,20 @@ def _needle(found: tuple[np.ndarray, np.ndarray] | None, rule: NeedleRule) -> tu
     if found is None:
         return None, 0.0
     glyph, inner = found
-    h, w = inner.shape
     ys, xs = np.nonzero(glyph)
-    pts = np.column_stack([xs, ys]).astype(np.float64)
-    mid = pts.mean(axis=0)
-    vals, vecs = np.linalg.eigh(np.cov((pts - mid).T))
-    if vals[0] <= 0 or float(np.sqrt(vals[1] / vals[0])) < rule.elongation:
+    mid = (float(xs.mean()), float(ys.mean()))
+    dx, dy = xs - mid[0], ys - mid[1]
+    sxx, syy, sxy = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+    half, gap = (sxx + syy) / 2, float(np.hypot((sxx - syy) / 2, sxy))
+    if half - gap <= 0 or float(np.sqrt((half + gap) / (half - gap))) < rule.elongation:
         return None, 0.0
-    axis = vecs[:, 1]
-    heading = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180
+    theta = 0.5 * float(np.arctan2(2 * sxy, sxx - syy))  # the long axis (the covariance's first eigenvector)
+    axis = (float(np.cos(theta)), float(np.sin(theta)))
+    heading = float(np.degrees(theta)) % 180
     if min(heading % 90, 90 - heading % 90) > rule.turn:
         return None, 0.0  # a cube turned half way between two directions
     # each half of the crop (across the glyph's middle, perpendicular to its axis): its ink against its own face
-    gy, gx = np.mgrid[0:h, 0:w]
+    gy, gx = _grid(inner.shape)
     along = (gx - mid[0]) * axis[0] + (gy - mid[1]) * axis[1]
     ink_px = glyph > 0
     near = cv2.dilate(glyph, np.ones((3, 3), np.uint8), iterations=2) > 0
@@ -136,12 +155,12 @@ def _needle(found: tuple[np.ndarray, np.ndarray] | None, rule: NeedleRule) -> tu
         ink, paper = inner[ink_px & side], inner[side & ~near]
         if len(ink) < 4 or len(paper) < 8:
             return None, 0.0
-        darkness.append(1 - float(ink.mean()) / max(float(np.percentile(paper, 75)), 1e-3))
+        darkness.append(1 - float(ink.mean()) / max(_quantile(paper, 0.75), 1e-3))
     margin = darkness[0] - darkness[1]
     if abs(margin) < rule.end_margin:
         return None, abs(margin)
-    end = axis if margin > 0 else -axis
-    angle = float(np.degrees(np.arctan2(end[1], end[0]))) % 360
+    sign = 1.0 if margin > 0 else -1.0
+    angle = float(np.degrees(np.arctan2(sign * axis[1], sign * axis[0]))) % 360
     direction = min(_COMPASS, key=lambda d: min(abs(angle - d[1]), 360 - abs(angle - d[1])))[0]
     return direction, abs(margin)
 
@@ -200,20 +219,18 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
 
 def asked_arrow(top: np.ndarray | None, mask: np.ndarray | None, glyph: GlyphRule,
                 rule: NeedleRule = NeedleRule()) -> str | None:
-    """The direction of a cube read without one, where what its top shows agrees: a two-tone needle's
-    darker end (``needle_direction``), and along its mirror axis the glyph found for it (``mask``, the
+    """The direction of a cube read without one, where its top shows it clearly: a two-tone needle's
+    darker end (``needle_direction``), else along its mirror axis the glyph found for it (``mask``, the
     crop's inner square, as ``vision.qubism_glyph``'s) or else the ink in the crop's middle
     (``central_ink``; ``axis_direction``); ``top``: its top crop (None: the crop at the spot is not
-    that top's, only ``mask`` is read). None where none is clear or two disagree."""
-    reads = []
+    that top's, only ``mask`` is read). None where none is clear."""
     ink = central_ink(top, rule) if top is not None else None
-    reads.append(_needle(ink, rule)[0])
+    needle = _needle(ink, rule)[0]
+    if needle is not None:
+        return needle  # a two-tone needle's outline has no end of its own to check it against
     if mask is not None and np.any(mask):
-        reads.append(axis_direction(mask, glyph, rule.axis)[0])
-    elif ink is not None:
-        reads.append(axis_direction(ink[0], glyph, rule.axis)[0])
-    said = {d for d in reads if d is not None}
-    return said.pop() if len(said) == 1 else None
+        return axis_direction(mask, glyph, rule.axis)[0]
+    return axis_direction(ink[0], glyph, rule.axis)[0] if ink is not None else None
 
 
 def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
