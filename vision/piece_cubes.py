@@ -13,6 +13,7 @@ import numpy as np
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
+from vision.qubism_needle import asked_arrows
 from vision.qubism_pawns import PawnShape, likeness, spot_shape
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_tops, top_crops,
                                 top_face, with_arrow, with_glyphs)
@@ -76,6 +77,9 @@ class CubeSpots(SpotFeatures):
 
         settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None, frozenset(moved),
                      frozenset(small))
+        if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
+            masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
+            asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles)
 
     def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
         """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape.

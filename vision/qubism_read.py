@@ -35,6 +35,7 @@ import numpy as np
 
 from vision.arrows import arrow_direction
 from vision.lens import Lens
+from vision.qubism_needle import NeedleRule
 from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyphs, like_direction,
                                  off_centre_glyphs, silhouette, turned_overlaps)
 
@@ -112,6 +113,9 @@ class CubeTops:
     """A spot read as a pawn is a cube only if its glyph reaches the crop's border less than
     this (a pawn's own head and neck, seen from a tilted camera, can look like an arrow, but
     run out of the middle: 0.30 where two cubes read as pawns showed 0.07 and 0.10)."""
+    needles: NeedleRule | None = field(default_factory=NeedleRule)
+    """A cube left asked (``cube:?``) whose top crop shows an elongated glyph with one clearly darker
+    end (a compass needle: ``vision.qubism_needle``) points that way. None: not looked for."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""

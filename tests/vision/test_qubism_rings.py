@@ -110,8 +110,10 @@ def test_wooden_cubes_with_wide_rings_are_read(tmp_path: Path) -> None:
     scenes = json.loads((tmp_path / "labels.json").read_text())["scenes"]
     assert scenes[0]["pieces"]["arrow_style"] == "ring"
     group = [(load_image(tmp_path / sc["file"]).image, dict(sc["squares"])) for sc in scenes]
-    cubes, right, wrong, false = _read(group, PieceConfig())
-    _, old_right, old_wrong, old_false = _read(group, PieceConfig(cube_tops=CubeTops(glyphs=GlyphRule(rings=False))))
+    # the ring look alone: the asked cubes' own reads (vision.qubism_needle) off in both (with them: 18 against 16)
+    cubes, right, wrong, false = _read(group, PieceConfig(cube_tops=CubeTops(needles=None)))
+    _, old_right, old_wrong, old_false = _read(group, PieceConfig(cube_tops=CubeTops(glyphs=GlyphRule(rings=False),
+                                                                                     needles=None)))
     assert cubes >= 30 and old_right <= 14  # the scenes still show the failure
     # the reader around the ring look moves (session 18's later merges, not bisected, turned one right arrow asked):
     # two more arrows right is the ring look's own margin here (16 against 14 at 065176c; 17 against 14 before)

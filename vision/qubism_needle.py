@@ -1,0 +1,249 @@
+"""A Qubism cube's arrow read where its glyph's outline gives no direction (a stage of
+``vision.qubism_read``'s cube reading): the darker end of an elongated two-tone glyph.
+
+A compass needle printed on a cube's sticker is a slim rhombus, one half dark, the other pale
+(lighter than the ink, darker than the paper): its outline is the same both ways, so the
+outline readers (``vision.qubism_glyph.glyph_direction``, ``vision.arrows``) cannot tell its ends
+apart, and its dark half alone is too small a glyph to trust. What every such arrow shares is
+an axis (the glyph's long axis) and an end that is clearly darker than the other, whatever the
+cube's material, the light or the camera. ``needle_direction`` reads that in a top crop (the
+plane of a cube's top seen through the pose and the lens, rectified: ``vision.qubism_read``'s
+``top_crops``): the glyph is the connected part darker than the face around it in the crop's
+middle; its principal axis must be clearly long (``NeedleRule.elongation``) and near one of the
+board's two axes (``NeedleRule.turn``); each half's ink is measured against the face beside that
+half (a shadow or a light band across the face darkens both alike), and the direction is the end
+whose ink is darker by ``NeedleRule.end_margin`` of the face-to-ink range or more. An arrow of one
+ink (a block arrow, a triangle) has no darker end: None, the caller asks (``cube:?``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.qubism_glyph import GlyphRule, glyph_direction
+
+_INSET = 6
+"""Pixels of a top crop's border the glyph's mask leaves out (as ``vision.qubism_glyph``'s)."""
+_COMPASS = (("E", 0.0), ("S", 90.0), ("W", 180.0), ("N", 270.0))
+"""Image angles (degrees, y down) of the four directions (as ``vision.qubism_glyph``'s)."""
+
+
+@dataclass(frozen=True)
+class AxisRule:
+    """When a glyph's mirror axis is clear enough to read its direction along it (``axis_direction``)."""
+
+    reach: float = 40.0
+    step: float = 4.0
+    """Turns tried (degrees) to find the axis the glyph is mirror-symmetric about: every ``step`` up to
+    ``reach`` either way, then half a step either side of the best."""
+    mirror: float = 0.8
+    """The glyph overlaps its mirror image about that axis at least this much (intersection over union)."""
+    margin: float = 0.03
+    """And by this much more than about the axis across it (a square or round glyph: no axis)."""
+
+
+@dataclass(frozen=True)
+class NeedleRule:
+    """When a top crop's glyph is a two-tone needle, and how clearly its darker end must show."""
+
+    inset: int = 6
+    """Pixels of a 48-pixel top crop's border left out (the face's edge, the print beyond it)."""
+    ink: float = 0.2
+    """A pixel is glyph where it is darker than the face by this share of the face-to-darkest range."""
+    min_range: float = 0.2
+    """Face minus darkest ink (grey 0-1) below this: no glyph to read."""
+    share: tuple[float, float] = (0.025, 0.2)
+    """The glyph's area over the crop's area."""
+    offset: float = 0.15
+    """Its centre's distance from the crop's centre, as a share of the crop's side, at most."""
+    elongation: float = 2.0
+    """Its long axis's spread over its short axis's (square roots of the eigenvalues) at least."""
+    turn: float = 25.0
+    """Its long axis within this many degrees of one of the board's axes."""
+    end_margin: float = 0.22
+    """One half's ink darker than the other's by this much, each as a share of the face beside it
+    (Weber contrast: the same under a shadow or a light band; measured on the six 3-D sets: needles
+    0.25-0.5, every end read the wrong way 0.09 or less)."""
+    axis: AxisRule = field(default_factory=AxisRule)
+    """How a one-ink glyph's direction is read along its mirror axis (``axis_direction``)."""
+
+
+def _quantile(values: np.ndarray, q: float) -> float:
+    """The value of rank ``q`` (0-1, nearest rank) of an array: a percentile without interpolation (faster)."""
+    flat = np.ravel(values)
+    k = int(round(q * (flat.size - 1)))
+    return float(np.partition(flat, k)[k])
+
+
+_GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column indices of an array of ``shape`` (float32, kept per shape)."""
+    if shape not in _GRIDS:
+        rows, cols = np.indices(shape, dtype=np.float32)
+        _GRIDS[shape] = (rows, cols)
+    return _GRIDS[shape]
+
+
+def central_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndarray, np.ndarray] | None:
+    """The glyph in a grey top crop's middle (values 0-1, square): the largest connected part darker
+    than the face (the 75th percentile of the inner square's middle two thirds) by ``NeedleRule.ink`` of the
+    face-to-darkest range, within its share and offset, not touching the inner square's border.
+    Returns (its mask, uint8 0/1 over the inner square; the inner square), or None."""
+    g = np.asarray(top, np.float32)
+    n = g.shape[0]
+    inner = g[rule.inset:n - rule.inset, rule.inset:n - rule.inset]
+    h, w = inner.shape
+    k = h // 6
+    face = _quantile(inner[k:h - k, k:w - k], 0.75)  # the face's middle: a sticker, not the cube's side
+    span = face - _quantile(inner, 0.02)
+    if span < rule.min_range:
+        return None
+    mask = (inner < face - rule.ink * span).astype(np.uint8)
+    count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    c = (h - 1) / 2
+    best = 0
+    for j in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[j])
+        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            continue  # runs out of the face: print, a side, a shadow's edge
+        if not rule.share[0] <= area / (n * n) <= rule.share[1]:
+            continue
+        if float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / n > rule.offset:
+            continue
+        if best == 0 or area > int(stats[best, cv2.CC_STAT_AREA]):
+            best = j
+    if best == 0:
+        return None
+    return (labels == best).astype(np.uint8), inner
+
+
+def needle_direction(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[str | None, float]:
+    """N/E/S/W of a two-tone needle in a grey top crop (values 0-1, square; see the module
+    docstring) and the margin between its ends' ink; (None, margin) where no needle is clear."""
+    return _needle(central_ink(top, rule), rule)
+
+
+def _needle(found: tuple[np.ndarray, np.ndarray] | None, rule: NeedleRule) -> tuple[str | None, float]:
+    """``needle_direction`` of a crop's ``central_ink``."""
+    if found is None:
+        return None, 0.0
+    glyph, inner = found
+    ys, xs = np.nonzero(glyph)
+    mid = (float(xs.mean()), float(ys.mean()))
+    dx, dy = xs - mid[0], ys - mid[1]
+    sxx, syy, sxy = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+    half, gap = (sxx + syy) / 2, float(np.hypot((sxx - syy) / 2, sxy))
+    if half - gap <= 0 or float(np.sqrt((half + gap) / (half - gap))) < rule.elongation:
+        return None, 0.0
+    theta = 0.5 * float(np.arctan2(2 * sxy, sxx - syy))  # the long axis (the covariance's first eigenvector)
+    axis = (float(np.cos(theta)), float(np.sin(theta)))
+    heading = float(np.degrees(theta)) % 180
+    if min(heading % 90, 90 - heading % 90) > rule.turn:
+        return None, 0.0  # a cube turned half way between two directions
+    # each half of the crop (across the glyph's middle, perpendicular to its axis): its ink against its own face
+    gy, gx = _grid(inner.shape)
+    along = (gx - mid[0]) * axis[0] + (gy - mid[1]) * axis[1]
+    ink_px = glyph > 0
+    near = cv2.dilate(glyph, np.ones((3, 3), np.uint8), iterations=2) > 0
+    darkness = []
+    for side in (along > 0, along < 0):
+        ink, paper = inner[ink_px & side], inner[side & ~near]
+        if len(ink) < 4 or len(paper) < 8:
+            return None, 0.0
+        darkness.append(1 - float(ink.mean()) / max(_quantile(paper, 0.75), 1e-3))
+    margin = darkness[0] - darkness[1]
+    if abs(margin) < rule.end_margin:
+        return None, abs(margin)
+    sign = 1.0 if margin > 0 else -1.0
+    angle = float(np.degrees(np.arctan2(sign * axis[1], sign * axis[0]))) % 360
+    direction = min(_COMPASS, key=lambda d: min(abs(angle - d[1]), 360 - abs(angle - d[1])))[0]
+    return direction, abs(margin)
+
+
+def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
+    image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
+    the turned blobs [len(turns), n, n], n just wide enough for the blob (all sampled in one remap)."""
+    m = np.asarray(mask, np.float32)
+    ys, xs = np.nonzero(m)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    reach = float(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).max()))
+    n = 2 * int(np.ceil(reach)) + 3
+    c = (n - 1) / 2
+    a = np.radians(np.asarray(turns, np.float32))[:, None, None]
+    v, u = np.mgrid[0:n, 0:n].astype(np.float32) - c  # each turned pixel's place about the centre
+    # the source pixel a turned one shows: turned back about the blob's centre of mass
+    mx = (np.cos(a) * u - np.sin(a) * v + cx).reshape(-1, n)
+    my = (np.sin(a) * u + np.cos(a) * v + cy).reshape(-1, n)
+    turned = cv2.remap(m, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(turns), n, n)
+    scores = np.empty((len(turns), 2))
+    for k, flipped in enumerate((turned[:, :, ::-1], turned[:, ::-1, :])):
+        scores[:, k] = np.minimum(turned, flipped).sum(axis=(1, 2)) / (np.maximum(turned, flipped).sum(axis=(1, 2)) + 1e-6)
+    return scores, turned
+
+
+def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule()) -> tuple[str | None, float]:
+    """N/E/S/W of a glyph's blob (a mask, the crop's inner square) on a cube turned on its square:
+    every arrow is mirror-symmetric about the line it points along. The blob is turned (``AxisRule``'s
+    reach and step) until it is most symmetric about the crop's vertical or horizontal line, and
+    read there (``vision.qubism_glyph.glyph_direction``: apex, tip or head); its direction must lie
+    along that axis. None where no axis is clear or the read disagrees with it."""
+    if not np.any(mask):
+        return None, 0.0
+    coarse = np.arange(-rule.reach, rule.reach + 1e-6, rule.step)
+    scores, _ = _mirror_scores(mask, coarse)
+    each = scores.max(axis=1)
+    top = int(np.argmax(each))
+    far = np.abs(coarse - coarse[top]) > 2.5 * rule.step
+    if far.any() and float(each[top]) - float(each[far].max()) < rule.margin:
+        return None, 0.0  # two axes alike (a near-equilateral triangle, a cross): none clear
+    best_turn = float(coarse[top])
+    turns = np.array([best_turn, best_turn - rule.step / 2, best_turn + rule.step / 2])  # refined about the best
+    scores, turned = _mirror_scores(mask, np.clip(turns, -rule.reach, rule.reach))
+    k, a = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    best = float(scores[k, a])
+    if best < rule.mirror or best - float(scores[k, 1 - a]) < rule.margin:
+        return None, 0.0
+    blob = (turned[k] > 0.5).astype(np.uint8)
+    frame = np.zeros((blob.shape[0] + 2 * _INSET, blob.shape[1] + 2 * _INSET), np.float32)  # its size alone is used
+    direction, conf = glyph_direction(blob, frame, glyph)
+    if direction is None or (direction in "NS") != (a == 0):
+        return None, 0.0
+    return direction, conf
+
+
+def asked_arrow(top: np.ndarray | None, mask: np.ndarray | None, glyph: GlyphRule,
+                rule: NeedleRule = NeedleRule()) -> str | None:
+    """The direction of a cube read without one, where its top shows it clearly: a two-tone needle's
+    darker end (``needle_direction``), else along its mirror axis the glyph found for it (``mask``, the
+    crop's inner square, as ``vision.qubism_glyph``'s) or else the ink in the crop's middle
+    (``central_ink``; ``axis_direction``); ``top``: its top crop (None: the crop at the spot is not
+    that top's, only ``mask`` is read). None where none is clear."""
+    ink = central_ink(top, rule) if top is not None else None
+    needle = _needle(ink, rule)[0]
+    if needle is not None:
+        return needle  # a two-tone needle's outline has no end of its own to check it against
+    if mask is not None and np.any(mask):
+        return axis_direction(mask, glyph, rule.axis)[0]
+    return axis_direction(ink[0], glyph, rule.axis)[0] if ink is not None else None
+
+
+def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
+                 masks: dict[int, np.ndarray | None], moved: frozenset[int], glyph: GlyphRule,
+                 rule: NeedleRule) -> None:
+    """A frame's cubes read without a direction (``cube:?``) take, in place, ``asked_arrow``'s where it
+    is clear, their confidence unchanged: ``tops[k]`` is spot ``look[k]``'s top crop, ``masks`` the
+    glyph found for a spot (``vision.qubism_glyph.CentralGlyph.mask``); a spot whose top was found off
+    its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone."""
+    for k, i in enumerate(look):
+        token, conf = decided[i]
+        if token != "cube:?":
+            continue
+        direction = asked_arrow(None if i in moved else tops[k], masks.get(i), glyph, rule)
+        if direction is not None:
+            decided[i] = (f"cube:{direction}", conf)
