@@ -37,6 +37,7 @@ from vision.arrows import arrow_direction
 from vision.lens import Lens
 from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyphs, like_direction,
                                  off_centre_glyphs, silhouette, turned_overlaps)
+from vision.qubism_plates import PlateRule
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -112,6 +113,9 @@ class CubeTops:
     """A spot read as a pawn is a cube only if its glyph reaches the crop's border less than
     this (a pawn's own head and neck, seen from a tilted camera, can look like an arrow, but
     run out of the middle: 0.30 where two cubes read as pawns showed 0.07 and 0.10)."""
+    plates: PlateRule | None = field(default_factory=PlateRule)
+    """A spot still read as empty with an occupied spot's evidence whose top shows a plate holding a
+    glyph (``vision.qubism_plates``) is a cube, past the rules above (None: not looked for)."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""
