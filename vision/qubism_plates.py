@@ -15,9 +15,9 @@ the other tone (the arrow, touching the plate's edge or not) that stands out of 
 as empty with an occupied spot's evidence whose top crop shows one, its arrow read from the
 blob (``vision.qubism_glyph.glyph_direction``; none: asked, ``cube:?``), while the frame has
 fewer than the game's nine cubes (Q1). Measured on six rendered sets (the three 3-D families'
-two seeds each): of the spots read as empty, a plate was found on 8 of 9 missed cubes of the
-third family's 4027, all with the right arrow, and on none of 406 empty squares and 15 pawns;
-on the cubes the reader already found, 94 of 99 plates gave the right arrow, 1 a wrong one.
+two seeds each), on the spots read as empty with an occupied spot's evidence: a plate on 8 of the
+9 missed cubes of the third family's 4027, all with the right arrow, and on none of 873 empty
+squares and 16 pawns; on every cube of the six sets, 99 plates: 94 arrows right, 1 wrong, 4 none.
 """
 
 from __future__ import annotations
