@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.qubism_glyph import _INSET, GlyphRule, glyph_direction
+from vision.qubism_glyph import _INSET, GlyphRule, _label_stacked, glyph_direction
 
 
 @dataclass(frozen=True)
@@ -62,24 +62,34 @@ class PlateTop:
 def plate_top(top: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> PlateTop | None:
     """The plate holding a glyph in a grey top crop (values 0-1, 48 pixels, centred on a spot), its
     glyph's direction read by ``glyphs``; None where there is none (see the module docstring)."""
-    g = np.asarray(top, np.float32)
-    inner = g[_INSET:-_INSET, _INSET:-_INSET]
-    h, w = inner.shape
-    g8 = np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8))
-    cut = cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+    return plate_tops(np.asarray(top, np.float32)[None], rule, glyphs)[0]
+
+
+def plate_tops(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> list[PlateTop | None]:
+    """``plate_top`` of each of a frame's top crops ([n, 48, 48]), the same answers: each tone of
+    all the crops labelled at once (``vision.qubism_glyph._label_stacked``: each crop's components
+    as alone, in the same order)."""
+    if not len(tops):
+        return []
+    full = np.asarray(tops, np.float32)
+    inners = full[:, _INSET:-_INSET, _INSET:-_INSET]
+    _, h, w = inners.shape
+    g8s = [np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8)) for inner in inners]
+    cuts = [cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0] for g8 in g8s]
     c = (h - 1) / 2
-    best: PlateTop | None = None
-    for tone in (g8 > cut, g8 <= cut):  # a pale plate, then a dark one
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(tone.astype(np.uint8), connectivity=8)
-        for j in range(1, n):
-            x, y, bw, bh, area = (int(v) for v in stats[j])
-            if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-                continue  # runs out of the crop: print, a side, a shadow
-            if not rule.share[0] <= area / (h * w) <= rule.share[1]:
-                continue
-            if float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / g.shape[0] > rule.offset:
-                continue
-            plate = (labels == j).astype(np.uint8)
+    best: list[PlateTop | None] = [None] * len(g8s)
+    for pale in (True, False):  # a pale plate, then a dark one
+        tones = [g8 > cut if pale else g8 <= cut for g8, cut in zip(g8s, cuts)]
+        labels, stats, cents, tile, period = _label_stacked(tones)
+        x, y, bw, bh, area = stats.T
+        fits = ((x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)  # not running out of the crop: print, a side
+                & (area >= rule.share[0] * h * w) & (area <= rule.share[1] * h * w)
+                & (np.hypot(cents[:, 0] - c, cents[:, 1] - c) <= rule.offset * full.shape[1]))
+        fits[0] = False  # the background
+        for j in np.flatnonzero(fits):
+            k = int(tile[j])
+            inner = inners[k]
+            plate = (labels[k * period:k * period + h] == j).astype(np.uint8)
             pts = cv2.findNonZero(plate)
             hull = np.zeros_like(plate)
             cv2.fillConvexPoly(hull, cv2.convexHull(pts), 1)
@@ -91,17 +101,18 @@ def plate_top(top: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> PlateTop |
             other = int(inside.sum())
             if not rule.glyph[0] * filled <= other <= rule.glyph[1] * filled:
                 continue
-            m, glabels, gstats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
-            k = 1 + int(np.argmax(gstats[1:, cv2.CC_STAT_AREA]))
-            if gstats[k, cv2.CC_STAT_AREA] < rule.whole * other:
+            _, glabels, gstats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
+            m = 1 + int(np.argmax(gstats[1:, cv2.CC_STAT_AREA]))
+            if gstats[m, cv2.CC_STAT_AREA] < rule.whole * other:
                 continue
-            glyph = (glabels == k).astype(np.uint8)
+            glyph = (glabels == m).astype(np.uint8)
             face = inner[plate > 0]
             evenness = abs(float(face.mean()) - float(inner[glyph > 0].mean())) / (float(face.std()) + 0.02)
-            if evenness < rule.evenness or (best is not None and evenness <= best.evenness):
+            known = best[k]
+            if evenness < rule.evenness or (known is not None and evenness <= known.evenness):
                 continue
-            direction, conf = glyph_direction(glyph, g, glyphs)
-            best = PlateTop(direction, float(conf), evenness)
+            direction, conf = glyph_direction(glyph, full[k], glyphs)
+            best[k] = PlateTop(direction, float(conf), evenness)
     return best
 
 
@@ -115,7 +126,7 @@ def plate_cubes(decided: list[tuple[str | None, float]], spots: list[int], tops:
     room = most - sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
     if room <= 0 or not spots:
         return []
-    found = [(p, i) for i, top in zip(spots, tops) if (p := plate_top(top, rule, glyphs)) is not None]
+    found = [(p, i) for i, p in zip(spots, plate_tops(tops, rule, glyphs)) if p is not None]
     added: list[int] = []
     for p, i in sorted(found, key=lambda f: -f[0].evenness)[:room]:
         sure = float(0.5 + 0.3 * min(p.direction_conf, 1.0)) if p.direction else weak_conf
