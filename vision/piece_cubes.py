@@ -15,6 +15,7 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_needle import asked_arrows
 from vision.qubism_pawns import PawnShape, likeness, spot_shape
+from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_tops, top_crops,
                                 top_face, with_arrow, with_glyphs)
 
@@ -77,9 +78,29 @@ class CubeSpots(SpotFeatures):
 
         settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None, frozenset(moved),
                      frozenset(small))
+        if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
+            self._plate_cubes(decided, score, look, tops, centres, lift, marks)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles)
+
+    def _plate_cubes(self, decided: list[tuple[str | None, float]], score: np.ndarray, look: list[int],
+                     tops: np.ndarray, centres: np.ndarray, lift: np.ndarray,
+                     marks: list[tuple[float, float, float]]) -> None:
+        """Spots of ``look`` still read as empty with an occupied spot's evidence (score 1 or more) whose
+        top crop (``tops``, centred at ``centres``, board mm, in the plane ``lift`` takes to the board's)
+        lies off the printed markers and shows a cube's plate are cubes (``vision.qubism_plates``)."""
+        rule = self.config.cube_tops
+        assert rule is not None and rule.plates is not None and rule.glyphs is not None
+        square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * self.cell_mm * FACE_MIDDLE / 2
+        ks = []
+        for k, i in enumerate(look):
+            if decided[i][0] is not None or score[i] < 1:
+                continue
+            corners = np.column_stack([centres[k] + square, np.ones(4)]) @ lift.T
+            if crop_marker_share(corners[:, :2] / corners[:, 2:], marks) <= rule.marker_share:
+                ks.append(k)
+        plate_cubes(decided, [look[k] for k in ks], tops[ks], rule.plates, rule.glyphs, rule.most, rule.weak_conf)
 
     def _arrow(self, image: np.ndarray, pose: BoardPose, i: int) -> tuple[str | None, float]:
         """A cube's arrow: nearest learned cube top turned four ways, else the glyph's shape.

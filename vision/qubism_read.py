@@ -38,6 +38,7 @@ from vision.lens import Lens
 from vision.qubism_needle import NeedleRule
 from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyphs, like_direction,
                                  off_centre_glyphs, silhouette, turned_overlaps)
+from vision.qubism_plates import PlateRule
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -116,6 +117,9 @@ class CubeTops:
     needles: NeedleRule | None = field(default_factory=NeedleRule)
     """A cube left asked (``cube:?``) whose top crop shows an elongated glyph with one clearly darker
     end (a compass needle: ``vision.qubism_needle``) points that way. None: not looked for."""
+    plates: PlateRule | None = field(default_factory=PlateRule)
+    """A spot still read as empty with an occupied spot's evidence whose top shows a plate holding a
+    glyph (``vision.qubism_plates``) is a cube, past the rules above (None: not looked for)."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""
