@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.boardlocate import BoardPose, camera_from_homography
 from vision.piece_config import ShadowLooks
-from vision.piece_looks import LOOK_SCALE
+from vision.piece_looks import LOOK_SCALE, appearance
 from vision.piece_mix import colour_shares
 
 if TYPE_CHECKING:
@@ -92,11 +92,13 @@ def shadow_examples(looks: np.ndarray, empty_looks: np.ndarray, score: np.ndarra
 
 
 def learn_shadows(reader: SpotFeatures, image: np.ndarray, pose: BoardPose, score: np.ndarray, looks: np.ndarray,
-                  known: dict[int, str | None], names: list[str], protos: np.ndarray, shadows: list[list[float]],
+                  position: dict[str, str], names: list[str], protos: np.ndarray, shadows: list[list[float]],
                   rule: ShadowLooks) -> None:
-    """Add the shadows of a known position (spot index -> look class, None for empty;
+    """Add the shadows of a known position (square -> token, empty squares left out;
     ``features`` read first; ``names``, ``protos``: the learned looks) to ``shadows``, keeping
     the latest ``rule.most``."""
+    known = {i: next((appearance(position[s]) for s in ids if s in position), None)
+             for i, ids in enumerate(reader.groups)}
     empty = [i for i, t in known.items() if t is None and not reader._never_empty[i]]
     pieces = [i for i, t in known.items() if t is not None]
     shows: dict[int, set[str]] = {}

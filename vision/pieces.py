@@ -41,10 +41,11 @@ tell mice apart; ``comparable()`` maps engine views to what the camera can see).
 
 Modules, one per stage: ``vision.piece_spots`` (warp, light, occupancy evidence and looks per
 spot), ``vision.piece_looks`` (look features, learned looks), ``vision.piece_mix`` (Kilkenny: a
-cat's colour seen partly, the plane of the cats' heads), ``vision.arrows`` (a cube's
-arrow), ``vision.piece_config`` (settings), ``vision.chop_read`` and ``vision.chop_squares``
-(Chop! Chop!'s rules and its learned per-square classifier); this one reads the spots (nearest look, shadows,
-the spot's middle) and checks the frame as a whole.
+cat's colour seen partly, the plane of the cats' heads), ``vision.piece_shadow`` (Kilkenny: the
+shadows of the start's light), ``vision.arrows`` (a cube's arrow), ``vision.piece_config``
+(settings), ``vision.chop_read`` and ``vision.chop_squares`` (Chop! Chop!'s rules and its learned
+per-square classifier); this one reads the spots (nearest look, shadows, the spot's middle) and
+checks the frame as a whole.
 """
 
 from __future__ import annotations
@@ -167,9 +168,7 @@ class BoardReader(CubeSpots):
             if len(cats) >= 4:
                 self.model.head_plane = learn_head(self, image, pose, cats, names, protos, rule)
         if (shade := self.config.shadow_looks.get(self.board.game)) is not None:  # this light's shadows
-            held = {i: next((appearance(known[s]) for s in ids if s in known), None)
-                    for i, ids in enumerate(self.groups)}
-            learn_shadows(self, image, pose, score, looks, held, *self._classes(), self.model.shadows, shade)
+            learn_shadows(self, image, pose, score, looks, known, *self._classes(), self.model.shadows, shade)
         return n
 
     def _classes(self) -> tuple[list[str], np.ndarray]:
