@@ -15,6 +15,13 @@ near the print's look as the cat's, so when the count looks for a missing piece 
 spots, how much nearer a spot's look is to the piece's than to its print only counts as far as
 the piece's learned look differs from the print's (``look_weight``); otherwise the evidence
 alone decides.
+
+A counter may stand in a shadow's edge itself (the camera stand's shadow band across the track):
+a straight edge then explains much of its spot's change, and the search for a missing piece
+skipped it while a weak spot elsewhere on that edge, whose change had not been measured against
+an edge, was taken instead. The search now measures every spot it could take and skips only
+those an edge explains but for less than ``PieceConfig.always_edge`` (the bare edge), not
+those a counter standing in it leaves less explained.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from vision.piece_looks import _step_fraction
 
 if TYPE_CHECKING:
     from vision.piece_spots import SpotFeatures
@@ -64,3 +73,16 @@ def spot_crowds(reader: SpotFeatures, score: np.ndarray) -> np.ndarray:
         return np.zeros(len(score), bool)
     return crowded(reader._spot_centres_px / reader.config.px_per_mm, (score >= 1) & ~reader._never_empty,
                    reader.cell_mm, least)
+
+
+def beyond_edges(reader: SpotFeatures, cand: list[int], step_frac: np.ndarray) -> list[int]:
+    """The spots of ``cand`` the search for a missing piece may take: those a straight shadow
+    edge does not explain (``step_frac`` >= ``shadow_step_frac``), or for games with
+    ``PieceConfig.shadow_edge`` those it explains but for at least ``always_edge`` (measured
+    here: ``step_frac`` holds only the occupied spots')."""
+    cfg = reader.config
+    if reader.board.game not in cfg.shadow_edge or not cand:
+        return [i for i in cand if step_frac[i] >= cfg.shadow_step_frac]
+    frac = _step_fraction(reader._last_patches[cand], reader._last_empty_patches[cand])
+    return [i for i, f in zip(cand, frac) if f >= cfg.always_edge]
+

@@ -62,6 +62,38 @@ class ShadedRule:
     intact_spread: float = 1.2
 
 
+@dataclass(frozen=True)
+class ShadowLooks:
+    """What the empty print looks like in this light's shadows, learned from a known position
+    (``vision.piece_shadow``). A shadow darkens the paper and tints it with the light that is
+    left, the same way wherever it falls under one light: its look relative to the print (chroma
+    and log brightness moved) lies on a line from the print's own look (no shadow) to the
+    darkest a shadow gets there. The known position's empty spots that would be read as
+    occupied and changed at least ``least`` look units from their print (a figure's cast shadow,
+    a hand's) are kept as such lines. A spot behind a known piece (that piece nearer the
+    camera's foot, within 1.5 squares) may show the piece's body instead: it is not kept when its
+    colour lies at least ``body_share`` of the way towards that piece's, within ``body_off`` of
+    the line.
+
+    A spot later read as a piece far from that piece's learned look (farther than ``far``),
+    within ``near`` of a shadow line (up to ``reach`` times as deep as its example) and at most
+    ``ratio`` times as far from that line as from the piece's look holds none: under a dim
+    evening lamp a metal figure's long cast shadow is the colour of a dark blue cat, but lighter
+    than one and just where the start's shadows lay (third family 4026: 15 of its 16 empty
+    squares read as blue cats 0.03-0.45 from a learned shadow, 2.1-2.6 from the cat's look; real
+    cats that near a learned shadow lie within 1.44 of their look). The latest ``most``
+    examples are kept."""
+
+    least: float = 1.0
+    far: float = 1.5
+    near: float = 0.6
+    ratio: float = 0.5
+    reach: float = 1.25
+    body_share: float = 0.3
+    body_off: float = 0.5
+    most: int = 300
+
+
 @dataclass
 class PieceConfig:
     px_per_mm: float = 2.0
@@ -155,6 +187,10 @@ class PieceConfig:
     shaded: dict[str, ShadedRule] = field(default_factory=lambda: {"kilkenny": ShadedRule()})
     """Games whose pieces all differ in colour from the print: a partly seen piece told from
     tinted light by its own shading (``ShadedRule``)."""
+    shadow_looks: dict[str, ShadowLooks] = field(default_factory=lambda: {"kilkenny": ShadowLooks()})
+    """Games whose shadows are learned from known positions and read as empty (``ShadowLooks``,
+    ``vision.piece_shadow``). Not Kat en Muis: its see-through acrylic mice look like the print
+    darkened, as near a learned shadow as the false ones (third family, 0.05-0.14 look units)."""
     frame_min: int = 5
     frame_clear: float = 1.0
     frame_agree: int = 4
@@ -242,6 +278,11 @@ class PieceConfig:
     look, that shows it best: evidence times how much nearer its look is to the kind's than to
     its own empty print. Low confidence (0.3-0.7), so the cross-check asks when unsure."""
     always_min_score: float = 0.5
+    always_edge: float = 0.2
+    """Games with ``shadow_edge``: the search for a missing piece skips the spots a straight
+    shadow edge explains but for less than this share (``vision.katenmuis_read.beyond_edges``),
+    not ``shadow_step_frac``: a counter standing in a shadow's edge leaves more unexplained (third
+    family 4026: 0.25, 0.32) than the bare edge beside it (0.08-0.11)."""
     crowd: dict[str, int] = field(default_factory=lambda: {"katenmuis": 3})
     """Games of a few small pieces (Kat en Muis: two counters): a spot among this many or more
     touching occupied spots is under something larger (a hand, an arm). When the count

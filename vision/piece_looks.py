@@ -94,6 +94,9 @@ class PieceModel:
     raised plane (``vision.qubism_pawns.spot_shape``: 2*P*P*3 numbers; ``PieceConfig.pawn_shape``)."""
     shape_corners: list[float] = field(default_factory=list)
     """The board's corners (pixels, 8 numbers) in the photo the ``shapes`` were learned from: its camera."""
+    shadows: list[list[float]] = field(default_factory=list)
+    """Shadows on the empty print in known positions: each a spot's look minus its print's
+    (``NFEAT`` numbers; ``vision.piece_shadow``, ``PieceConfig.shadow_looks``)."""
 
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
@@ -112,7 +115,7 @@ class PieceModel:
                                           "centre": self.centre, "hole_starts": self.hole_starts,
                                           "rings": self.rings, "start_corners": self.start_corners,
                                           "head_plane": self.head_plane, "shapes": self.shapes,
-                                          "shape_corners": self.shape_corners}),
+                                          "shape_corners": self.shape_corners, "shadows": self.shadows}),
                                    encoding="utf-8")
 
     @classmethod
@@ -130,7 +133,8 @@ class PieceModel:
                        [_numbers(r, P * P) for r in data.get("hole_starts", [])],
                        _numbers([data.get("head_plane", 0.0)], 1)[0],
                        {str(k): [_numbers(r, 2 * P * P * 3) for r in v] for k, v in data.get("shapes", {}).items()},
-                       _numbers(data["shape_corners"], 8) if data.get("shape_corners") else [])
+                       _numbers(data["shape_corners"], 8) if data.get("shape_corners") else [],
+                       [_numbers(r, NFEAT) for r in data.get("shadows", [])])
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc} (make it again with 'companion board "
                              "learn')") from None

@@ -41,10 +41,11 @@ tell mice apart; ``comparable()`` maps engine views to what the camera can see).
 
 Modules, one per stage: ``vision.piece_spots`` (warp, light, occupancy evidence and looks per
 spot), ``vision.piece_looks`` (look features, learned looks), ``vision.piece_mix`` (Kilkenny: a
-cat's colour seen partly, the plane of the cats' heads), ``vision.arrows`` (a cube's
-arrow), ``vision.piece_config`` (settings), ``vision.chop_read`` and ``vision.chop_squares``
-(Chop! Chop!'s rules and its learned per-square classifier); this one reads the spots (nearest look, shadows,
-the spot's middle) and checks the frame as a whole.
+cat's colour seen partly, the plane of the cats' heads), ``vision.piece_shadow`` (Kilkenny: the
+shadows of the start's light), ``vision.arrows`` (a cube's arrow), ``vision.piece_config``
+(settings), ``vision.chop_read`` and ``vision.chop_squares`` (Chop! Chop!'s rules and its learned
+per-square classifier); this one reads the spots (nearest look, shadows, the spot's middle) and
+checks the frame as a whole.
 """
 
 from __future__ import annotations
@@ -65,13 +66,14 @@ from vision.chop_squares import decide, far_from_mice, frame_holes, merge, spot_
 from vision.chop_known import follow_confirmed
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
-from vision.katenmuis_read import look_weight, spot_crowds
+from vision.katenmuis_read import beyond_edges, look_weight, spot_crowds
 from vision.piece_config import PieceConfig
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
 from vision.piece_mix import drop_hidden, learn_head, partly_seen, print_intact, shaded_piece, tinted_light
 from vision.piece_pairs import look_colour, pair_shares
+from vision.piece_shadow import in_shadow, learn_shadows
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
@@ -169,6 +171,8 @@ class BoardReader(CubeSpots):
             cats = {spot_index[s]: appearance(t) for s, t in known.items() if s in spot_index and t in names}
             if len(cats) >= 4:
                 self.model.head_plane = learn_head(self, image, pose, cats, names, protos, rule)
+        if (shade := self.config.shadow_looks.get(self.board.game)) is not None:  # this light's shadows
+            learn_shadows(self, image, pose, score, looks, known, *self._classes(), self.model.shadows, shade)
         return n
 
     def _classes(self) -> tuple[list[str], np.ndarray]:
@@ -238,6 +242,8 @@ class BoardReader(CubeSpots):
                     token, conf = self._partly_seen(i, looks[i], names, protos, occ_conf) or (None, 0.6)
                 elif self._tinted(i, looks[i], best, float(d[0]), names, protos):
                     token, conf = None, 0.6  # tinted towards a cat's colour, no piece's shading
+                elif self._shadowed(i, looks[i], float(d[0])):
+                    token, conf = None, 0.6  # where this light's learned shadows lie (vision.piece_shadow)
                 if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
                     # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
                     arrow, aconf = self._arrow(img, pose, i)
@@ -444,9 +450,9 @@ class BoardReader(CubeSpots):
             if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue
             nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(decided))])
-            cand = [i for i, (t, _) in enumerate(decided)
-                    if t is None and not self._never_empty[i] and nearest[i]
-                    and score[i] >= cfg.always_min_score and step_frac[i] >= cfg.shadow_step_frac]
+            cand = beyond_edges(self, [i for i, (t, _) in enumerate(decided)
+                                       if t is None and not self._never_empty[i] and nearest[i]
+                                       and score[i] >= cfg.always_min_score], step_frac)
             if cand:
                 i = max(cand, key=lambda j: support(j, c))
                 decided[i] = (c, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
@@ -493,6 +499,8 @@ class BoardReader(CubeSpots):
             token = shaded_piece(look, self._last_look_empty[i], names, protos, self._spreads(i), shaded)
         if token is None or self._centre_weak_for(i, token):
             return None
+        if self._shadowed(i, look, float(_look_distance(protos[[n == token for n in names]], look).min())):
+            return None  # where this light's learned shadows lie (vision.piece_shadow)
         return token, 0.8 * occ_conf
 
     def _spreads(self, i: int, part: int = 3) -> tuple[float, float]:
@@ -510,6 +518,12 @@ class BoardReader(CubeSpots):
         spreads, chromas = self._spreads(i), self._spreads(i, 1)
         return (tinted_light(look, self._last_look_empty[i], token, dist, names, protos, spreads, chromas, rule)
                 or print_intact(self._spreads(i, 0), spreads, chromas, rule))
+
+    def _shadowed(self, i: int, look: np.ndarray, dist: float) -> bool:
+        """Spot ``i``, read as a piece at look distance ``dist``, lies on a shadow line learned
+        from a known position (``PieceConfig.shadow_looks``, ``vision.piece_shadow.in_shadow``)."""
+        rule = self.config.shadow_looks.get(self.board.game)
+        return rule is not None and in_shadow(look - self._last_look_empty[i], dist, self.model.shadows, rule)
 
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of

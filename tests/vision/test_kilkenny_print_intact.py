@@ -59,8 +59,10 @@ def hand_shadow(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[di
 @pytest.mark.slow
 def test_a_hands_shadow_is_no_row_of_blue_cats(hand_shadow: tuple[Path, list[dict[str, Any]]]) -> None:
     root, scenes = hand_shadow
-    new = _wrong(scenes, root, PieceConfig())
-    old = _wrong(scenes, root, PieceConfig(shaded={"kilkenny": ShadedRule(intact_struct=0.0)}))
+    # the shadows learned at the start (vision.piece_shadow) drop most of them too: off in both, so
+    # this rule is measured alone
+    new = _wrong(scenes, root, PieceConfig(shadow_looks={}))
+    old = _wrong(scenes, root, PieceConfig(shaded={"kilkenny": ShadedRule(intact_struct=0.0)}, shadow_looks={}))
     false_blue = [w for w in old if w[0].endswith("kilkenny-0018.jpg") and w[2] is None and w[3] == "cat:blue"]
     assert len(false_blue) >= 8, old  # the scene still shows the failure
     assert len([w for w in new if w[0].endswith("kilkenny-0018.jpg") and w[2] is None]) <= 3, new  # measured: 11 -> 3
