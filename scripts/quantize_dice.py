@@ -13,7 +13,7 @@ crops at the shipped detector's proposals (dice, and the false hits it makes) on
 Only the convolutions and their ReLUs are quantized (``--float-layers`` leaves some of them in
 float: tried in issue 17's seventh round, not shipped). The fully connected head stays float: with
 it in int8, OpenCV 5's int8 engine moves class probabilities by up to 0.29 (onnxruntime: 0.03);
-without it, by at most 0.05. OpenCV runs the result with int8 kernels (``vision.dice._net``
+without it, by at most 0.05. OpenCV runs the result with int8 kernels (``vision.dice_models._net``
 picks the engine that has them): about 40 % less time per crop, which is most of the reader's
 time (docs/readme/dice.md, "Speed").
 

@@ -231,7 +231,8 @@ def _height_columns(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray
     grid = _spot_grid(reader)
     to_image, lens = pose.sampling()  # through the lens when the pose has one
     tp = _sample_spots(image, to_image @ lift @ np.diag([1 / s, 1 / s, 1.0]), grid, lens) / 255
-    tp /= reader._gain_at(lift_px, reader._last_coef)[:, None, None, :]
+    gain, ctr = reader._gain_seen(lift_px, reader._last_coef)  # ctr: where each spot shows up there
+    tp /= gain[:, None, None, :]
     up, tl = reader._scores(tp, *_raised_print(reader, pose, lift_px, grid))
     out = np.zeros((n, 10))
     learned = set(reader.model.looks)
@@ -241,7 +242,6 @@ def _height_columns(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray
     out[:, 2] = _logd(_look_distance(tl, looks))
     out[:, 3] = tl[:, 2] - looks[:, 2]
     out[:, 4] = tl[:, 3] - looks[:, 3]
-    ctr = (reader._spot_centres_px @ lift_px[:2, :2].T) + lift_px[:2, 2]  # where each spot shows up there
     out[:, 5] = np.linalg.norm(ctr - reader._spot_centres_px, axis=1) / (s * reader.cell_mm)
     out[:, 6:10] = np.clip(up, 0, 6)
     return out

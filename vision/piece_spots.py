@@ -201,10 +201,15 @@ class SpotFeatures:
     def _gain_at(self, lift_px: np.ndarray, coef: np.ndarray, spots: list[int] | None = None) -> np.ndarray:
         """The fitted light (``coef``: ``_gain``'s) at the spots (all, or ``spots``) seen in a
         plane whose board pixels ``lift_px`` (3x3) maps to where they show, at least 0.05."""
+        return self._gain_seen(lift_px, coef, spots)[0]
+
+    def _gain_seen(self, lift_px: np.ndarray, coef: np.ndarray,
+                   spots: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``_gain_at``'s gain, and where each spot's centre shows in that plane (board pixels)."""
         centres = self._spot_centres_px if spots is None else self._spot_centres_px[spots]
         ctr = (centres @ lift_px[:2, :2].T) + lift_px[:2, 2]
         gain: np.ndarray = np.maximum(self._basis(ctr[:, 0], ctr[:, 1]) @ coef, 0.05).astype(np.float32)
-        return gain
+        return gain, ctr
 
     def looks_at(self, image: np.ndarray, pose: BoardPose, z_mm: float,
                  spots: list[int]) -> tuple[np.ndarray, np.ndarray]:

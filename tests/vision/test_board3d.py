@@ -14,14 +14,13 @@ import pytest
 
 from bench.board import print_kinds
 from companion import games
+from tests.vision.scene_checks import assert_labels_drawn
 from vision.boardcli import main
 from vision.boarddefaults import board_for
 from vision.boardlocate import locate_board
 from vision.synth.board3d import H, W, make_setup, render_3d_scene, scene_labels, write_3d_dataset
 from vision.synth.board3d_play import _play, group_layouts, layout_of
 from vision.synth.board_scenes import evaluate_dir
-
-LABEL_OF_SLAB = {"slab": "slab", "cheese": "cheese", "hole_open": "hole"}
 
 
 def _scene(game: str, seed: int, layout_index: int = 0) -> tuple[Any, Any, Any]:
@@ -63,12 +62,7 @@ def test_every_labelled_piece_is_where_the_picture_shows_it() -> None:
     scene = render_3d_scene(board, layout, setup, rng, arm=False)
     cam = setup.camera
     # every label is drawn on its square, and nothing else is
-    drawn: dict[str, list[str]] = {}
-    for p in scene.placed:
-        drawn.setdefault(p.square, []).append(LABEL_OF_SLAB.get(p.token, p.token))
-    for sid, token in layout.squares.items():
-        floor = sid[4:] if sid.startswith("top:") and sid[4:] in drawn else sid
-        assert token in drawn.get(floor, []), (sid, token, drawn.get(floor))
+    assert_labels_drawn(layout.squares, scene.placed)
     # each piece stands on its square and shows in the picture where its body projects
     own = other = 0
     for i, p in enumerate(scene.placed):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision import dice as D
+from vision import dice_models as M
 from vision.synth import dice as synth_dice
 from vision.errors import ModelError
 
@@ -58,7 +59,7 @@ def test_warm_up_loads_both_classifiers() -> None:
 
     def fresh_thread() -> None:  # models are cached per thread: a new one starts with none
         D.warm_up()
-        loaded.extend(path for path, _role in D._local.nets)
+        loaded.extend(path for path, _role in M._local.nets)
 
     t = threading.Thread(target=fresh_thread)
     t.start()

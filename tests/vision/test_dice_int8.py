@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from vision import dice as D
+from vision import dice_models as M
 from vision.errors import ModelError
 from vision.limits import MAX_MODEL_BYTES
 
@@ -26,14 +27,14 @@ R10 = D.MODELS / "dice_cls_r10_int8.onnx"  # the tenth round's classifier, avera
 
 def test_the_shipped_classifiers_are_int8_ones_and_small() -> None:
     assert D.DiceConfig().cls_models == ((INT8, D.CROP_GROW), (R10, D.CROP_GROW))
-    assert D._quantized(INT8) and not D._quantized(FLOAT) and not D._quantized(D.DiceConfig().det_model)
-    assert D.float_twin(INT8) == FLOAT
-    assert D._quantized(R10) and D.float_twin(R10).is_file() and not D._quantized(D.float_twin(R10))
-    for path in [INT8, R10, FLOAT, D.float_twin(R10), D.DiceConfig().det_model]:
+    assert M._quantized(INT8) and not M._quantized(FLOAT) and not M._quantized(D.DiceConfig().det_model)
+    assert M.float_twin(INT8) == FLOAT
+    assert M._quantized(R10) and M.float_twin(R10).is_file() and not M._quantized(M.float_twin(R10))
+    for path in [INT8, R10, FLOAT, M.float_twin(R10), D.DiceConfig().det_model]:
         assert path.stat().st_size < MAX_MODEL_BYTES
     fast = D.MODELS / "dice_cls_fast_int8.onnx"  # the quick classifier read first, int8 as well
     assert D.DiceConfig().cls_fast == (fast, D.CROP_GROW)
-    assert D._quantized(fast) and not D._quantized(D.float_twin(fast)) and D.float_twin(fast).is_file()
+    assert M._quantized(fast) and not M._quantized(M.float_twin(fast)) and M.float_twin(fast).is_file()
     assert fast.stat().st_size < INT8.stat().st_size
 
 
@@ -54,7 +55,7 @@ def test_int8_and_float_read_the_same_classes_on_dice_dev(dice_dev: tuple[Path, 
         return D._softmax(net.forward().reshape(len(x), 7))
 
     for int8 in (INT8, R10):
-        f, q = probs(D.float_twin(int8)), probs(int8)
+        f, q = probs(M.float_twin(int8)), probs(int8)
         assert not np.array_equal(f, q)  # it really is another computation
         assert (f.argmax(1) == q.argmax(1)).mean() >= 0.99
         assert np.abs(f - q).mean() < 0.005 and np.abs(f - q).max() < 0.2
@@ -63,7 +64,7 @@ def test_int8_and_float_read_the_same_classes_on_dice_dev(dice_dev: tuple[Path, 
 def test_int8_reads_dice_dev_as_the_float_model(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
     root, entries = dice_dev
     cfg8 = D.DiceConfig(cls_fast=None)  # every crop read by the full classifier
-    cfg32 = replace(cfg8, cls_models=tuple((D.float_twin(p), g) for p, g in cfg8.cls_models))
+    cfg32 = replace(cfg8, cls_models=tuple((M.float_twin(p), g) for p, g in cfg8.cls_models))
     differ = 0
     for e in entries:
         img = cv2.imread(str(root / e["file"]))
@@ -101,7 +102,7 @@ def test_an_int8_model_without_a_twin_is_a_clear_error(tmp_path: Path) -> None:
                    D.DiceConfig(cls_models=((bad, D.CROP_GROW),), cls_fast=None))
 
 
-two_engines = pytest.mark.skipif(len(D._ENGINES) < 2, reason="this OpenCV has one dnn engine")
+two_engines = pytest.mark.skipif(len(M._ENGINES) < 2, reason="this OpenCV has one dnn engine")
 
 
 @two_engines
@@ -119,7 +120,7 @@ def test_both_engines_compute_the_same_numbers(dice_dev: tuple[Path, list[dict[s
 
     def outputs(path: Path, inputs: list[np.ndarray]) -> list[np.ndarray]:
         got = []
-        for engine in D._ENGINES:
+        for engine in M._ENGINES:
             net = cv2.dnn.readNetFromONNX(str(path), *engine)
             out = []
             for i in inputs:
@@ -140,7 +141,7 @@ def test_both_engines_compute_the_same_numbers(dice_dev: tuple[Path, list[dict[s
 @pytest.mark.parametrize("model", ["classifier", "detector"])
 def test_the_quicker_engine_is_kept_and_said(model: str, monkeypatch: pytest.MonkeyPatch,
                                             caplog: pytest.LogCaptureFixture) -> None:
-    path, shape = (INT8, D.CLS_PROBE) if model == "classifier" else (D.DiceConfig().det_model, (1, 3, 320, 320))
+    path, shape = (INT8, M.CLS_PROBE) if model == "classifier" else (D.DiceConfig().det_model, (1, 3, 320, 320))
     nets = {}
     real_read = cv2.dnn.readNetFromONNX
 
@@ -150,20 +151,20 @@ def test_the_quicker_engine_is_kept_and_said(model: str, monkeypatch: pytest.Mon
         return net
 
     monkeypatch.setattr(cv2.dnn, "readNetFromONNX", read)
-    for slow in D._ENGINES:  # each engine in turn the slow one: the other is kept
+    for slow in M._ENGINES:  # each engine in turn the slow one: the other is kept
         timed: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
 
         def forward_ms(net: cv2.dnn.Net, shape: tuple[int, ...], slow: tuple[int, ...] = slow) -> float:
             timed.append((nets[id(net)], shape))
             return 9.0 if nets[id(net)] == slow else 3.0
 
-        monkeypatch.setattr(D, "_forward_ms", forward_ms)
+        monkeypatch.setattr(M, "_forward_ms", forward_ms)
         with caplog.at_level(logging.INFO, logger="vision.dice"):
             caplog.clear()
-            net = D._load(path, shape)
+            net = M._load(path, shape)
         assert nets[id(net)] != slow
-        assert sorted(timed) == sorted([(e, shape) for e in D._ENGINES] * 5)  # five runs each, on that shape
-        kept = "classic" if nets[id(net)] == D._ENGINE else "default"
+        assert sorted(timed) == sorted([(e, shape) for e in M._ENGINES] * 5)  # five runs each, on that shape
+        kept = "classic" if nets[id(net)] == M._ENGINE else "default"
         assert f"dice model {path.name}: {kept} engine" in caplog.text
 
 

@@ -12,28 +12,12 @@ from typing import Any
 
 import pytest
 
+from tests.vision.group_reads import wrong_squares
 from vision.boarddefaults import board_for
-from vision.imageload import load_image
 from vision.piece_config import PieceConfig
-from vision.pieces import BoardReader, comparable
 from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("katenmuis")
-
-
-def _wrong(scenes: list[dict[str, Any]], root: Path, config: PieceConfig) -> list[tuple[str, str, str | None, str | None]]:
-    """(file, square, truth, read) of every square read wrong (occluded squares left out), the
-    group's first scene (the start) learned."""
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(load_image(root / str(scenes[0]["file"])).image, dict(scenes[0]["squares"]))
-    out = []
-    for sc in scenes[1:]:
-        got = reader.read_spots(reader.read(load_image(root / str(sc["file"])).image, track=False))
-        truth = comparable(BOARD, dict(sc["squares"]))
-        for sid in reader.observable:
-            if sid not in set(sc.get("occluded", ())) and truth.get(sid) != got.get(sid):
-                out.append((str(sc["file"]), sid, truth.get(sid), got.get(sid)))
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +34,8 @@ def test_a_shadow_edge_is_not_the_see_through_mouse(acrylic_evening: tuple[Path,
     # measured (2026-11-27): 11 squares wrong without the check, 4 with it; without it square 18
     # (the shadow's edge) was read as the mouse in five of the seven reads
     root, scenes = acrylic_evening
-    new = _wrong(scenes, root, PieceConfig())
-    old = _wrong(scenes, root, PieceConfig(shadow_edge=()))
+    new = wrong_squares(scenes, root, BOARD, PieceConfig())
+    old = wrong_squares(scenes, root, BOARD, PieceConfig(shadow_edge=()))
     false_18 = [w for w in old if w[1] == "18" and w[3] == "mouse"]
     assert len(false_18) >= 4, old  # the scenes still show the failure
     assert not any(w[1] == "18" for w in new), new

@@ -11,12 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import piece_counts
 from vision.boarddefaults import board_for
-from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.piece_looks import PieceModel, _look_features
 from vision.piece_mix import behind_same, colour_shares, head_plane, partly_seen
-from vision.pieces import BoardReader, comparable
 from vision.synth.scene_b import write_b_dataset
 
 BOARD = board_for("kilkenny")
@@ -71,29 +70,6 @@ def test_a_cat_behind_a_cat_of_its_colour_towards_the_camera() -> None:
     assert behind_same(centres, tokens, (400.0, 60.0), 12.0) == []  # side by side
 
 
-def _reads(root: Path, config: PieceConfig) -> tuple[int, int, int, int]:
-    """(cats, cats read right, cats read empty, empty squares read as a cat) over the group's
-    reads, its first scene (the start) learned."""
-    scenes = json.loads((root / "labels.json").read_text())["scenes"]
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(load_image(root / scenes[0]["file"]).image, dict(scenes[0]["squares"]))
-    cats = right = missed = invented = 0
-    for sc in scenes[1:]:
-        got = reader.read_spots(reader.read(load_image(root / sc["file"]).image, track=False))
-        truth = comparable(BOARD, dict(sc["squares"]))
-        for sid in reader.observable:
-            if sid in set(sc.get("occluded", ())):
-                continue
-            want, read = truth.get(sid), got.get(sid)
-            if want:
-                cats += 1
-                right += read == want
-                missed += read is None
-            else:
-                invented += read is not None
-    return cats, right, missed, invented
-
-
 @pytest.fixture(scope="module")
 def cut_outs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Wooden cut-out cats 1.7 squares tall under a camera tilted 39 degrees, window light and a
@@ -109,8 +85,8 @@ CUT_OUT_SEED = 3336
 @pytest.mark.slow
 def test_flat_cut_out_cats_are_read(cut_outs: Path) -> None:
     # measured: 24 of 79 cats read empty without the colour share (taken for shadows), 5 with it
-    cats, right, missed, invented = _reads(cut_outs, PieceConfig())
-    _, _, old_missed, old_invented = _reads(cut_outs, PieceConfig(colour_share={}))
+    cats, right, missed, invented = piece_counts(cut_outs, BOARD, PieceConfig())
+    _, _, old_missed, old_invented = piece_counts(cut_outs, BOARD, PieceConfig(colour_share={}))
     assert old_missed >= 20  # the scenes still show the failure
     assert missed <= old_missed - 15 and invented <= old_invented, (cats, right, missed, invented)
 
@@ -118,7 +94,7 @@ def test_flat_cut_out_cats_are_read(cut_outs: Path) -> None:
 @pytest.mark.slow
 def test_no_cat_on_the_square_behind_a_tall_cat(cut_outs: Path) -> None:
     # measured: 35 empty squares read as cats without the check in the heads' plane, 9 with it
-    cats, right, missed, invented = _reads(cut_outs, PieceConfig())
-    _, _, old_missed, old_invented = _reads(cut_outs, PieceConfig(behind={}))
+    cats, right, missed, invented = piece_counts(cut_outs, BOARD, PieceConfig())
+    _, _, old_missed, old_invented = piece_counts(cut_outs, BOARD, PieceConfig(behind={}))
     assert old_invented >= 25  # the scenes still show the failure
     assert invented <= old_invented - 20 and missed <= old_missed + 1, (cats, right, missed, invented)

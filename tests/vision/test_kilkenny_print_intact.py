@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
+from tests.vision.group_reads import wrong_squares
 from vision.boarddefaults import board_for
-from vision.imageload import load_image
 from vision.piece_config import PieceConfig, ShadedRule
 from vision.piece_mix import print_intact
-from vision.pieces import BoardReader, comparable
 from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("kilkenny")
@@ -32,21 +31,6 @@ def test_a_print_seen_intact_without_shading_holds_no_piece() -> None:
     assert not print_intact((0.89, 0.88), (0.84, 0.01), (2.51, 3.31), RULE)
 
 
-def _wrong(scenes: list[dict[str, Any]], root: Path, config: PieceConfig) -> list[tuple[str, str, str | None, str | None]]:
-    """(file, square, truth, read) of every square read wrong (occluded squares left out), the
-    group's first scene (the start) learned."""
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(load_image(root / str(scenes[0]["file"])).image, dict(scenes[0]["squares"]))
-    out = []
-    for sc in scenes[1:]:
-        got = reader.read_spots(reader.read(load_image(root / str(sc["file"])).image, track=False))
-        truth = comparable(BOARD, dict(sc["squares"]))
-        for sid in reader.observable:
-            if sid not in set(sc.get("occluded", ())) and truth.get(sid) != got.get(sid):
-                out.append((str(sc["file"]), sid, truth.get(sid), got.get(sid)))
-    return out
-
-
 @pytest.fixture(scope="module")
 def hand_shadow(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """The third family's seed 4027, Kilkenny group 2 (its scene 18: a child's hand's shadow
@@ -61,8 +45,9 @@ def test_a_hands_shadow_is_no_row_of_blue_cats(hand_shadow: tuple[Path, list[dic
     root, scenes = hand_shadow
     # the shadows learned at the start (vision.piece_shadow) drop most of them too: off in both, so
     # this rule is measured alone
-    new = _wrong(scenes, root, PieceConfig(shadow_looks={}))
-    old = _wrong(scenes, root, PieceConfig(shaded={"kilkenny": ShadedRule(intact_struct=0.0)}, shadow_looks={}))
+    new = wrong_squares(scenes, root, BOARD, PieceConfig(shadow_looks={}))
+    old = wrong_squares(scenes, root, BOARD, PieceConfig(shaded={"kilkenny": ShadedRule(intact_struct=0.0)},
+                                                         shadow_looks={}))
     false_blue = [w for w in old if w[0].endswith("kilkenny-0018.jpg") and w[2] is None and w[3] == "cat:blue"]
     assert len(false_blue) >= 8, old  # the scene still shows the failure
     assert len([w for w in new if w[0].endswith("kilkenny-0018.jpg") and w[2] is None]) <= 3, new  # measured: 11 -> 3

@@ -4,18 +4,16 @@ docs/readme/board.md, session 18, "kemkil")."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import piece_counts
 from vision.boarddefaults import board_for
-from vision.imageload import load_image
 from vision.piece_config import PieceConfig, ShadedRule
 from vision.piece_looks import _look_features
 from vision.piece_mix import colour_shares, shaded_piece, tinted_light
-from vision.pieces import BoardReader, comparable
 from vision.synth.board3d import write_3d_dataset
 from vision.synth.scene_b import write_b_dataset
 
@@ -77,37 +75,15 @@ def test_kilkenny_only() -> None:
     assert set(cfg.shaded) == {"kilkenny"}
 
 
-def _reads(root: Path, config: PieceConfig) -> tuple[int, int, int, int]:
-    """(cats, cats read right, cats read empty, empty squares read as a cat) over the group's
-    reads, its first scene (the start) learned."""
-    scenes = json.loads((root / "labels.json").read_text())["scenes"]
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(load_image(root / scenes[0]["file"]).image, dict(scenes[0]["squares"]))
-    cats = right = missed = invented = 0
-    for sc in scenes[1:]:
-        got = reader.read_spots(reader.read(load_image(root / sc["file"]).image, track=False))
-        truth = comparable(BOARD, dict(sc["squares"]))
-        for sid in reader.observable:
-            if sid in set(sc.get("occluded", ())):
-                continue
-            want, read = truth.get(sid), got.get(sid)
-            if want:
-                cats += 1
-                right += read == want
-                missed += read is None
-            else:
-                invented += read is not None
-    return cats, right, missed, invented
-
-
 @pytest.mark.slow
 def test_no_blue_cat_in_a_shadow_lit_by_the_cold_light(tmp_path: Path) -> None:
     # first 3-D family, seed 5202: a camera tilted 45 degrees, one warm light; shadows tinted
-    # blue read as blue cats: measured 3 and 11 without the rule (two renders of the seed: the
-    # renderer's images are not bit-identical from run to run), 0 with it, no cat lost
+    # blue read as blue cats: measured 7 without the rule, 0 with it, no cat lost (101 of 102 right
+    # both ways; session 18 measured 3 and 11 on two renders, before the renderer gave one seed
+    # the same images in every process: session 19, tidy)
     write_3d_dataset(tmp_path, 6, seed=5202, games=["kilkenny"], group_size=6)
-    cats, right, missed, invented = _reads(tmp_path, PieceConfig())
-    _, old_right, old_missed, old_invented = _reads(tmp_path, PieceConfig(shaded={}))
+    cats, right, missed, invented = piece_counts(tmp_path, BOARD, PieceConfig())
+    _, old_right, old_missed, old_invented = piece_counts(tmp_path, BOARD, PieceConfig(shaded={}))
     assert old_invented >= 3  # the scenes still show the failure
     assert invented <= old_invented - 3 and right >= old_right and missed <= old_missed, (cats, right, missed, invented)
 
@@ -119,8 +95,8 @@ def test_felt_cats_under_a_hands_shadow_are_kept(tmp_path: Path) -> None:
     # colour moved far (chroma score 2.4 and more): kept, unlike tinted light (measured: 2 read
     # empty without ``tint_chroma``, 0 with it; the one empty square read as a cat before is gone)
     write_b_dataset(tmp_path, 6, seed=5101, games=["kilkenny"], group_size=6)
-    cats, right, missed, invented = _reads(tmp_path, PieceConfig())
-    _, _, loose_missed, _ = _reads(tmp_path, PieceConfig(shaded={"kilkenny": ShadedRule(tint_chroma=99.0)}))
-    _, old_right, _, old_invented = _reads(tmp_path, PieceConfig(shaded={}))
+    cats, right, missed, invented = piece_counts(tmp_path, BOARD, PieceConfig())
+    _, _, loose_missed, _ = piece_counts(tmp_path, BOARD, PieceConfig(shaded={"kilkenny": ShadedRule(tint_chroma=99.0)}))
+    _, old_right, _, old_invented = piece_counts(tmp_path, BOARD, PieceConfig(shaded={}))
     assert loose_missed >= 2  # the scenes still show the cats a colour-blind rule would drop
     assert missed == 0 and right >= old_right and invented <= old_invented, (cats, right, missed, invented)

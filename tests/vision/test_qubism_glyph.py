@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import cube_counts
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
@@ -33,32 +34,10 @@ def group_b(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[np.ndarray, 
 SEED = 3161
 
 
-def _cubes(group: list[tuple[np.ndarray, dict[str, str]]], config: PieceConfig) -> tuple[int, int, int, int]:
-    """(cubes, found as a cube, arrow right, other squares read as a cube with the reading's
-    confidence: the app takes them without asking) over the group's reads."""
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(group[0][0], group[0][1])  # Qubism's start: pawns only, no cube to learn from
-    cubes = found = right = false = 0
-    for image, squares in group[1:]:
-        reading = reader.read(image, track=False)
-        got = reader.read_spots(reading)
-        sure = {s for s, (t, c) in reading.squares.items() if t is not None and c >= reading.min_confidence}
-        truth = comparable(BOARD, squares)
-        for sid in reader.observable:
-            want, read = truth.get(sid, ""), got.get(sid, "")
-            if want.startswith("cube"):
-                cubes += 1
-                found += read.startswith("cube")
-                right += read == want
-            else:
-                false += read.startswith("cube") and sid in sure
-    return cubes, found, right, false
-
-
 @pytest.mark.slow
 def test_second_familys_cubes_are_found_whatever_their_print(group_b: list[tuple[np.ndarray, dict[str, str]]]) -> None:
-    cubes, found, right, false = _cubes(group_b, PieceConfig())
-    old_cubes, old_found, _, _ = _cubes(group_b, PieceConfig(cube_tops=CubeTops(glyphs=None)))
+    cubes, found, right, _, _, false = cube_counts(group_b, BOARD, PieceConfig())
+    old_cubes, old_found, *_ = cube_counts(group_b, BOARD, PieceConfig(cube_tops=CubeTops(glyphs=None)))
     assert cubes >= 20 and old_found <= cubes // 5  # the scenes still show the failure
     assert found >= cubes * 0.6 and right >= cubes * 0.3 and false <= 2, (cubes, found, right, false)
 
@@ -173,9 +152,9 @@ def test_cubes_unsure_by_their_shape_are_read_like_the_frames_clear_ones(
 @pytest.mark.slow
 def test_cube_tops_under_a_three_tone_crop_or_off_their_place_are_found(
         group_b: list[tuple[np.ndarray, dict[str, str]]]) -> None:
-    cubes, found, right, false = _cubes(group_b, PieceConfig())
+    cubes, found, right, _, _, false = cube_counts(group_b, BOARD, PieceConfig())
     old = PieceConfig(cube_tops=CubeTops(glyphs=GlyphRule(cuts=1, reach=0)))  # Otsu's threshold at the spot only
-    _, old_found, old_right, old_false = _cubes(group_b, old)
+    _, old_found, old_right, _, _, old_false = cube_counts(group_b, BOARD, old)
     assert found >= old_found + 2 and right >= old_right and false <= old_false, (found, right, false, old_found)
 
 

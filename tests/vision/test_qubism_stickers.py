@@ -13,10 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import cube_counts
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
-from vision.pieces import BoardReader, comparable
 from vision.qubism_glyph import CentralGlyph, GlyphRule, central_glyph
 from vision.qubism_read import CubeTops, TopFace, settle_cubes, small_tops, top_face
 from vision.synth.scene_c import write_c_group
@@ -91,26 +91,6 @@ def test_an_arrow_read_on_no_face_is_asked() -> None:
     assert kept == [("cube:N", 0.7)]  # the failure: the guess kept
 
 
-def _read(group: list[tuple[np.ndarray, dict[str, str]]], config: PieceConfig) -> tuple[int, int, int, int, int]:
-    """(cubes, read as a cube, with the right arrow, with a wrong arrow, other squares read as a cube)."""
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(group[0][0], group[0][1])
-    cubes = found = right = wrong = false = 0
-    for image, squares in group[1:]:
-        got = reader.read_spots(reader.read(image, track=False))
-        truth = comparable(BOARD, squares)
-        for sid in reader.observable:
-            want, read = truth.get(sid, ""), got.get(sid, "")
-            if want.startswith("cube"):
-                cubes += 1
-                found += read.startswith("cube")
-                right += read == want
-                wrong += read.startswith("cube") and read not in (want, "cube:?")
-            else:
-                false += read.startswith("cube")
-    return cubes, found, right, wrong, false
-
-
 def _group(root: Path, seed: int, group_no: int) -> list[tuple[np.ndarray, dict[str, str]]]:
     (root / "images").mkdir()
     scenes = write_c_group(root, "qubism", group_no, 4, 0, seed)
@@ -120,8 +100,8 @@ def _group(root: Path, seed: int, group_no: int) -> list[tuple[np.ndarray, dict[
 @pytest.mark.slow
 def test_compass_needle_cubes_are_found_their_arrows_asked(tmp_path: Path) -> None:
     group = _group(tmp_path, 4026, 2)  # the third family's seed 4026, group 2: wooden cubes, needles, 41 degrees
-    cubes, found, right, wrong, false = _read(group, PieceConfig())
-    _, old_found, _, old_wrong, old_false = _read(group, PieceConfig(cube_tops=CubeTops(small_share=0)))
+    cubes, found, right, wrong, false, _ = cube_counts(group, BOARD, PieceConfig())
+    _, old_found, _, old_wrong, old_false, _ = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(small_share=0)))
     assert cubes >= 15 and old_found <= 2, (cubes, old_found)  # the failure: read as empty (0 of 19)
     assert found >= old_found + 12 and wrong <= old_wrong and false <= old_false, (found, wrong, false)
 
@@ -129,7 +109,7 @@ def test_compass_needle_cubes_are_found_their_arrows_asked(tmp_path: Path) -> No
 @pytest.mark.slow
 def test_white_stickers_on_black_cubes_are_read_by_their_arrows(tmp_path: Path) -> None:
     group = _group(tmp_path, 4027, 2)  # seed 4027, group 2: black lacquer, white stickers, the evening lamp
-    cubes, found, right, wrong, false = _read(group, PieceConfig())
-    _, _, old_right, old_wrong, old_false = _read(group, PieceConfig(cube_tops=CubeTops(glyphs=GlyphRule(plates=False))))
+    cubes, found, right, wrong, false, _ = cube_counts(group, BOARD, PieceConfig())
+    _, _, old_right, old_wrong, old_false, _ = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(glyphs=GlyphRule(plates=False))))
     assert cubes >= 20 and old_right <= cubes // 2, (cubes, old_right)  # the failure: arrows asked (6 of 26 right)
     assert right >= old_right + 10 and wrong <= old_wrong and false <= old_false, (right, wrong, false)

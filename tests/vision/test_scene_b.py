@@ -12,13 +12,12 @@ import numpy as np
 import pytest
 
 from companion import games
+from tests.vision.scene_checks import assert_labels_drawn
 from vision.boarddefaults import board_for
 from vision.boardlocate import locate_board
 from vision.synth.board3d_play import group_layouts, layout_of
 from vision.synth.board_scenes import evaluate_dir
 from vision.synth.scene_b import RENDERER, make_setup_b, render_b_scene, write_b_dataset
-
-DRAWN_AS = {"slab": "slab", "cheese": "cheese", "hole_open": "hole"}
 
 
 def _scene(game: str, seed: int, index: int = 0, hand: bool = False) -> tuple[Any, Any, Any, Any]:
@@ -59,12 +58,7 @@ def test_every_labelled_piece_stands_where_the_pose_puts_it() -> None:
     setup = make_setup_b(board, rng, max_tilt_deg=35)
     scene = render_b_scene(board, layout, setup, rng)
     cam = setup.camera
-    drawn: dict[str, list[str]] = {}
-    for p in scene.placed:
-        drawn.setdefault(p.square, []).append(DRAWN_AS.get(p.token, p.token))
-    for sid, token in layout.squares.items():
-        floor = sid[4:] if sid.startswith("top:") and sid[4:] in drawn else sid
-        assert token in drawn.get(floor, []), (sid, token, drawn.get(floor))
+    assert_labels_drawn(layout.squares, scene.placed)
     own = other = 0
     for i, p in enumerate(scene.placed):
         poly = np.asarray(board.squares[p.square].polygon)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from companion import games
+from tests.vision.scene_checks import assert_labels_drawn
 from vision.boarddefaults import board_for
 from vision.boardlocate import locate_board
 from vision.synth.board3d_play import group_layouts, layout_of
@@ -19,7 +20,6 @@ from vision.synth.board_scenes import evaluate_dir
 from vision.synth.scene_c import RENDERER, make_setup_c, render_c_scene, write_c_dataset, write_c_group
 
 SMALL = (640, 480)
-DRAWN_AS = {"slab": "slab", "cheese": "cheese", "hole_open": "hole"}
 
 
 def _scene(game: str, seed: int, index: int = 0, hand: bool = False, frame: tuple[int, int] | None = SMALL,
@@ -56,12 +56,7 @@ def test_every_labelled_piece_is_drawn_on_its_square_and_shows_where_the_camera_
     setup = make_setup_c(board, rng, max_tilt_deg=30, frame=SMALL)
     scene = render_c_scene(board, layout, setup, rng, skew=False)
     cam = setup.camera
-    drawn: dict[str, list[str]] = {}
-    for p in scene.placed:
-        drawn.setdefault(p.square, []).append(DRAWN_AS.get(p.token, p.token))
-    for sid, token in layout.squares.items():  # the engine's position, every token drawn
-        floor = sid[4:] if sid.startswith("top:") and sid[4:] in drawn else sid
-        assert token in drawn.get(floor, []), (sid, token, drawn.get(floor))
+    assert_labels_drawn(layout.squares, scene.placed)  # the engine's position, every token drawn
     own = other = 0
     for i, p in enumerate(scene.placed):
         poly = np.asarray(board.squares[p.square].polygon)

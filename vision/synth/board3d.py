@@ -49,7 +49,8 @@ from vision.synth.board import FORMAT
 from vision.synth.board3d_play import Layout, group_layouts
 from vision.synth.board_scenes import homography_json
 from vision.synth.pieces3d import Placed, piece_meshes, piece_set
-from vision.synth.raster3d import Mesh, Pinhole, ellipsoid, join, moved, rasterise, revolve, surface, tagged
+from vision.synth.raster3d import (Mesh, Pinhole, ellipsoid, facing, first_hits, join, moved, rasterise, revolve, surface,
+                                   tagged)
 
 W, H = 1280, 720
 PRINT_PX_PER_MM = 4.0
@@ -393,19 +394,7 @@ def render_3d_scene(board: Board, layout: Layout, setup: Setup, rng: np.random.G
     # the table plane z = 0 (the print lies on it): distance along each ray
     dz = rays[:, 2]
     s_plane = np.where(dz < -1e-9, -cam.C[2] / np.where(dz < -1e-9, dz, -1.0), 1e9)
-    qbuf = (1.0 / s_plane).reshape(H, W)
-    tri_buf = np.full((H, W), -1, np.int64)
-    if len(m.f):
-        pc = cam.cam(m.v)
-        front = (pc[m.f, 2] > 5.0).all(axis=1)
-        f = m.f[front]
-        xy = cam.project(m.v)
-        rasterise(xy[f], 1.0 / pc[f, 2], np.nonzero(front)[0], qbuf, tri_buf)
-    tri = tri_buf.reshape(-1)
-    on_mesh = tri >= 0
-    pts = cam.C + rays * s_plane[:, None]
-    normals = np.zeros_like(pts)
-    normals[:, 2] = 1.0
+    tri_buf, tri, on_mesh, pts, normals = first_hits(cam, m, rays, s_plane, (H, W))
     albedo = np.zeros_like(pts)
     gloss = np.zeros(len(pts))
     if on_mesh.any():
@@ -420,10 +409,7 @@ def render_3d_scene(board: Board, layout: Layout, setup: Setup, rng: np.random.G
     alb = _sample(setup.table, px + 400, py + 400)
     alb[inside] = _sample(setup.print_img, px[inside] * PRINT_PX_PER_MM - 0.5, py[inside] * PRINT_PX_PER_MM - 0.5)
     albedo[plane] = alb
-    view = cam.C - pts
-    view /= np.maximum(np.linalg.norm(view, axis=1, keepdims=True), 1e-9)
-    flip = (normals * view).sum(axis=1) < 0
-    normals[flip] *= -1
+    view = facing(cam.C, pts, normals)
     # contact darkening: how much stands above a point's neighbourhood, from straight above
     above = ShadowMap(np.array([0.0, 0.0, 1.0]), m, board, 1.0)
     hmap = np.where(np.isfinite(above.depth), np.clip(above.depth / 10.0, 0, 1), 0.0).astype(np.float32)

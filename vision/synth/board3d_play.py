@@ -100,6 +100,7 @@ def layout_of(board: Board, state: Any, rng: np.random.Generator, transient: boo
     unreportable: list[str] = []
     face_up: dict[str, str] = {}
     if board.game == "chopchop":
+        view = dict(sorted(view.items()))  # the engine's face-down tiles are a set: its order changes per process
         if transient and state.phase in ("bonus", "arrow", "fork") and state.revealed:
             sq, tile, piece = state.revealed[-1]
             where = state.cat if piece == "cat" else state.mice.get(piece)

@@ -76,7 +76,9 @@ def piece_set(board: Board, rng: np.random.Generator) -> dict[str, Any]:
         s["cat_h"] = float(rng.uniform(26, 34))
     elif g == "kilkenny":
         cols = list(dict(board.settings.get("colours", {})).values()) or ["red", "blue", "green", "yellow"]
-        for col in set(cols) | {"red", "blue", "green", "yellow"}:
+        # in a fixed order (a set's order of strings changes with each process's hash seed, and
+        # every colour draws its jitter from rng: the same seed gave other images run to run)
+        for col in dict.fromkeys([*cols, "red", "blue", "green", "yellow"]):
             s[f"cat:{col}"] = _jit(rng, KILKENNY_BASE.get(col, (128, 128, 128)), 12)
         s["cat_h"] = float(rng.uniform(12, 18))
     elif g == "qubism":

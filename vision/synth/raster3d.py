@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -275,3 +276,45 @@ def surface(m: Mesh, tri: np.ndarray, origin: np.ndarray, rays: np.ndarray) -> t
     n = (wa[:, None] * m.n[m.f[tri, 0]] + wb[:, None] * m.n[m.f[tri, 1]] + wc[:, None] * m.n[m.f[tri, 2]])
     n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
     return p, n
+
+
+class FirstHits(NamedTuple):
+    """What each pixel's ray meets first: a triangle of a mesh, else the ground (table or print)."""
+
+    tri_buf: np.ndarray
+    """(h, w) the triangle seen at each pixel, -1 where the ground is."""
+    tri: np.ndarray
+    """The same, flat (N = h w)."""
+    on_mesh: np.ndarray
+    """(N,) a triangle is seen."""
+    pts: np.ndarray
+    """(N, 3) where each ray meets the ground (the caller writes the triangles' points in)."""
+    normals: np.ndarray
+    """(N, 3) straight up, (0, 0, 1) (the caller writes the triangles' and a bent print's in)."""
+
+
+def first_hits(cam: Pinhole, m: Mesh, rays: np.ndarray, s_plane: np.ndarray, shape: tuple[int, int]) -> FirstHits:
+    """``m`` drawn by ``cam`` into a frame of ``shape`` (h, w) whose rays (N x 3) meet the ground at
+    the distances ``s_plane`` (N,): at each pixel the nearest triangle wholly in front of the
+    camera (5 mm on) that lies before the ground."""
+    h, w = shape
+    qbuf = (1.0 / s_plane).reshape(h, w)
+    tri_buf = np.full((h, w), -1, np.int64)
+    if len(m.f):
+        pc = cam.cam(m.v)
+        front = (pc[m.f, 2] > 5.0).all(axis=1)
+        rasterise(cam.project(m.v)[m.f[front]], 1.0 / pc[m.f[front], 2], np.nonzero(front)[0], qbuf, tri_buf)
+    tri = tri_buf.reshape(-1)
+    pts = cam.C + rays * s_plane[:, None]
+    normals = np.zeros_like(pts)
+    normals[:, 2] = 1.0
+    return FirstHits(tri_buf, tri, tri >= 0, pts, normals)
+
+
+def facing(origin: np.ndarray, pts: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    """Unit vectors from ``pts`` (N x 3) towards ``origin`` (the camera); ``normals`` turned (in
+    place) to face it."""
+    view = origin - pts
+    view /= np.maximum(np.linalg.norm(view, axis=1, keepdims=True), 1e-9)
+    normals[(normals * view).sum(axis=1) < 0] *= -1
+    return view

@@ -48,7 +48,7 @@ from vision.synth.board3d_play import Layout, group_layouts
 from vision.synth.board_scenes import homography_json
 from vision.synth.pieces3d import Placed
 from vision.synth.pieces_b import piece_meshes_b, piece_set_b
-from vision.synth.raster3d import Mesh, Pinhole, join, rasterise, surface, tagged
+from vision.synth.raster3d import Mesh, Pinhole, facing, first_hits, join, surface, tagged
 from vision.synth.scene_b_world import (HAND, OBJECT, PRINT_PX_PER_MM, TABLE_ORIGIN_MM, Warp, hand_b, make_warp,
                                         print_look, table_b, table_things)
 
@@ -378,17 +378,7 @@ def render_b_scene(board: Board, layout: Layout, setup: SetupB, rng: np.random.G
     m = join(meshes)
     rays = cam.rays().reshape(-1, 3)
     s_plane, on_paper = _paper_hit(cam, rays, setup.warp, board)
-    qbuf = (1.0 / s_plane).reshape(h, w)
-    tri_buf = np.full((h, w), -1, np.int64)
-    if len(m.f):
-        pc = cam.cam(m.v)
-        front = (pc[m.f, 2] > 5.0).all(axis=1)
-        rasterise(cam.project(m.v)[m.f[front]], 1.0 / pc[m.f[front], 2], np.nonzero(front)[0], qbuf, tri_buf)
-    tri = tri_buf.reshape(-1)
-    on_mesh = tri >= 0
-    pts = cam.C + rays * s_plane[:, None]
-    normals = np.zeros_like(pts)
-    normals[:, 2] = 1.0
+    tri_buf, tri, on_mesh, pts, normals = first_hits(cam, m, rays, s_plane, (h, w))
     paper = on_paper & ~on_mesh
     normals[paper] = setup.warp.normal(pts[paper, 0], pts[paper, 1])
     albedo = np.zeros_like(pts)
@@ -409,9 +399,7 @@ def render_b_scene(board: Board, layout: Layout, setup: SetupB, rng: np.random.G
         felt[on_mesh] = (gloss[on_mesh] == 0) & (m.obj[tri[on_mesh]] < HAND)
         if felt.any():  # felt: a fine fibre speckle
             albedo[felt] *= (1 + 0.3 * (rng.random(int(felt.sum())) - 0.5))[:, None]
-    view = cam.C - pts
-    view /= np.maximum(np.linalg.norm(view, axis=1, keepdims=True), 1e-9)
-    normals[(normals * view).sum(axis=1) < 0] *= -1
+    view = facing(cam.C, pts, normals)
     above = ShadowMap(np.array([0.0, 0.0, 1.0]), m, board, 1.0)  # contact darkening under pieces
     hmap = np.where(np.isfinite(above.depth), np.clip(above.depth / 8.0, 0, 1), 0.0).astype(np.float32)
     uv = (pts @ above.basis[:2].T - above.origin) / above.res

@@ -47,7 +47,7 @@ from vision.synth.board3d_play import Layout, group_layouts
 from vision.synth.board_scenes import homography_json
 from vision.synth.pieces3d import Placed
 from vision.synth.pieces_c import piece_meshes_c, piece_set_c
-from vision.synth.raster3d import Mesh, join, rasterise, surface, tagged
+from vision.synth.raster3d import Mesh, facing, first_hits, join, surface, tagged
 from vision.synth.scene_c_camera import CameraC, _hidden, _lens_maps, camera_c, finish
 from vision.synth.scene_c_world import (OBJECT, PRINT_PX_PER_MM, TABLE_ORIGIN_MM, Paper, child_hand, creases,
                                         head_caster, make_paper, print_c, stand_casters, table_c, things_c)
@@ -262,17 +262,7 @@ def render_c_scene(board: Board, layout: Layout, setup: SetupC, rng: np.random.G
     shadow_mesh = join([Mesh(m.v, m.f[keep], m.n, m.colour[keep], m.obj[keep], m.gloss[keep]), *setup.casters])
     rays = cam.rays().reshape(-1, 3)
     s_plane, on_paper = _plane_hit(cam, rays, setup.paper, board)
-    qbuf = (1.0 / s_plane).reshape(h, w)
-    tri_buf = np.full((h, w), -1, np.int64)
-    if len(m.f):
-        pc = cam.cam(m.v)
-        front = (pc[m.f, 2] > 5.0).all(axis=1)
-        rasterise(cam.project(m.v)[m.f[front]], 1.0 / pc[m.f[front], 2], np.nonzero(front)[0], qbuf, tri_buf)
-    tri = tri_buf.reshape(-1)
-    on_mesh = tri >= 0
-    pts = cam.C + rays * s_plane[:, None]
-    normals = np.zeros_like(pts)
-    normals[:, 2] = 1.0
+    tri_buf, tri, on_mesh, pts, normals = first_hits(cam, m, rays, s_plane, (h, w))
     paper = on_paper & ~on_mesh
     normals[paper] = setup.paper.normal(pts[paper, 0], pts[paper, 1])
     albedo = _plane_albedo(setup, board, pts, on_paper)
@@ -285,9 +275,7 @@ def render_c_scene(board: Board, layout: Layout, setup: SetupC, rng: np.random.G
         albedo[on_mesh] = m.colour[tri[on_mesh]] ** 2.2
         gloss[on_mesh] = m.gloss[tri[on_mesh]]
         mat_px[on_mesh] = tri_mat[tri[on_mesh]]
-    view = cam.C - pts
-    view /= np.maximum(np.linalg.norm(view, axis=1, keepdims=True), 1e-9)
-    normals[(normals * view).sum(axis=1) < 0] *= -1
+    view = facing(cam.C, pts, normals)
     above = ShadowMap(np.array([0.0, 0.0, 1.0]), m, board, 1.0)
     hmap = np.where(np.isfinite(above.depth), np.clip(above.depth / 10.0, 0, 1), 0.0).astype(np.float32)
     uv = (pts @ above.basis[:2].T - above.origin) / above.res
