@@ -43,9 +43,9 @@ Modules, one per stage: ``vision.piece_spots`` (warp, light, occupancy evidence 
 spot), ``vision.piece_looks`` (look features, learned looks), ``vision.piece_mix`` (Kilkenny: a
 cat's colour seen partly, the plane of the cats' heads), ``vision.piece_shadow`` (Kilkenny: the
 shadows of the start's light), ``vision.arrows`` (a cube's arrow), ``vision.piece_config``
-(settings), ``vision.chop_read`` and ``vision.chop_squares`` (Chop! Chop!'s rules and its learned
-per-square classifier); this one reads the spots (nearest look, shadows, the spot's middle) and
-checks the frame as a whole.
+(settings), ``vision.chop_read``, ``vision.chop_squares`` and ``vision.chop_frame`` (Chop! Chop!'s
+rules, its learned per-square classifier, a frame's tokens decided); this one reads the spots
+(nearest look, shadows, the spot's middle) and checks the frame as a whole.
 """
 
 from __future__ import annotations
@@ -59,11 +59,10 @@ import numpy as np
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
 from vision.boardlocate import BoardPose, BoardTracker, locate_board
-from vision.chop_body import cat_body, front_spots
-from vision.chop_read import (HolePictures, apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
+from vision.chop_read import (HolePictures, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
                               start_cat, start_like)
-from vision.chop_squares import decide, far_from_mice, frame_holes, merge, spot_features, square_model
-from vision.chop_known import follow_confirmed
+from vision.chop_frame import chop_decide
+from vision.chop_squares import frame_holes
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.katenmuis_read import beyond_edges, look_weight, spot_crowds
@@ -262,24 +261,8 @@ class BoardReader(CubeSpots):
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
         if self.board.game == "qubism" and cfg.cube_tops is not None and len(names):
             self._settle_cubes(img, pose, score, decided)
-        if self._chop_kinds:
-            self.last_chop_features = spot_features(self, img, pose, looks, patches, names, protos, holes)
-            apply_rules(self._chop_kinds, score, looks, self._last_look_empty, decided, names, protos,
-                        set(self.model.looks), cfg.chop_slab_dist, cfg.chop_slab_share,
-                        parts=self.last_scores, shade_max=cfg.chop_shade_max)
-            square = square_model() if cfg.chop_classifier else None
-            probs = None
-            if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
-                probs = square.probs(self.last_chop_features)
-                decided = merge(decided, decide(probs, self._chop_kinds), self._chop_kinds, cfg.chop_classifier_sure,
-                                cfg.chop_classifier_sure_strict, cfg.chop_classifier_sure_hole, probs,
-                                cfg.chop_cat_ratio, cfg.chop_slab_kept)
-                if cfg.chop_cat_body and any(t == "cat" for t, _ in decided):  # its body behind it (vision.chop_body)
-                    cat_body(decided, self._chop_kinds, probs, front_spots(self, pose, (img.shape[1], img.shape[0])))
-            if cfg.chop_hole_mouse_far is not None:  # a mouse on a hole unlike the learned mice: the opened hole
-                far_from_mice(decided, self._chop_kinds, self.last_chop_features, cfg.chop_hole_mouse_far)
-            if self.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
-                follow_confirmed(decided, self._chop_kinds, [ids[0] for ids in self.groups], self.confirmed, probs)
+        if self._chop_kinds:  # its rules, its classifier, the last confirmed position (vision.chop_frame)
+            decided = chop_decide(self, img, pose, score, looks, patches, names, protos, holes, decided)
         if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
             drop_hidden(self, img, pose, self.model.head_plane, decided, names, protos, rule)
         both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,

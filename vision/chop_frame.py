@@ -1,0 +1,47 @@
+"""Chop! Chop!: a frame's tokens decided, once the board reader (``vision.pieces``) has read each
+spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), the
+learned per-square classifier where it is sure (``vision.chop_squares``), the cat's body over the
+square behind it (``vision.chop_body``), a "mouse" on a hole unlike every learned mouse read as the
+opened hole (``chop_squares.far_from_mice``), and what the last confirmed position lets each square
+hold (``vision.chop_known``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from vision.chop_body import cat_body, front_spots
+from vision.chop_known import follow_confirmed
+from vision.chop_read import HolePictures, apply_rules
+from vision.chop_squares import decide, far_from_mice, merge, spot_features, square_model
+
+Decided = list[tuple[str | None, float]]
+
+
+def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, looks: np.ndarray,
+                patches: np.ndarray, names: list[str], protos: np.ndarray, holes: HolePictures | None,
+                decided: Decided) -> Decided:
+    """The frame's Chop! Chop! tokens (``decided``: one per spot, by look) after the rules, the
+    classifier and the confirmed position; ``reader.last_chop_features`` keeps the classifier's
+    features of this frame."""
+    cfg = reader.config
+    kinds = reader._chop_kinds
+    reader.last_chop_features = spot_features(reader, img, pose, looks, patches, names, protos, holes)
+    apply_rules(kinds, score, looks, reader._last_look_empty, decided, names, protos, set(reader.model.looks),
+                cfg.chop_slab_dist, cfg.chop_slab_share, parts=reader.last_scores, shade_max=cfg.chop_shade_max)
+    square = square_model() if cfg.chop_classifier else None
+    probs = None
+    if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
+        probs = square.probs(reader.last_chop_features)
+        decided = merge(decided, decide(probs, kinds), kinds, cfg.chop_classifier_sure,
+                        cfg.chop_classifier_sure_strict, cfg.chop_classifier_sure_hole, probs,
+                        cfg.chop_cat_ratio, cfg.chop_slab_kept)
+        if cfg.chop_cat_body and any(t == "cat" for t, _ in decided):  # its body behind it (vision.chop_body)
+            cat_body(decided, kinds, probs, front_spots(reader, pose, (img.shape[1], img.shape[0])))
+    if cfg.chop_hole_mouse_far is not None:  # a mouse on a hole unlike the learned mice: the opened hole
+        far_from_mice(decided, kinds, reader.last_chop_features, cfg.chop_hole_mouse_far)
+    if reader.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
+        follow_confirmed(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs)
+    return decided
