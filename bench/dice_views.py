@@ -35,6 +35,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision import dice as D  # noqa: E402
+from vision import dice_models as DM  # noqa: E402
 from vision.cli import boxes_match  # noqa: E402
 from vision.imageload import load_image  # noqa: E402
 
@@ -158,8 +159,8 @@ def main() -> int:
         recs += collect(ds, name, cfg)
     # what one more view costs: the classifier's time per crop in a batch of 8 (the reader reads
     # the views of all unsure dice in one batch), median of 200 batches
-    net = D._net(cfg.cls_models[0][0])
-    ms = float(np.median([D._forward_ms(net, D.CLS_PROBE) for _ in range(200)])) / D.CLS_PROBE[0]
+    net = DM._net(cfg.cls_models[0][0])
+    ms = float(np.median([DM._forward_ms(net, DM.CLS_PROBE) for _ in range(200)])) / DM.CLS_PROBE[0]
     rows = []
     for name, (scheme, extra) in SCHEMES.items():
         rows.append({"scheme": name, **compare(recs, scheme, cfg.min_value_prob), "extra_ms_per_unsure_die": round(extra * ms, 2)})

@@ -50,8 +50,8 @@ def test_a_mouse_standing_in_the_shadows_edge_is_found(acrylic_evening: tuple[Pa
     # whose change it had not measured against an edge. Skipping every spot an edge explains but
     # for 0.35 misses both mice; skipping only the bare edge (``always_edge``) finds them.
     root, scenes = acrylic_evening
-    new = _wrong(scenes, root, PieceConfig())
-    strict = _wrong(scenes, root, PieceConfig(always_edge=0.35))
+    new = wrong_squares(scenes, root, BOARD, PieceConfig())
+    strict = wrong_squares(scenes, root, BOARD, PieceConfig(always_edge=0.35))
     band = {("images/katenmuis-0010.jpg", "1"), ("images/katenmuis-0014.jpg", "4")}
     assert band <= {(w[0], w[1]) for w in strict if w[2] == "mouse"}, strict
     assert not [w for w in new if w[0] in {f for f, _ in band} and w[1] in {"1", "4"}], new
