@@ -57,7 +57,7 @@ import numpy as np
 
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
-from vision.boardlocate import BoardPose, BoardTracker, locate_board
+from vision.boardlocate import BoardPose, BoardTracker, as_gray, locate_board
 from vision.chop_read import (HolePictures, apply_rules, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
                               start_cat, start_like)
 from vision.chop_squares import decide, far_from_mice, frame_holes, merge, spot_features, square_model
@@ -73,6 +73,7 @@ from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
+from vision.read_fast import MedianMemo, class_minima
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -114,6 +115,7 @@ class BoardReader(CubeSpots):
         self.model = model if model is not None else PieceModel(board.game)
         self._defaults = PieceModel.defaults(board.game)
         self.tracker = BoardTracker(board, cfg.locate)
+        self._medians = MedianMemo()  # of the learned centre changes (model.centre)
         super().__init__(board, cfg)
         self._chop_kinds = (spot_kinds(self.groups, set(board.region("slabs")), set(board.region("holes")))
                             if board.game == "chopchop" else [])
@@ -178,11 +180,12 @@ class BoardReader(CubeSpots):
 
     def read(self, image: np.ndarray, track: bool = True) -> BoardReading:
         img = _check(image)
-        pose = self.tracker.update(img) if track else locate_board(img, self.board, self.config.locate)
+        gray = as_gray(img)  # once, for the markers and the print's alignment
+        pose = self.tracker.update(gray) if track else locate_board(gray, self.board, self.config.locate)
         cfg = self.config
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)
-        pose = self.refine(img, pose)
+        pose = self.refine(img, pose, gray)
         score, looks, patches = self.features(img, pose)
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}
@@ -216,10 +219,7 @@ class BoardReader(CubeSpots):
                 token = None  # something at the edge only: a neighbour leaning over, a shadow
                 conf = 0.6
             else:
-                d_all = _look_distance(protos, looks[i])
-                per_cls: dict[str, float] = {}
-                for n_, dv in zip(names, d_all):
-                    per_cls[n_] = min(per_cls.get(n_, 1e9), float(dv))
+                per_cls = class_minima(names, _look_distance(protos, looks[i]))
                 ranked = sorted(per_cls, key=lambda k: per_cls[k])
                 best = ranked[0]
                 d = np.array([per_cls[k] for k in ranked])
@@ -510,7 +510,7 @@ class BoardReader(CubeSpots):
         ref = self.model.centre.get(cls)
         if not np.isfinite(centre) or not ref:
             return 1.0
-        return float(np.clip(centre / max(float(np.median(ref)), 1e-6), 0.2, 1.0))
+        return float(np.clip(centre / max(self._medians(cls, ref), 1e-6), 0.2, 1.0))
 
     def _centre_weak_for(self, i: int, cls: str) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than class ``cls``'s
@@ -519,7 +519,7 @@ class BoardReader(CubeSpots):
         ref = self.model.centre.get(cls)
         if not np.isfinite(centre) or not ref:
             return False
-        return centre < self.config.centre_shares.get(self.board.game, self.config.centre_share) * float(np.median(ref))
+        return centre < self.config.centre_shares.get(self.board.game, self.config.centre_share) * self._medians(cls, ref)
 
     def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than the nearest piece
