@@ -215,11 +215,11 @@ class BoardReader(CubeSpots):
                 token = None  # a cast shadow's straight edge explains the change
                 conf = float(0.5 + 0.5 * (1 - step_frac[i] / cfg.shadow_step_frac))
                 token, conf = self._partly_seen(i, looks[i], names, protos, occ_conf) or (token, conf)
-            elif self._centre_too_weak(i, looks[i], names, protos):
+            elif self._centre_too_weak(i, looks[i], names, protos, d_all := _look_distance(protos, looks[i])):
                 token = None  # something at the edge only: a neighbour leaning over, a shadow
                 conf = 0.6
             else:
-                per_cls = class_minima(names, _look_distance(protos, looks[i]))
+                per_cls = class_minima(names, d_all)
                 ranked = sorted(per_cls, key=lambda k: per_cls[k])
                 best = ranked[0]
                 d = np.array([per_cls[k] for k in ranked])
@@ -521,10 +521,13 @@ class BoardReader(CubeSpots):
             return False
         return centre < self.config.centre_shares.get(self.board.game, self.config.centre_share) * self._medians(cls, ref)
 
-    def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray) -> bool:
+    def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray,
+                         dist: np.ndarray | None = None) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than the nearest piece
-        look's learned examples did there (see ``PieceConfig.centre_share``)."""
-        return self._centre_weak_for(i, names[int(np.argmin(_look_distance(protos, look)))])
+        look's learned examples did there (see ``PieceConfig.centre_share``); ``dist``: the
+        look's distances to ``protos`` when the caller has them."""
+        d = _look_distance(protos, look) if dist is None else dist
+        return self._centre_weak_for(i, names[int(np.argmin(d))])
 
     def _chop_hole(self, i: int, token: str, conf: float, look: np.ndarray, names: list[str], protos: np.ndarray,
                    holes: HolePictures) -> tuple[str, float]:
