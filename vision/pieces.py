@@ -50,6 +50,7 @@ the spot's middle) and checks the frame as a whole.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -414,8 +415,8 @@ class BoardReader(CubeSpots):
                 order = {i: count_order(order[i], float(v), shape) for i, v in zip(spots, like)}
             spots.sort(key=lambda i: (bool(crowd.any() and (crowd[i] or d_cls[c][i] >= cfg.demote_dist)), order[i]))
             for i in spots[room_c:]:
-                room = [k for k in classes if k != c and
-                        sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
+                have = Counter(kind(t) for t, _ in decided)  # (counted once, not once a class)
+                room = [k for k in classes if k != c and have[k] < most.get(k, len(decided))]
                 alt = min(room, key=lambda k: d_cls[k][i], default=None)
                 conf = decided[i][1]
                 near = alt is not None and (d_cls[alt][i] < cfg.demote_dist or alt not in self.model.looks)
