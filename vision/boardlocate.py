@@ -62,6 +62,11 @@ class LocateConfig:
     """Pixels per marker cell of that top-down view."""
     guided_margin: float = 1.0
     """The view reaches this many marker sides beyond the marker on every side."""
+    near_margin: float | None = 1.0
+    """The full-size pass after markers were missed at ``detect_scale``, when two or more were
+    found there, looks only this many marker sides (plus ``near_px``) around where their pose
+    puts each marker (``_near_markers``; None: the whole frame)."""
+    near_px: float = 24.0
 
 
 @dataclass
@@ -187,7 +192,7 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
         _take(found, wanted, corners, ids)
         if missing():
             # at full size; what only the small image showed is kept (it was dropped before)
-            corners, ids, _ = det.detectMarkers(gray)
+            corners, ids, _ = det.detectMarkers(_near_markers(gray, board, found, cfg))
             _take(found, wanted, corners, ids, better=True)
     else:
         corners, ids, _ = det.detectMarkers(gray)
@@ -209,6 +214,34 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
     if cfg.guided and len(found) >= 2 and missing():
         found.update(_guided(gray, board, found, cfg))
     return found
+
+
+def _near_markers(gray: np.ndarray, board: Board, found: dict[int, np.ndarray], cfg: LocateConfig) -> np.ndarray:
+    """``gray`` where the board's markers can be, white elsewhere, when two or more markers
+    ``found`` already fix the pose (else ``gray`` itself): around each marker of the layout,
+    where that pose puts it, ``near_margin`` marker sides and ``near_px`` pixels more on every
+    side (the detector's thresholds, outlines and corner refinement there see what they saw in
+    the whole frame, at the same pixels). The detector's time goes mostly to the candidates of
+    a busy frame (pieces, a hand, the table's edges), which it then no longer sees."""
+    if cfg.near_margin is None or len(found) < 2:
+        return gray
+    pose = fit_pose(board, found, cfg, (int(gray.shape[1]), int(gray.shape[0])))
+    if not pose.found or pose.homography is None:
+        return gray
+    out = np.full_like(gray, 255)
+    h, w = gray.shape[:2]
+    for m in board.printed_as(found).markers:
+        px = pose.project(np.array(m.corners(), np.float64))
+        if not np.all(np.isfinite(px)):
+            return gray
+        side = float(np.linalg.norm(px[0] - px[2])) / np.sqrt(2)
+        pad = cfg.near_margin * side + cfg.near_px
+        x0, y0 = np.floor(px.min(axis=0) - pad)
+        x1, y1 = np.ceil(px.max(axis=0) + pad)
+        x0, y0, x1, y1 = int(max(x0, 0)), int(max(y0, 0)), int(min(x1, w)), int(min(y1, h))
+        if x1 > x0 and y1 > y0:
+            out[y0:y1, x0:x1] = gray[y0:y1, x0:x1]
+    return out
 
 
 def _guided(gray: np.ndarray, board: Board, found: dict[int, np.ndarray], cfg: LocateConfig

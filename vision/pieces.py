@@ -51,6 +51,7 @@ rules, its learned per-square classifier, a frame's tokens decided); this one re
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +59,7 @@ import numpy as np
 
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
-from vision.boardlocate import BoardPose, BoardTracker, locate_board
+from vision.boardlocate import BoardPose, BoardTracker, as_gray, locate_board
 from vision.chop_read import (HolePictures, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
                               start_cat, start_like)
 from vision.chop_frame import chop_decide
@@ -76,6 +77,7 @@ from vision.piece_shadow import in_shadow, learn_shadows
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
+from vision.read_fast import MedianMemo, class_minima
 
 __all__ = [
     "ARROW_SIDE", "DEFAULT_LOOKS", "INNER", "LOOK_SCALE", "NFEAT", "P", "WINDOW", "BoardReader", "BoardReading",
@@ -117,6 +119,7 @@ class BoardReader(CubeSpots):
         self.model = model if model is not None else PieceModel(board.game)
         self._defaults = PieceModel.defaults(board.game)
         self.tracker = BoardTracker(board, cfg.locate)
+        self._medians = MedianMemo()  # of the learned centre changes (model.centre)
         super().__init__(board, cfg)
         self._chop_kinds = (spot_kinds(self.groups, set(board.region("slabs")), set(board.region("holes")))
                             if board.game == "chopchop" else [])
@@ -185,11 +188,12 @@ class BoardReader(CubeSpots):
 
     def read(self, image: np.ndarray, track: bool = True) -> BoardReading:
         img = _check(image)
-        pose = self.tracker.update(img) if track else locate_board(img, self.board, self.config.locate)
+        gray = as_gray(img)  # once, for the markers and the print's alignment
+        pose = self.tracker.update(gray) if track else locate_board(gray, self.board, self.config.locate)
         cfg = self.config
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)
-        pose = self.refine(img, pose)
+        pose = self.refine(img, pose, gray)
         score, looks, patches = self.features(img, pose)
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}
@@ -219,14 +223,11 @@ class BoardReader(CubeSpots):
                 token = None  # a cast shadow's straight edge explains the change
                 conf = float(0.5 + 0.5 * (1 - step_frac[i] / cfg.shadow_step_frac))
                 token, conf = self._partly_seen(i, looks[i], names, protos, occ_conf) or (token, conf)
-            elif self._centre_too_weak(i, looks[i], names, protos):
+            elif self._centre_too_weak(i, looks[i], names, protos, d_all := _look_distance(protos, looks[i])):
                 token = None  # something at the edge only: a neighbour leaning over, a shadow
                 conf = 0.6
             else:
-                d_all = _look_distance(protos, looks[i])
-                per_cls: dict[str, float] = {}
-                for n_, dv in zip(names, d_all):
-                    per_cls[n_] = min(per_cls.get(n_, 1e9), float(dv))
+                per_cls = class_minima(names, d_all)
                 ranked = sorted(per_cls, key=lambda k: per_cls[k])
                 best = ranked[0]
                 d = np.array([per_cls[k] for k in ranked])
@@ -412,8 +413,8 @@ class BoardReader(CubeSpots):
                 order = {i: count_order(order[i], float(v), shape) for i, v in zip(spots, like)}
             spots.sort(key=lambda i: (bool(crowd.any() and (crowd[i] or d_cls[c][i] >= cfg.demote_dist)), order[i]))
             for i in spots[room_c:]:
-                room = [k for k in classes if k != c and
-                        sum(kind(t) == k for t, _ in decided) < most.get(k, len(decided))]
+                have = Counter(kind(t) for t, _ in decided)  # (counted once, not once a class)
+                room = [k for k in classes if k != c and have[k] < most.get(k, len(decided))]
                 alt = min(room, key=lambda k: d_cls[k][i], default=None)
                 conf = decided[i][1]
                 near = alt is not None and (d_cls[alt][i] < cfg.demote_dist or alt not in self.model.looks)
@@ -516,7 +517,7 @@ class BoardReader(CubeSpots):
         ref = self.model.centre.get(cls)
         if not np.isfinite(centre) or not ref:
             return 1.0
-        return float(np.clip(centre / max(float(np.median(ref)), 1e-6), 0.2, 1.0))
+        return float(np.clip(centre / max(self._medians(cls, ref), 1e-6), 0.2, 1.0))
 
     def _centre_weak_for(self, i: int, cls: str) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than class ``cls``'s
@@ -525,12 +526,15 @@ class BoardReader(CubeSpots):
         ref = self.model.centre.get(cls)
         if not np.isfinite(centre) or not ref:
             return False
-        return centre < self.config.centre_shares.get(self.board.game, self.config.centre_share) * float(np.median(ref))
+        return centre < self.config.centre_shares.get(self.board.game, self.config.centre_share) * self._medians(cls, ref)
 
-    def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray) -> bool:
+    def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray,
+                         dist: np.ndarray | None = None) -> bool:
         """The raised plane's middle of spot ``i`` changed much less than the nearest piece
-        look's learned examples did there (see ``PieceConfig.centre_share``)."""
-        return self._centre_weak_for(i, names[int(np.argmin(_look_distance(protos, look)))])
+        look's learned examples did there (see ``PieceConfig.centre_share``); ``dist``: the
+        look's distances to ``protos`` when the caller has them."""
+        d = _look_distance(protos, look) if dist is None else dist
+        return self._centre_weak_for(i, names[int(np.argmin(d))])
 
     def _chop_hole(self, i: int, token: str, conf: float, look: np.ndarray, names: list[str], protos: np.ndarray,
                    holes: HolePictures) -> tuple[str, float]:
