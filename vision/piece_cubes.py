@@ -16,8 +16,8 @@ from vision.piece_spots import SpotFeatures
 from vision.qubism_needle import asked_arrows
 from vision.qubism_pawns import PawnShape, likeness, spot_shape
 from vision.qubism_plates import plate_cubes
-from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_tops, top_crops,
-                                top_face, with_arrow, with_glyphs)
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
+                                top_crops, top_face, with_arrow, with_glyphs_small)
 
 if TYPE_CHECKING:
     from vision.piece_looks import PieceModel
@@ -54,12 +54,20 @@ class CubeSpots(SpotFeatures):
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         for k, i in enumerate(look):
             faces[i] = top_face(tops[k], arrow=False)
+        fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
+        hits = [False] * len(look)  # small_tops' answers, from the glyphs' own labelling where it may (fused)
         if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
-            faces.update(zip(look, with_glyphs([faces[i] for i in look], tops, rule.glyphs)))
+            ask = [fused and decided[i][0] is None and score[i] >= 1 and not rule.glyph_like(faces[i]) for i in look]
+            found, hits = with_glyphs_small([faces[i] for i in look], tops, rule.glyphs,
+                                            small_rule(rule) if fused else rule.glyphs, ask)
+            faces.update(zip(look, found))
         moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
         bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
                 and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]  # occupied, by its evidence
-        small = {look[k] for k, ok in zip(bare, small_tops(tops[bare], [faces[look[k]] for k in bare], rule)) if ok}
+        if not fused:  # no glyphs, or a small share no lower than theirs: labelled on its own
+            for k, ok in zip(bare, small_tops(tops[bare], [faces[look[k]] for k in bare], rule)):
+                hits[k] = ok
+        small = {look[k] for k in bare if hits[k]}  # small_tops(tops[bare], ...)
         for k, i in enumerate(look):
             face = faces[i]
             if i in moved:

@@ -28,7 +28,7 @@ triangle's corners look alike by shape alone; its neighbours are sheared alike).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -177,10 +177,23 @@ def central_glyphs(tops: list[np.ndarray], rule: GlyphRule,
     that each crop's components are labelled as alone, in the same order), each crop looked at
     under its next threshold only while it has no cube's top; ``rings``: each crop's ``central_glyph``
     ``rings`` (all True where not given)."""
+    return central_and_small(tops, rule, rings, rule, [False] * len(tops))[0]
+
+
+def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool] | None, small: GlyphRule,
+                      ask: list[bool]) -> tuple[list[CentralGlyph | None], list[bool]]:
+    """``central_glyphs`` of the crops and, for those ``ask`` names, whether the same labelling shows a
+    blob that ``small`` (``rule`` with a lower ``GlyphRule.share`` bound, all else alike) takes for a
+    cube's top: what ``small.is_cube`` of ``central_glyphs(those crops, small)`` answers, without
+    labelling them again (each threshold such a crop reaches alone under ``small``, ``rule`` reaches too
+    unless it found a cube's top, which ``small`` takes for one as well)."""
+    if small.share[0] > rule.share[0] or replace(small, share=rule.share) != rule:
+        raise ValueError("central_and_small: the small rule may only lower GlyphRule.share's lower bound")
+    hits = [False] * len(tops)
     gs = [np.asarray(t, np.float32) for t in tops]
     inners = [g[_INSET:-_INSET, _INSET:-_INSET] for g in gs]
     if not gs:
-        return []
+        return [], []
     h, w = inners[0].shape
     tiles = np.zeros((len(gs), h + _GAP, w), np.uint8)  # every crop's grey, stacked as _label_stacked stacks them
     tiles[:, :h] = np.clip(np.stack(inners) * 255, 0, 255).astype(np.uint8)
@@ -207,16 +220,23 @@ def central_glyphs(tops: list[np.ndarray], rule: GlyphRule,
             inside = _inside(stats, w, h)  # not running out of the face: print, a shadow's edge, a neighbour's side
             shares = area / (h * w)
             offsets = np.hypot(cents[:, 0] - c, cents[:, 1] - c) / gs[live[0]].shape[0]
-            for j in np.flatnonzero(inside & (rule.share[0] <= shares) & (shares <= rule.share[1])
+            for j in np.flatnonzero(inside & (small.share[0] <= shares) & (shares <= rule.share[1])
                                     & (offsets <= rule.offset)):
                 n = int(tile[j])
                 k = live[n]
+                big = bool(rule.share[0] <= shares[j])
+                if not (big or ask[k]):
+                    continue  # a blob only ``small`` looks at, in a crop it is not asked about
                 blob = (labels[n * period:n * period + h] == j).astype(np.uint8)
                 seen = _measure(inners[k], tones[n], blob, float(shares[j]), float(offsets[j]), int(area[j]), level, rule)
-                if seen is not None and ((b := best[k]) is None or seen[0] > b[0]):
+                if seen is None:
+                    continue
+                if ask[k] and small.is_cube(seen[1]):
+                    hits[k] = True
+                if big and ((b := best[k]) is None or seen[0] > b[0]):
                     best[k] = seen
     wants = [True] * len(gs) if rings is None else rings
-    return [_finished(b, g, rule, want) for b, g, want in zip(best, gs, wants)]
+    return [_finished(b, g, rule, want) for b, g, want in zip(best, gs, wants)], hits
 
 
 def _measure(inner: np.ndarray, tone: np.ndarray, blob: np.ndarray, share: float, offset: float, area: int,

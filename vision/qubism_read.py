@@ -36,8 +36,8 @@ import numpy as np
 from vision.arrows import arrow_direction
 from vision.lens import Lens
 from vision.qubism_needle import NeedleRule
-from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_glyphs, like_direction,
-                                 off_centre_glyphs, silhouette, turned_overlaps)
+from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_and_small, central_glyphs,
+                                 like_direction, off_centre_glyphs, silhouette, turned_overlaps)
 from vision.qubism_plates import PlateRule
 
 FACE_SIDE = 48
@@ -201,11 +201,19 @@ def with_glyph(face: TopFace, top: np.ndarray, rule: GlyphRule) -> TopFace:
 
 def with_glyphs(faces: list[TopFace], tops: list[np.ndarray] | np.ndarray, rule: GlyphRule) -> list[TopFace]:
     """``with_glyph`` of each face and its crop, the crops' glyphs found at once (``central_glyphs``)."""
+    return with_glyphs_small(faces, tops, rule, rule, [False] * len(faces))[0]
+
+
+def with_glyphs_small(faces: list[TopFace], tops: list[np.ndarray] | np.ndarray, rule: GlyphRule,
+                      small: GlyphRule, ask: list[bool]) -> tuple[list[TopFace], list[bool]]:
+    """``with_glyphs`` and, for the crops ``ask`` names, whether ``small`` takes one of their blobs for a
+    cube's top, from the same labelling (``vision.qubism_glyph.central_and_small``; ``small_tops``)."""
     gs = [np.asarray(t, np.float32) for t in tops]
     gs = [g if g.shape == (FACE_SIDE, FACE_SIDE) else
           np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32) for g in gs]
     rings = [f.separation >= rule.ring_split[0] and f.contrast >= rule.ring_split[1] for f in faces]
-    return [replace(f, glyph=g) for f, g in zip(faces, central_glyphs(gs, rule, rings))]
+    glyphs, hits = central_and_small(gs, rule, rings, small, ask)
+    return [replace(f, glyph=g) for f, g in zip(faces, glyphs)], hits
 
 
 def with_arrow(face: TopFace, top: np.ndarray) -> TopFace:
@@ -293,8 +301,14 @@ def small_tops(tops: np.ndarray, faces: list[TopFace], rule: CubeTops) -> list[b
     print, a pawn's head and a shadow's edge rarely do. Its shape is not trusted for a direction."""
     if rule.glyphs is None or rule.small_share <= 0 or not len(faces):
         return [False] * len(faces)
-    small = replace(rule.glyphs, share=(rule.small_share, rule.glyphs.share[1]))
+    small = small_rule(rule)
     return [small.is_cube(g) for g in central_glyphs(list(tops), small, [False] * len(faces))]
+
+
+def small_rule(rule: CubeTops) -> GlyphRule:
+    """``small_tops``' glyph rule: ``CubeTops.glyphs`` with ``GlyphRule.share``'s lower bound ``CubeTops.small_share``."""
+    assert rule.glyphs is not None
+    return replace(rule.glyphs, share=(rule.small_share, rule.glyphs.share[1]))
 
 
 def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
