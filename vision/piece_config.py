@@ -311,4 +311,10 @@ class PieceConfig:
     refine_iterations: int = 30
     """Largest correction accepted at any square, in square sides (under half a square, so a
     grid cannot slip by a whole cell)."""
+    refine_sure_gain: float = 0.15
+    refine_sure_cells: float = 0.8
+    """An alignment that raises the correlation by ``refine_sure_gain`` or more may move a
+    square by up to ``refine_sure_cells`` (a pose from three markers through a strong lens at a
+    steep tilt is off by about half a square at the hidden marker's corner; a grid slipped by
+    a whole cell would not correlate better than the pose it came from)."""
     locate: LocateConfig = field(default_factory=LocateConfig)

@@ -287,7 +287,8 @@ class SpotFeatures:
         stay) and places that differ from the print as a whole (pieces, a hand, a hard shadow:
         seen in a blurred comparison, which thin misaligned lines hardly change) are masked
         out, so they cannot pull the board. Kept only when the alignment converges, improves
-        and moves no square by ``refine_max_cells`` or more. ``gray``: the image in grey when
+        and moves no square by ``refine_max_cells`` or more (``refine_sure_cells`` when the
+        correlation rises by ``refine_sure_gain``). ``gray``: the image in grey when
         the caller has it already."""
         cfg = self.config
         if pose.homography is None or len(pose.used) >= len(self.board.markers) or not cfg.refine:
@@ -323,7 +324,8 @@ class SpotFeatures:
             return pose
         spots = (self._spot_centres_px / cfg.px_per_mm * k).reshape(-1, 1, 2)
         moved = float(np.abs(cv2.perspectiveTransform(spots, warp.astype(np.float64)) - spots).max()) / k
-        if not np.isfinite(cc) or cc < cc0 + 0.005 or moved > cfg.refine_max_cells * self.cell_mm:
+        most = cfg.refine_sure_cells if cc >= cc0 + cfg.refine_sure_gain else cfg.refine_max_cells
+        if not np.isfinite(cc) or cc < cc0 + 0.005 or moved > most * self.cell_mm:
             return pose
         fix = np.linalg.inv(to_px) @ warp.astype(np.float64) @ to_px  # board mm -> board mm
         assert pose.homography is not None
