@@ -14,12 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import wrong_squares
 from vision.boarddefaults import board_for
-from vision.imageload import load_image
 from vision.piece_config import PieceConfig, ShadowLooks
 from vision.piece_looks import PieceError, PieceModel
 from vision.piece_shadow import behind_known, in_shadow, shadow_distance, shadow_examples
-from vision.pieces import BoardReader, comparable
 from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("kilkenny")
@@ -83,21 +82,6 @@ def test_learned_shadows_are_saved_and_an_older_model_loads_without_them(tmp_pat
         PieceModel.load(tmp_path / "bad.json")
 
 
-def _wrong(scenes: list[dict[str, Any]], root: Path, config: PieceConfig) -> list[tuple[str, str, str | None, str | None]]:
-    """(file, square, truth, read) of every square read wrong (occluded squares left out), the
-    group's first scene (the start) learned."""
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(load_image(root / str(scenes[0]["file"])).image, dict(scenes[0]["squares"]))
-    out = []
-    for sc in scenes[1:]:
-        got = reader.read_spots(reader.read(load_image(root / str(sc["file"])).image, track=False))
-        truth = comparable(BOARD, dict(sc["squares"]))
-        for sid in reader.observable:
-            if sid not in set(sc.get("occluded", ())) and truth.get(sid) != got.get(sid):
-                out.append((str(sc["file"]), sid, truth.get(sid), got.get(sid)))
-    return out
-
-
 @pytest.fixture(scope="module")
 def evening_lamp(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """The third family's seed 4026, Kilkenny group 2: metal meeples under the evening lamp, 41°."""
@@ -109,8 +93,8 @@ def evening_lamp(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[d
 @pytest.mark.slow
 def test_long_cast_shadows_under_an_evening_lamp_are_no_blue_cats(evening_lamp: tuple[Path, list[dict[str, Any]]]) -> None:
     root, scenes = evening_lamp
-    new = _wrong(scenes, root, PieceConfig())
-    old = _wrong(scenes, root, PieceConfig(shadow_looks={}))
+    new = wrong_squares(scenes, root, BOARD, PieceConfig())
+    old = wrong_squares(scenes, root, BOARD, PieceConfig(shadow_looks={}))
     false_blue = [w for w in old if w[2] is None and w[3] == "cat:blue"]
     assert len(false_blue) >= 12, old  # the scenes still show the failure (measured: 16)
     assert len([w for w in new if w[2] is None]) <= 2, new  # measured: 16 -> 1
