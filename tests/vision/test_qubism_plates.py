@@ -11,10 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import cube_counts
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
-from vision.pieces import BoardReader, comparable
 from vision.qubism_glyph import GlyphRule, central_glyph
 from vision.qubism_plates import PlateRule, plate_cubes, plate_top
 from vision.qubism_read import CubeTops
@@ -68,36 +68,15 @@ def test_plate_cubes_stop_at_nine() -> None:
     assert decided[added[0]][0] in ("cube:E", "cube:S") and decided[added[0]][1] >= 0.6
 
 
-def _read(group: list[tuple[np.ndarray, dict[str, str]]], config: PieceConfig) -> dict[str, int]:
-    """Counts over a group read after learning its first scene: cubes, read as a cube, with the right
-    arrow, with a wrong one; empty squares and pawns read as a cube."""
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(group[0][0], group[0][1])
-    n = dict.fromkeys(("cubes", "found", "right", "wrong", "false"), 0)
-    for image, squares in group[1:]:
-        got = reader.read_spots(reader.read(image, track=False))
-        truth = comparable(BOARD, squares)
-        for sid in reader.observable:
-            want, read = truth.get(sid, ""), got.get(sid, "")
-            if want.startswith("cube"):
-                n["cubes"] += 1
-                n["found"] += read.startswith("cube")
-                n["right"] += read == want
-                n["wrong"] += read.startswith("cube") and read not in (want, "cube:?")
-            else:
-                n["false"] += read.startswith("cube")
-    return n
-
-
 @pytest.mark.slow
 def test_black_cubes_with_large_white_plates_are_not_read_empty(tmp_path: Path) -> None:
     (tmp_path / "images").mkdir()
     scenes = write_c_group(tmp_path, "qubism", 2, 8, 16, 4027)  # the third family's seed 4027, its Qubism group 2
     assert scenes[1]["pieces"]["cube_material"] == "lacquer" and scenes[1]["pieces"]["arrow_style"] == "block"
     group = [(load_image(tmp_path / sc["file"]).image, dict(sc["squares"])) for sc in scenes]
-    new = _read(group, PieceConfig())
-    old = _read(group, PieceConfig(cube_tops=CubeTops(plates=None)))
-    assert new["cubes"] >= 50 and old["cubes"] - old["found"] >= 6, old  # the failure: cubes read as empty (9)
-    assert new["found"] >= old["found"] + 6 and new["right"] >= old["right"] + 6, (new, old)
-    assert new["wrong"] <= old["wrong"] and new["false"] <= old["false"], (new, old)
+    new = cube_counts(group, BOARD, PieceConfig())
+    old = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(plates=None)))
+    assert new.cubes >= 50 and old.cubes - old.found >= 6, old  # the failure: cubes read as empty (9)
+    assert new.found >= old.found + 6 and new.right >= old.right + 6, (new, old)
+    assert new.wrong <= old.wrong and new.false <= old.false, (new, old)
 
