@@ -271,8 +271,8 @@ def focal(logit: torch.Tensor, gt: torch.Tensor, ignore: torch.Tensor | None = N
     return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
 
 
-def det_batch(data: list, rng: np.random.Generator, bs: int = 16) -> tuple[torch.Tensor, ...]:
-    """A batch of detector samples: input, heat map, box regression and its mask (on DEVICE)."""
+def det_arrays(data: list, rng: np.random.Generator, bs: int = 16) -> tuple[np.ndarray, ...]:
+    """A batch of detector samples as numpy arrays: input, heat map, box regression, its mask, ignore."""
     batch = []
     for _ in range(bs):
         i = int(rng.integers(0, len(data)))
@@ -280,8 +280,43 @@ def det_batch(data: list, rng: np.random.Generator, bs: int = 16) -> tuple[torch
         if WARP and i < REAL_N and rng.random() < WARP:  # a real photo, seen from another angle
             img, dice = warp_photo(img, dice, rng)
         batch.append(det_sample(img, dice, rng))
-    x = torch.from_numpy(np.stack([b[0] for b in batch])).to(DEVICE).permute(0, 3, 1, 2).float() / 255 - 0.5
-    return (x, *(torch.from_numpy(np.stack([b[k] for b in batch])).to(DEVICE) for k in (1, 2, 3, 4)))
+    return tuple(np.stack([b[k] for b in batch]) for k in range(5))
+
+
+def det_tensors(arrays: tuple[np.ndarray, ...]) -> tuple[torch.Tensor, ...]:
+    x = torch.from_numpy(arrays[0]).to(DEVICE).permute(0, 3, 1, 2).float() / 255 - 0.5
+    return (x, *(torch.from_numpy(a).to(DEVICE) for a in arrays[1:]))
+
+
+def det_batch(data: list, rng: np.random.Generator, bs: int = 16) -> tuple[torch.Tensor, ...]:
+    """A batch of detector samples: input, heat map, box regression and its mask (on DEVICE)."""
+    return det_tensors(det_arrays(data, rng, bs))
+
+
+# --det-workers N: the detector's batches drawn in N forked processes (the data seen as it was at
+# the fork), batch k from its own stream SeedSequence(seed, spawn_key=(k,)): the same batches for
+# any N > 0 (not what N = 0 draws from the one generator)
+DET_WORKERS = 0
+_DET_JOB: tuple[list, int] = ([], 0)
+
+
+def _det_arrays_job(k: int) -> tuple[np.ndarray, ...]:
+    data, seed = _DET_JOB
+    return det_arrays(data, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k,))))
+
+
+def det_batches(data: list, rng: np.random.Generator, iters: int) -> Iterator[tuple[torch.Tensor, ...]]:
+    """``iters`` batches on DEVICE: from this process (``DET_WORKERS`` 0) or drawn ahead by workers."""
+    if not DET_WORKERS:
+        for _ in range(iters):
+            yield det_batch(data, rng)
+        return
+    global _DET_JOB
+    _DET_JOB = (data, int(rng.integers(1 << 31)))
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(DET_WORKERS) as pool:
+        for arrays in pool.imap(_det_arrays_job, range(iters), chunksize=2):
+            yield det_tensors(arrays)
 
 
 def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
@@ -303,10 +338,8 @@ def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> No
         return
     opt = torch.optim.AdamW(model.parameters(), DET_LR, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, DET_LR, total_steps=iters, pct_start=0.1)
-    bs = 16
     t0 = time.time()
-    for it in range(iters):
-        x, heat, reg, mask, ignore = det_batch(data, rng, bs)
+    for it, (x, heat, reg, mask, ignore) in enumerate(det_batches(data, rng, iters)):
         y = model(x)
         if DISTIL and teacher is not None:
             lh, lr_ = distil_loss(y, teacher, x)
@@ -523,6 +556,8 @@ def main() -> None:
                          "for dice-dev) or 'none' (the labels as they are)")
     ap.add_argument("--real-jitters", type=int, default=10,
                     help="the classifier sees each real train photo again this many times, each with a new colour jitter")
+    ap.add_argument("--det-workers", type=int, default=0,
+                    help="processes drawing the detector's batches ahead (0: this one, the shipped commands' draw)")
     ap.add_argument("--procs", type=int, default=0,
                     help="make and mine the scenes in this many processes (0: this one; any N>0 gives the same data)")
     ap.add_argument("--batches", choices=["auto", "numpy", "torch"], default="auto",
@@ -536,6 +571,8 @@ def main() -> None:
     DEVICE = pick_device(a.device)
     global PROCS, BATCHES
     PROCS = max(0, a.procs)
+    global DET_WORKERS
+    DET_WORKERS = max(0, a.det_workers)
     BATCHES = a.batches if a.batches != "auto" else ("torch" if DEVICE.type == "cuda" else "numpy")
     print("training on", DEVICE, "batches by", BATCHES, flush=True)
     global CLS_ARCH, DET_ARCH, STREAKS, CLS_INIT, CLS_LR

@@ -391,3 +391,24 @@ def test_a_fine_tune_draws_the_crops_its_classifier_is_unsure_of_more_often(tiny
     assert float((y.numpy() == 0).mean()) > 0.7  # 0.8 expected, 0.5 drawn evenly
     with pytest.raises(ValueError, match="boost"):
         T.hard_weights(X, Y, model, "base", 0.5, 0.9)
+
+
+def test_the_detectors_batches_drawn_by_workers_are_the_same_for_any_number(tiny_set: Path) -> None:
+    """--det-workers N: batch k comes from its own stream, so 1 and 3 workers draw the same batches,
+    each batch differs from the next, and the workers' batches go to the device as tensors."""
+    T = _train_module()
+    real = T.load_real(tiny_set, "none")
+
+    def draw(workers: int) -> list[np.ndarray]:
+        T.DET_WORKERS = workers
+        try:
+            return [b[0].cpu().numpy() for b in T.det_batches(real, np.random.default_rng(4), 5)]
+        finally:
+            T.DET_WORKERS = 0
+
+    one, three = draw(1), draw(3)
+    assert len(one) == len(three) == 5
+    assert all(np.array_equal(a, b) for a, b in zip(one, three))
+    assert not np.array_equal(one[0], one[1])
+    alone = draw(0)  # this process's own draw: as many batches, of the same shape
+    assert len(alone) == 5 and alone[0].shape == one[0].shape
