@@ -33,16 +33,9 @@ detector, so it gives a similar classifier, not the same file. Nothing was train
 test split; the bench's synthetic seeds (7 and up, 1007, 3007) are not the training seeds
 (1000 + seed, 50000 + seed).
 
-What issue 17's rounds tried and did not ship is in docs/readme/dice.md, each with its command:
-crowds and ``--streaks`` for the classifier, ``--cls-arch slim``, fine-tunes (``--cls-init``),
-cheaper detector stems (``--det-arch``, ``--det-init``, ``--stem-iters``, ``--distil``), a slim
-classifier taught by the shipped one (``--cls-teacher``: the quick classifier came of it), JPEG
-round trips (``--jpeg``), more scenes and steps on a GPU, real photos seen from other angles
-(``--warp``). On a GPU, ``--procs N`` makes and mines the scenes in N processes and torch draws
-and jitters the classifier's batches (``--batches``): ``--only cls --mine --synth 3000 --cls-iters
-10000 --procs 2 --out DIR`` (DIR holding the detector that ``--mine`` reads) took 5 minutes on an
-H200 beside six other runs. 24 classifiers trained so read dice-dev at 0.984-0.994, none as well
-as the shipped one (0.997).
+What the rounds tried and did not ship is in docs/readme/dice.md, each with its command. On a GPU,
+``--procs N`` makes and mines the scenes in N processes, ``--det-workers N`` draws the detector's
+batches in N more, and torch draws and jitters the classifier's batches (``--batches``).
 
 Data: the *train* split of every real set named by ``--dataset`` (comma-separated folders; a test
 split is never read here; ``scripts/dice_sets.py`` loads them, with each set's box convention:
@@ -59,9 +52,9 @@ once (``--procs 3`` each, ~6 minutes in all):
         --cls-iters 10000 --real-jitters 3 --seed 4      # --mine reading the tenth round's detector
     (the same with --cls-arch slim --cls-name dice_cls_fast.onnx: the quick classifier, no teacher)
     scripts/quantize_dice.py --dataset $S (each model; calibrated on all four sets' train photos)
-Issue 29's fourteenth round (docs/readme/dice.md, with its command; nothing shipped) fine-tuned the
-full classifier on the CPU with ``--cls-hard 4 0.9`` (the crops it is unsure of drawn four times as
-often) and ``--synth3d-looks hard`` (marbled, translucent, spot-lit 3-D dice).
+Issue 29's later rounds (docs/readme/dice.md) added ``--synth3d`` (dice ray-cast in 3-D),
+``--cls-hard`` (the crops a fine-tuned classifier is unsure of drawn more often) and
+``--synth3d-looks hard`` (marbled, translucent, spot-lit 3-D dice).
 Before the eleventh round: dice-dev *train* split only, its labels corrected by
 ``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
 checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
@@ -93,6 +86,7 @@ from dice_scenes import make_crowds, make_synth, make_synth3d, warp_photo  # noq
 from dice_sets import load_set, load_sets  # noqa: E402
 import dice_mine  # noqa: E402
 from dice_crops import hard_weights, streaks  # noqa: E402
+from dice_workers import drawn_ahead  # noqa: E402
 from dice_nets import (CLS_WIDTHS, DET_ARCHS, Cls, Det, distil_loss, keep_loaded_norms,  # noqa: E402
                        load_onnx_cls, load_onnx_det, soft_loss, teach_stem)
 
@@ -293,16 +287,7 @@ def det_batch(data: list, rng: np.random.Generator, bs: int = 16) -> tuple[torch
     return det_tensors(det_arrays(data, rng, bs))
 
 
-# --det-workers N: the detector's batches drawn in N forked processes (the data seen as it was at
-# the fork), batch k from its own stream SeedSequence(seed, spawn_key=(k,)): the same batches for
-# any N > 0 (not what N = 0 draws from the one generator)
-DET_WORKERS = 0
-_DET_JOB: tuple[list, int] = ([], 0)
-
-
-def _det_arrays_job(k: int) -> tuple[np.ndarray, ...]:
-    data, seed = _DET_JOB
-    return det_arrays(data, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k,))))
+DET_WORKERS = 0  # --det-workers: processes drawing the detector's batches ahead (dice_workers.py)
 
 
 def det_batches(data: list, rng: np.random.Generator, iters: int) -> Iterator[tuple[torch.Tensor, ...]]:
@@ -311,12 +296,8 @@ def det_batches(data: list, rng: np.random.Generator, iters: int) -> Iterator[tu
         for _ in range(iters):
             yield det_batch(data, rng)
         return
-    global _DET_JOB
-    _DET_JOB = (data, int(rng.integers(1 << 31)))
-    import multiprocessing
-    with multiprocessing.get_context("fork").Pool(DET_WORKERS) as pool:
-        for arrays in pool.imap(_det_arrays_job, range(iters), chunksize=2):
-            yield det_tensors(arrays)
+    for arrays in drawn_ahead(det_arrays, data, int(rng.integers(1 << 31)), iters, DET_WORKERS):
+        yield det_tensors(arrays)
 
 
 def train_det(data: list, iters: int, out: Path, rng: np.random.Generator) -> None:
