@@ -15,7 +15,8 @@ import numpy as np
 from vision.chop_body import cat_body, front_spots
 from vision.chop_known import follow_confirmed
 from vision.chop_read import HolePictures, apply_rules
-from vision.chop_squares import decide, far_from_mice, merge, spot_features, square_model
+from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
+                                 square_model)
 
 Decided = list[tuple[str | None, float]]
 
@@ -35,9 +36,15 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     probs = None
     if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
         probs = square.probs(reader.last_chop_features)
-        decided = merge(decided, decide(probs, kinds), kinds, cfg.chop_classifier_sure,
-                        cfg.chop_classifier_sure_strict, cfg.chop_classifier_sure_hole, probs,
-                        cfg.chop_cat_ratio, cfg.chop_slab_kept)
+        cats = [i for i, (t, _) in enumerate(decided) if t == "cat"]
+        learned = decide(probs, kinds, cats[0] if cats else None)
+        if cfg.chop_classifier_likelier is not None:  # neither sure: the more sure (vision.chop_squares.likelier)
+            decided = likelier(decided, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_hole,
+                               cfg.chop_classifier_likelier)
+        decided = merge(decided, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_strict,
+                        cfg.chop_classifier_sure_hole, probs, cfg.chop_cat_ratio, cfg.chop_slab_kept)
+        if cfg.chop_cat_empty is not None:  # the cat stands where a figure is (vision.chop_squares.cat_stands)
+            cat_stands(decided, kinds, probs, cfg.chop_cat_empty)
         if cfg.chop_cat_body and any(t == "cat" for t, _ in decided):  # its body behind it (vision.chop_body)
             cat_body(decided, kinds, probs, front_spots(reader, pose, (img.shape[1], img.shape[0])))
     if cfg.chop_hole_mouse_far is not None:  # a mouse on a hole unlike the learned mice: the opened hole

@@ -305,8 +305,12 @@ def use_model(path: Path) -> SquareModel:
     return model
 
 
-def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]]:
-    """Each spot's reading from the classifier's probabilities and the rules (module doc)."""
+def decide(probs: np.ndarray, kinds: list[str], rules_cat: int | None = None) -> list[tuple[str | None, float]]:
+    """Each spot's reading from the classifier's probabilities and the rules (module doc).
+    ``rules_cat``: the spot the rules read as the cat; where the classifier reads the cat
+    nowhere and a mouse there, that mouse is not counted among the four (one of the five
+    figures is the cat, C1: a cat of a look the classifier never saw reads as a mouse, and
+    counting it would drop a true mouse, the least likely, to its next reading)."""
     p = np.asarray(probs, np.float64).copy()
     for i, k in enumerate(kinds):
         p[i, [c not in ALLOWED[k] for c in CLASSES]] = 0.0
@@ -315,7 +319,9 @@ def decide(probs: np.ndarray, kinds: list[str]) -> list[tuple[str | None, float]
     cat = CLASSES.index("cat")
     for c in ("cat", "mouse"):  # one cat, four mice at most: the likeliest keep it
         j = CLASSES.index(c)
-        at = sorted(np.nonzero(pick == j)[0], key=lambda i: -p[i, j])
+        at = sorted((int(i) for i in np.nonzero(pick == j)[0]), key=lambda i: -p[i, j])
+        if c == "mouse" and rules_cat is not None and rules_cat in at and not (pick == cat).any():
+            at.remove(rules_cat)  # the cat, read as a mouse: not one of the four
         for i in at[MOST[c]:]:
             p[i, j] = 0.0  # the next likeliest reading (not a second cat)
             if (pick == cat).any():
@@ -382,6 +388,27 @@ def merge(rules: list[tuple[str | None, float]], learned: list[tuple[str | None,
     return out
 
 
+def likelier(rules: list[tuple[str | None, float]], learned: list[tuple[str | None, float]], kinds: list[str],
+             sure: float, hole: float, margin: float) -> list[tuple[str | None, float]]:
+    """The rules' readings with, on each slab square and hole where neither is sure (the
+    classifier under ``sure``, on a hole under ``hole``, as ``merge`` needs), the classifier's
+    reading where it is at least ``margin`` more sure than the rules' (before ``merge``; the cat
+    apart, on both sides: one cat, C1, is settled across the frame). There a tile, a figure or
+    nothing may lie (C1, C5), or a mouse or the opened hole (C3), and the rules' nearest look (on
+    a hole, the start's picture) is often as unsure between them: a face-up cheese read as a mouse
+    at 0.34-0.40 where the classifier said cheese at 0.39-0.46 (third family), a mouse on an
+    opened hole read as the hole at 0.61-0.71 where the classifier said mouse at 0.80-0.84 (all
+    three families). Without the margin, first-family opened holes in a shadow read as mice
+    (the classifier 0.01-0.02 ahead); on the table and the floor (figures only) it cost a square:
+    not there."""
+    out = []
+    for r, c, k in zip(rules, learned, kinds):
+        top = hole if k == "hole" else sure
+        take = k in ("slab", "hole") and r[1] + margin <= c[1] < top and "cat" not in (r[0], c[0])
+        out.append(c if take else r)
+    return out
+
+
 def _at_most(out: list[tuple[str | None, float]], rules: list[tuple[str | None, float]],
              learned: list[tuple[str | None, float]]) -> None:
     """One cat and four mice at most, in place (``merge``)."""
@@ -397,6 +424,39 @@ def _at_most(out: list[tuple[str | None, float]], rules: list[tuple[str | None, 
                 out[i] = rules[i]
             else:
                 out[i] = (c, min(out[i][1], 0.4))
+
+
+def cat_stands(out: list[tuple[str | None, float]], kinds: list[str], probs: np.ndarray,
+               empty: float) -> bool:
+    """The cat is a figure standing on its spot (C1: it never leaves the board). A cat read on
+    a spot that holds figures only (the table top and the floor under it, the floor without a
+    slab square) where the classifier is at least ``empty`` sure that nothing stands there is
+    no cat: the look-based rules took an empty spot's look for the cat's while the cat itself
+    read as a mouse. The cat moves, unsure, to the spot read as a mouse off the holes whose
+    classifier cat probability is highest (``cat_here``'s cue, without its ratio: the spot it
+    leaves is surely empty), and that spot takes the classifier's likeliest reading that is no
+    figure. (The rules' own mice are no candidates: where they read empty table spots as mice,
+    the classifier is as sure of those as of the spot the cat leaves.) In place; True when the
+    cat moved."""
+    p = np.asarray(probs, np.float64)
+    now = [i for i, (t, _) in enumerate(out) if t == "cat"]
+    if len(now) != 1 or kinds[now[0]] not in ("table", "floor") or float(p[now[0], 0]) < empty:
+        return False
+    j = CLASSES.index("cat")
+    mice = [i for i, (t, _) in enumerate(out) if t is not None and t.split(":")[0] == "mouse" and kinds[i] != "hole"]
+    if not mice:
+        return False
+    best = max(mice, key=lambda i: float(p[i, j]))
+    i = now[0]
+    q = np.where([c in ALLOWED[kinds[i]] and c not in ("cat", "mouse") for c in CLASSES], p[i], 0.0)
+    k = int(q.argmax())
+    out[i] = (None if CLASSES[k] == "-" else CLASSES[k], float(min(UNSURE_CAT, q[k] / max(float(q.sum()), 1e-9))))
+    out[best] = ("cat", UNSURE_CAT)
+    return True
+
+
+UNSURE_CAT = 0.5
+"""The confidence of a cat moved by ``cat_stands`` (under ``PieceConfig.min_confidence``: asked)."""
 
 
 def cat_here(out: list[tuple[str | None, float]], rules: list[tuple[str | None, float]],

@@ -240,6 +240,12 @@ class PieceConfig:
     read it as the hole. Lower than ``chop_classifier_sure_strict`` only as far as it held on a
     family the classifier never saw (leave-one-family-out, ``docs/readme/board.md``, chop3: at
     0.7 its first-family holes read as mice at 0.74-0.83 went wrong; from 0.85 none)."""
+    chop_classifier_likelier: float | None = 0.05
+    """Chop! Chop!: on a slab square or a hole where neither the rules nor the classifier is sure
+    enough to decide (``chop_classifier_sure``, on a hole ``chop_classifier_sure_hole``), the
+    classifier's reading when it is at least this much more sure than the rules'
+    (``vision.chop_squares.likelier``); None: the rules'. At 0 two first-family holes in a
+    shadow were lost (``docs/readme/board.md``, chopcat)."""
     chop_cat_ratio: float | None = 5.0
     """Chop! Chop!'s one cat (C1, C6): the cat moves to the spot with the classifier's highest
     cat probability when that is at least this many times the cat probability where the cat is
@@ -254,6 +260,11 @@ class PieceConfig:
     mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the
     first two families no mouse read right on a hole was farther than 0.9 (``docs/readme/board.md``,
     chopc)."""
+    chop_cat_empty: float | None = 0.8
+    """Chop! Chop!: a cat read on a table or floor spot (figures only) where the classifier is at
+    least this sure nothing stands moves to the mouse it finds most the cat's, unsure
+    (``vision.chop_squares.cat_stands``); None: never. At 0.6-0.8 it moved no cat wrongly on
+    the six bench sets and three held-out ones (``docs/readme/board.md``, chopcat)."""
     chop_cat_body: bool = True
     """Chop! Chop!: a spot whose front neighbour (nearer the camera) is read as the cat and where
     the classifier finds the cat likeliest shows the cat's body leaning over it: not a mouse, and
