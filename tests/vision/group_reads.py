@@ -1,18 +1,72 @@
 """A rendered group of scenes read as the bench reads it (its first scene, the start, learned;
-occluded squares left out), for the reader tests made from rendered scenes."""
+occluded squares left out), for the reader tests made from rendered scenes; and a rendered group
+written once per test run (``c_group``), read by every test that renders the same."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import re
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+import pytest
 
 from companion.boards import Board
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.pieces import BoardReader, comparable
+from vision.synth.scene_c import write_c_group
+
+
+def run_dir(factory: pytest.TempPathFactory) -> Path:
+    """This test run's own folder, the one every pytest-xdist worker of the run shares (a
+    worker's base folder lies in it; a new run gets a new one, so nothing is kept between runs)."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _once(factory: pytest.TempPathFactory, key: str, write: Callable[[Path], None]) -> tuple[Path, list[dict[str, Any]]]:
+    """The folder and scenes of ``key``'s group, written by ``write`` (into the folder, with its
+    labels.json) by the first test of the run that asks for it; the others, in any worker, wait
+    for it and read the same files. Tests only read them."""
+    cache = run_dir(factory) / "rendered"
+    cache.mkdir(exist_ok=True)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", key)
+    root = cache / name
+    with open(cache / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (root / "labels.json").is_file():
+            part = cache / f"{name}.part"
+            shutil.rmtree(part, ignore_errors=True)  # a test that failed while writing it
+            part.mkdir()
+            write(part)
+            part.rename(root)
+    return root, list(json.loads((root / "labels.json").read_text())["scenes"])
+
+
+def c_group(factory: pytest.TempPathFactory, game: str, group_no: int, size: int, first: int, seed: int,
+            frame: tuple[int, int] | None = None) -> tuple[Path, list[dict[str, Any]]]:
+    """``write_c_group``'s group (the third 3-D family) rendered once per run: its folder (with
+    a labels.json of its scenes) and its scenes. Another renderer's group is ``_once`` with its
+    own writer."""
+    def write(root: Path) -> None:
+        (root / "images").mkdir()
+        scenes = write_c_group(root, game, group_no, size, first, seed, frame=frame)
+        (root / "labels.json").write_text(json.dumps({"scenes": scenes}))
+
+    return _once(factory, f"c-{game}-{group_no}-{size}-{first}-{seed}-{frame}", write)
+
+
+def c_group_images(factory: pytest.TempPathFactory, game: str, group_no: int, size: int, first: int, seed: int,
+                   frame: tuple[int, int] | None = None) -> list[tuple[np.ndarray, dict[str, str]]]:
+    """``c_group``'s scenes as (image, squares), the start first."""
+    root, scenes = c_group(factory, game, group_no, size, first, seed, frame)
+    return [(load_image(root / str(sc["file"])).image, dict(sc["squares"])) for sc in scenes]
 
 
 def piece_counts(root: Path, board: Board, config: PieceConfig) -> tuple[int, int, int, int]:
@@ -59,6 +113,8 @@ class CubeCounts(NamedTuple):
     """Read as a cube."""
     right: int
     """Read with the right arrow."""
+    asked: int
+    """Read as a cube whose arrow is asked (``cube:?``)."""
     wrong: int
     """Read with a wrong arrow (not asked)."""
     false: int
@@ -72,7 +128,7 @@ def cube_counts(group: list[tuple[np.ndarray, dict[str, str]]], board: Board, co
     only, no cube to learn from) found its cubes."""
     reader = BoardReader(board, config=config)
     reader.learn(group[0][0], group[0][1])
-    cubes = found = right = wrong = false = false_sure = 0
+    cubes = found = right = asked = wrong = false = false_sure = 0
     for image, squares in group[1:]:
         reading = reader.read(image, track=False)
         got = reader.read_spots(reading)
@@ -84,8 +140,9 @@ def cube_counts(group: list[tuple[np.ndarray, dict[str, str]]], board: Board, co
                 cubes += 1
                 found += read.startswith("cube")
                 right += read == want
+                asked += read == "cube:?"
                 wrong += read.startswith("cube") and read not in (want, "cube:?")
             else:
                 false += read.startswith("cube")
                 false_sure += read.startswith("cube") and sid in sure
-    return CubeCounts(cubes, found, right, wrong, false, false_sure)
+    return CubeCounts(cubes, found, right, asked, wrong, false, false_sure)

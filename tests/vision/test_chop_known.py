@@ -6,19 +6,18 @@ position confirmed before each frame."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import c_group
 from vision.boarddefaults import board_for
 from vision.chop_known import UNSURE, allowed_now, follow_confirmed
 from vision.chop_squares import CLASSES
 from vision.imageload import load_image
 from vision.pieces import BoardReader, comparable
-from vision.synth.scene_c import write_c_group
 
 
 def _probs(rows: list[dict[str, float]]) -> np.ndarray:
@@ -70,11 +69,7 @@ def test_nothing_changes_without_a_confirmed_position_or_in_a_new_game() -> None
 def group_c(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, object]]]:
     # the third family (never trained on): seed 4027's Chop! Chop! group 2 (red slabs, the evening
     # lamp at gain 9.9; its face-up cheese read as slabs by the reader alone), at 640x480
-    root = tmp_path_factory.mktemp("chopknown")
-    (root / "images").mkdir()
-    scenes = write_c_group(root, "chopchop", 2, 8, 16, 4027, frame=(640, 480))
-    (root / "labels.json").write_text(json.dumps({"scenes": scenes}))
-    return root, scenes  # type: ignore[return-value]
+    return c_group(tmp_path_factory, "chopchop", 2, 8, 16, 4027, frame=(640, 480))  # type: ignore[return-value]
 
 
 def _read_group(group: tuple[Path, list[dict[str, object]]], confirmed: bool) -> tuple[Counter[tuple[str, str]], int]:
@@ -156,11 +151,7 @@ def test_where_a_cheese_lay_a_floor_or_mouse_reading_over_a_figure_likeness_is_t
 def group_c0(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, object]]]:
     # the third family: seed 4026's Chop! Chop! group 0 (white meeple mice, white face-up tiles
     # with a small yellow wedge, the camera nearly overhead), at 640x480
-    root = tmp_path_factory.mktemp("chopknown0")
-    (root / "images").mkdir()
-    scenes = write_c_group(root, "chopchop", 0, 8, 0, 4026, frame=(640, 480))
-    (root / "labels.json").write_text(json.dumps({"scenes": scenes}))
-    return root, scenes  # type: ignore[return-value]
+    return c_group(tmp_path_factory, "chopchop", 0, 8, 0, 4026, frame=(640, 480))  # type: ignore[return-value]
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import c_group
 from vision.boarddefaults import board_for
 from vision.chop_squares import (CLASSES, MOUSE_COLUMN, MOUSE_LEARNED_COLUMN, N_FEATURES, decide, far_from_mice,
                                  merge, square_model)
@@ -19,7 +20,6 @@ from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.pieces import BoardReader, comparable
 from vision.synth.board3d import write_3d_dataset
-from vision.synth.scene_c import write_c_group
 
 
 def _probs(rows: list[dict[str, float]]) -> np.ndarray:
@@ -289,11 +289,7 @@ def test_a_read_makes_each_hole_picture_once_with_the_numbers_of_one_spot_alone(
 def group_c(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, object]]]:
     # the third family (never trained on): seed 4027's Chop! Chop! group 2 (a red meeple cat,
     # dark meeple mice, red slabs, the evening lamp at gain 9.9), at 640x480 to stay quick
-    root = tmp_path_factory.mktemp("chopc")
-    (root / "images").mkdir()
-    scenes = write_c_group(root, "chopchop", 2, 8, 16, 4027, frame=(640, 480))
-    (root / "labels.json").write_text(json.dumps({"scenes": scenes}))
-    return root, scenes  # type: ignore[return-value]
+    return c_group(tmp_path_factory, "chopchop", 2, 8, 16, 4027, frame=(640, 480))  # type: ignore[return-value]
 
 
 def _confusion_cfg(group: tuple[Path, list[dict[str, object]]], cfg: PieceConfig) -> Counter[tuple[str, str]]:

@@ -5,21 +5,17 @@ before turns wrong."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import c_group_images, cube_counts
 from vision.boarddefaults import board_for
-from vision.imageload import load_image
 from vision.piece_config import PieceConfig
-from vision.pieces import BoardReader, comparable
 from vision.qubism_glyph import GlyphRule, central_glyph, glyph_direction
 from vision.qubism_needle import NeedleRule, asked_arrow, asked_arrows, axis_direction, needle_direction
 from vision.qubism_read import CubeTops
 from vision.synth.pieces_c import _arrow_sticker
-from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("qubism")
 Polys = list[tuple[list[tuple[float, float]], float]]
@@ -129,43 +125,19 @@ def test_asked_arrows_only_fill_asked_cubes_and_keep_their_confidence() -> None:
     assert decided == [("cube:E", 0.55), ("cube:N", 0.7), ("cube:?", 0.55), (None, 0.6), ("cube:?", 0.52)]
 
 
-def _read(group: list[tuple[np.ndarray, dict[str, str]]], config: PieceConfig) -> tuple[int, int, int, int]:
-    """(cubes, read with the right arrow, asked, read with a wrong arrow)."""
-    reader = BoardReader(BOARD, config=config)
-    reader.learn(group[0][0], group[0][1])
-    cubes = right = asked = wrong = 0
-    for image, squares in group[1:]:
-        got = reader.read_spots(reader.read(image, track=False))
-        truth = comparable(BOARD, squares)
-        for sid in reader.observable:
-            want, read = truth.get(sid, ""), got.get(sid, "")
-            if want.startswith("cube"):
-                cubes += 1
-                right += read == want
-                asked += read == "cube:?"
-                wrong += read.startswith("cube") and read not in (want, "cube:?")
-    return cubes, right, asked, wrong
-
-
-def _group(root: Path, seed: int, group_no: int) -> list[tuple[np.ndarray, dict[str, str]]]:
-    (root / "images").mkdir()
-    scenes = write_c_group(root, "qubism", group_no, 4, 0, seed)
-    return [(load_image(root / sc["file"]).image, dict(sc["squares"])) for sc in scenes]
-
-
 @pytest.mark.slow
-def test_compass_needle_cubes_are_read_by_their_darker_end(tmp_path: Path) -> None:
-    group = _group(tmp_path, 4026, 2)  # the third family's seed 4026, group 2: wooden cubes, needles, 41 degrees
-    cubes, right, asked, wrong = _read(group, PieceConfig())
-    _, old_right, old_asked, old_wrong = _read(group, PieceConfig(cube_tops=CubeTops(needles=None)))
+def test_compass_needle_cubes_are_read_by_their_darker_end(tmp_path_factory: pytest.TempPathFactory) -> None:
+    group = c_group_images(tmp_path_factory, "qubism", 2, 4, 0, 4026)  # the third family's seed 4026, group 2: wooden cubes, needles, 41 degrees
+    cubes, _, right, asked, wrong, _, _ = cube_counts(group, BOARD, PieceConfig())
+    _, _, old_right, old_asked, old_wrong, _, _ = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(needles=None)))
     assert cubes >= 15 and old_right <= 2 and old_asked >= 12, (cubes, old_right, old_asked)  # the failure
     assert right >= old_right + 12 and wrong <= old_wrong, (right, asked, wrong)
 
 
 @pytest.mark.slow
-def test_block_arrows_on_stickers_are_read_along_their_axis(tmp_path: Path) -> None:
-    group = _group(tmp_path, 4027, 2)  # seed 4027, group 2: black lacquer, white stickers, block arrows
-    cubes, right, asked, wrong = _read(group, PieceConfig())
-    _, old_right, old_asked, old_wrong = _read(group, PieceConfig(cube_tops=CubeTops(needles=None)))
+def test_block_arrows_on_stickers_are_read_along_their_axis(tmp_path_factory: pytest.TempPathFactory) -> None:
+    group = c_group_images(tmp_path_factory, "qubism", 2, 4, 0, 4027)  # seed 4027, group 2: black lacquer, white stickers, block arrows
+    cubes, _, right, asked, wrong, _, _ = cube_counts(group, BOARD, PieceConfig())
+    _, _, old_right, old_asked, old_wrong, _, _ = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(needles=None)))
     assert old_asked >= 3, (cubes, old_right, old_asked)  # the failure: arrows asked
     assert right >= old_right + 3 and asked <= old_asked - 3 and wrong <= old_wrong, (right, asked, wrong)

@@ -7,19 +7,16 @@ where the top crop shows no face is asked, not guessed."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.group_reads import cube_counts
+from tests.vision.group_reads import c_group_images, cube_counts
 from vision.boarddefaults import board_for
-from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.qubism_glyph import CentralGlyph, GlyphRule, central_glyph
 from vision.qubism_read import CubeTops, TopFace, settle_cubes, small_tops, top_face
-from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("qubism")
 Polys = list[tuple[list[tuple[float, float]], float]]
@@ -91,25 +88,19 @@ def test_an_arrow_read_on_no_face_is_asked() -> None:
     assert kept == [("cube:N", 0.7)]  # the failure: the guess kept
 
 
-def _group(root: Path, seed: int, group_no: int) -> list[tuple[np.ndarray, dict[str, str]]]:
-    (root / "images").mkdir()
-    scenes = write_c_group(root, "qubism", group_no, 4, 0, seed)
-    return [(load_image(root / sc["file"]).image, dict(sc["squares"])) for sc in scenes]
-
-
 @pytest.mark.slow
-def test_compass_needle_cubes_are_found_their_arrows_asked(tmp_path: Path) -> None:
-    group = _group(tmp_path, 4026, 2)  # the third family's seed 4026, group 2: wooden cubes, needles, 41 degrees
-    cubes, found, right, wrong, false, _ = cube_counts(group, BOARD, PieceConfig())
-    _, old_found, _, old_wrong, old_false, _ = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(small_share=0)))
+def test_compass_needle_cubes_are_found_their_arrows_asked(tmp_path_factory: pytest.TempPathFactory) -> None:
+    group = c_group_images(tmp_path_factory, "qubism", 2, 4, 0, 4026)  # the third family's seed 4026, group 2: wooden cubes, needles, 41 degrees
+    cubes, found, right, _, wrong, false, _ = cube_counts(group, BOARD, PieceConfig())
+    _, old_found, _, _, old_wrong, old_false, _ = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(small_share=0)))
     assert cubes >= 15 and old_found <= 2, (cubes, old_found)  # the failure: read as empty (0 of 19)
     assert found >= old_found + 12 and wrong <= old_wrong and false <= old_false, (found, wrong, false)
 
 
 @pytest.mark.slow
-def test_white_stickers_on_black_cubes_are_read_by_their_arrows(tmp_path: Path) -> None:
-    group = _group(tmp_path, 4027, 2)  # seed 4027, group 2: black lacquer, white stickers, the evening lamp
-    cubes, found, right, wrong, false, _ = cube_counts(group, BOARD, PieceConfig())
-    _, _, old_right, old_wrong, old_false, _ = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(glyphs=GlyphRule(plates=False))))
+def test_white_stickers_on_black_cubes_are_read_by_their_arrows(tmp_path_factory: pytest.TempPathFactory) -> None:
+    group = c_group_images(tmp_path_factory, "qubism", 2, 4, 0, 4027)  # seed 4027, group 2: black lacquer, white stickers, the evening lamp
+    cubes, found, right, _, wrong, false, _ = cube_counts(group, BOARD, PieceConfig())
+    _, _, old_right, _, old_wrong, old_false, _ = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(glyphs=GlyphRule(plates=False))))
     assert cubes >= 20 and old_right <= cubes // 2, (cubes, old_right)  # the failure: arrows asked (6 of 26 right)
     assert right >= old_right + 10 and wrong <= old_wrong and false <= old_false, (right, wrong, false)
