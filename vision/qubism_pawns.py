@@ -104,8 +104,8 @@ def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str |
     from: a spot read as that pawn by its look (``looked``: before the piece count, at least
     ``PawnsBack.look_conf``) that the count left as the pawn or as empty (``counted``) and the cube
     stage then read as an unsure cube (under ``PawnsBack.weak``: a glyph with no clear direction, a
-    pawn's head seen as one). Of several, the least like a cube: one with no arrow first, then the least
-    sure. A cube read surely, a spot read as empty and a spot the count itself turned into a cube
+    pawn's head seen as one). Of several, the least like a cube: one with no arrow first, then the one
+    the count kept as the pawn, then the least sure. A cube read surely, a spot read as empty and a spot the count itself turned into a cube
     are not touched. Returns the spots changed."""
     back: list[int] = []
     for c in pawns:
@@ -115,7 +115,7 @@ def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str |
                  if seen == c and sure >= rule.look_conf and kept in (None, c)
                  and now is not None and now.startswith("cube") and conf < rule.weak]
         if cands:
-            i = min(cands, key=lambda j: (decided[j][0] != "cube:?", decided[j][1]))
+            i = min(cands, key=lambda j: (decided[j][0] != "cube:?", counted[j][0] != c, decided[j][1]))
             decided[i] = (c, rule.conf)
             back.append(i)
     return back

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import wrong_squares
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
@@ -17,6 +18,7 @@ from vision.piece_looks import P, PieceError, PieceModel
 from vision.pieces import BoardReader, comparable
 from vision.qubism_pawns import SHAPE_SIZE, PawnsBack, PawnShape, count_order, likeness, pawns_back, spot_shape
 from vision.synth.board3d import write_3d_dataset
+from vision.synth.scene_b import write_b_dataset
 
 BOARD = board_for("qubism")
 _yy, _xx = np.mgrid[0:P, 0:P].astype(np.float64) - (P - 1) / 2
@@ -158,3 +160,19 @@ def test_no_pawn_comes_back_where_it_is_read_or_the_cube_is_sure() -> None:
     assert decided == before
     decided[0] = (None, 0.5)  # the black pawn read nowhere: it comes back on the unsure cube
     assert pawns_back(looked, counted, decided, PAWNS, PawnsBack()) == [1]
+
+
+@pytest.mark.slow
+def test_the_black_pawn_seen_from_above_is_not_lost_to_the_cube_stage(tmp_path: Path) -> None:
+    # a second-family group seen nearly straight down (seed 3262, tilt under 4 degrees; peg pawns,
+    # white cubes with dark chevrons): in its last scene the black pawn's dark head on the light
+    # print shows as a glyph on a plain face, the cube stage reads the only black pawn as a cube
+    # (cube:W, unsure) and the frame has no black pawn; its unsure cubes all have an arrow, and the
+    # spot the count kept as the pawn is the one it comes back to
+    write_b_dataset(tmp_path, 5, seed=3262, games=["qubism"], group_size=5, max_tilt_deg=4.0)
+    scenes = json.loads((tmp_path / "labels.json").read_text())["scenes"]
+    assert scenes[4]["squares"]["1,2"] == "pawn:black" and scenes[4]["camera"]["tilt_deg"] < 4
+    old = wrong_squares(scenes, tmp_path, BOARD, PieceConfig(pawns_back=None))
+    new = wrong_squares(scenes, tmp_path, BOARD, PieceConfig())
+    assert ("images/00004.jpg", "1,2", "pawn:black", "cube:W") in old  # the failure
+    assert set(new) == set(old) - {("images/00004.jpg", "1,2", "pawn:black", "cube:W")}, (old, new)
