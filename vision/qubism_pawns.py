@@ -105,8 +105,8 @@ def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str |
     ``PawnsBack.look_conf``) that the count left as the pawn or as empty (``counted``) and the cube
     stage then read as an unsure cube (under ``PawnsBack.weak``: a glyph with no clear direction, a
     pawn's head seen as one). Of several, the least like a cube: one with no arrow first, then the one
-    the count kept as the pawn, then the least sure. A cube read surely, a spot read as empty and a spot the count itself turned into a cube
-    are not touched. Returns the spots changed."""
+    the count kept as the pawn, then the least sure. A cube read surely, a spot read as empty and a
+    spot the count itself turned into a cube are not touched. Returns the spots changed."""
     back: list[int] = []
     for c in pawns:
         if any(t == c for t, _ in decided):
