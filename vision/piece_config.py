@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.boardlocate import LocateConfig
-from vision.qubism_pawns import PawnShape
+from vision.qubism_pawns import PawnsBack, PawnShape
 from vision.qubism_read import CubeTops
 
 
@@ -153,6 +153,10 @@ class PieceConfig:
     pawn_shape: dict[str, PawnShape] = field(default_factory=lambda: {"qubism": PawnShape()})
     """Games whose pieces named there are told from shadows by their shape against the print,
     learned in known positions, when the count keeps one of several (``vision.qubism_pawns``)."""
+    pawns_back: PawnsBack | None = field(default_factory=PawnsBack)
+    """Qubism: a pawn read nowhere after the cube stage comes back on the unsure cube that stage read
+    where the pawn's look was (``vision.qubism_pawns.pawns_back``; the game's ``always`` pieces).
+    None: not done."""
     cube_top_match: float = 0.6
     """A spot read as a cube whose top face (seen in the plane of a cube's top) correlates
     less than this with every learned cube top, turned four ways, holds no cube: measured on

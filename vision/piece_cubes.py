@@ -14,7 +14,7 @@ from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correl
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_needle import asked_arrows
-from vision.qubism_pawns import PawnShape, likeness, spot_shape
+from vision.qubism_pawns import PawnShape, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
                                 top_crops, top_face, with_arrow, with_glyphs_small)
@@ -91,6 +91,15 @@ class CubeSpots(SpotFeatures):
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles)
+
+    def _pawns_back(self, looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
+                    decided: list[tuple[str | None, float]]) -> None:
+        """A pawn read nowhere after the cube stage put back (in place) where that stage took it
+        (``vision.qubism_pawns.pawns_back``): ``looked`` the frame's readings before the piece count,
+        ``counted`` after it."""
+        rule = self.config.pawns_back
+        if rule is not None:
+            pawns_back(looked, counted, decided, self.config.always.get(self.board.game, ()), rule)
 
     def _plate_cubes(self, decided: list[tuple[str | None, float]], score: np.ndarray, look: list[int],
                      tops: np.ndarray, centres: np.ndarray, lift: np.ndarray,

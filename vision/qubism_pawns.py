@@ -83,3 +83,39 @@ def likeness(shapes: np.ndarray, learned: list[list[float]]) -> np.ndarray:
 def count_order(look_dist: float, like: float, rule: PawnShape) -> float:
     """The count's order of a spot read as a shape-learned piece: lowest kept first."""
     return rule.look_weight * min(look_dist, rule.look_cap) - like
+
+
+@dataclass(frozen=True)
+class PawnsBack:
+    """When a pawn the cube stage took comes back (``pawns_back``)."""
+
+    look_conf: float = 0.5
+    """The spot was read as the pawn, before the piece count, at least this surely."""
+    weak: float = 0.6
+    """The cube read there now is less sure than this (the reading's threshold: asked)."""
+    conf: float = 0.55
+    """The pawn comes back this surely, under the reading's 0.6: the app asks."""
+
+
+def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
+               decided: list[tuple[str | None, float]], pawns: tuple[str, ...], rule: PawnsBack) -> list[int]:
+    """Qubism's pawns never leave the board (Q1, Q3): a pawn read nowhere in ``decided`` (a frame's
+    readings after the cube stage, corrected in place) is put back on the spot the cube stage took it
+    from: a spot read as that pawn by its look (``looked``: before the piece count, at least
+    ``PawnsBack.look_conf``) that the count left as the pawn or as empty (``counted``) and the cube
+    stage then read as an unsure cube (under ``PawnsBack.weak``: a glyph with no clear direction, a
+    pawn's head seen as one). Of several, the least like a cube: one with no arrow first, then the one
+    the count kept as the pawn, then the least sure. A cube read surely, a spot read as empty and a
+    spot the count itself turned into a cube are not touched. Returns the spots changed."""
+    back: list[int] = []
+    for c in pawns:
+        if any(t == c for t, _ in decided):
+            continue
+        cands = [i for i, ((seen, sure), (kept, _), (now, conf)) in enumerate(zip(looked, counted, decided))
+                 if seen == c and sure >= rule.look_conf and kept in (None, c)
+                 and now is not None and now.startswith("cube") and conf < rule.weak]
+        if cands:
+            i = min(cands, key=lambda j: (decided[j][0] != "cube:?", counted[j][0] != c, decided[j][1]))
+            decided[i] = (c, rule.conf)
+            back.append(i)
+    return back
