@@ -94,6 +94,29 @@ class ShadowLooks:
     most: int = 300
 
 
+@dataclass(frozen=True)
+class HandRule:
+    """A hand, an arm or their shadow over many squares (``vision.piece_hand``): a spot read as
+    a learned piece farther than ``far`` from its look, whose look's spread rose less than
+    ``flat`` over its print's (look units: a piece shows its own edge inside its square; skin, a
+    sleeve or a shadow over the whole square does not) and whose chroma score stays under
+    ``tint`` (``ShadedRule.tint_chroma``: the print tinted, not a piece's colour) and whose log
+    brightness fell less than ``deep`` look units below its print's (a shadow leaves some light:
+    the hands' shadows measured -0.7 to -2.2; dark blue cats hiding the print, -5.1 to -5.8),
+    among at least ``least`` touching spots that show something no learned look explains, with
+    at least ``together`` such even spots among them (a hand's region changes several squares
+    alike; figures leaning over their neighbours in a crowd of cats make large groups too, with
+    a far, flat one here and there: second family 2027, three red cats), is asked: read as
+    empty, unsure."""
+
+    far: float = 1.2
+    flat: float = 0.25
+    tint: float = 2.0
+    deep: float = -3.5
+    least: int = 4
+    together: int = 3
+
+
 @dataclass
 class PieceConfig:
     px_per_mm: float = 2.0
@@ -195,6 +218,13 @@ class PieceConfig:
     """Games whose shadows are learned from known positions and read as empty (``ShadowLooks``,
     ``vision.piece_shadow``). Not Kat en Muis: its see-through acrylic mice look like the print
     darkened, as near a learned shadow as the false ones (third family, 0.05-0.14 look units)."""
+    hand: dict[str, HandRule] = field(default_factory=lambda: {"kilkenny": HandRule(), "katenmuis": HandRule(together=1)})
+    """Games whose spots under a hand, an arm or their shadow are asked, not read as pieces
+    (``HandRule``, ``vision.piece_hand``). Kat en Muis: one even spot is enough (the game's two
+    counters can make no crowd of pieces, and its counts leave at most one false cat or mouse
+    under a hand). Not Chop! Chop! (its face-down slabs cover whole squares, flat, many side by
+    side: 12 of the first family's held-out 2201 in a changed light would go) nor Qubism (a white
+    pawn or a cube on light paper is flat and colourless)."""
     frame_min: int = 5
     frame_clear: float = 1.0
     frame_agree: int = 4

@@ -68,6 +68,7 @@ from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.katenmuis_read import beyond_edges, look_weight, spot_crowds
 from vision.piece_config import PieceConfig
+from vision.piece_hand import hand_spots
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
@@ -269,6 +270,9 @@ class BoardReader(CubeSpots):
             decided = chop_decide(self, img, pose, score, looks, patches, names, protos, holes, decided)
         if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
             drop_hidden(self, img, pose, self.model.head_plane, decided, names, protos, rule)
+        if (hand := cfg.hand.get(self.board.game)) is not None:  # a hand, an arm or their shadow
+            for i in hand_spots(self, score, looks, decided, self.model.looks, hand):
+                decided[i] = (None, 0.5)  # asked (vision.piece_hand)
         both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,
                                    names, protos)) if self._chop_kinds else set())
         for i, (ids, (token, conf)) in enumerate(zip(self.groups, decided)):

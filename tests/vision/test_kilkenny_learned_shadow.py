@@ -93,8 +93,10 @@ def evening_lamp(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[d
 @pytest.mark.slow
 def test_long_cast_shadows_under_an_evening_lamp_are_no_blue_cats(evening_lamp: tuple[Path, list[dict[str, Any]]]) -> None:
     root, scenes = evening_lamp
-    new = wrong_squares(scenes, root, BOARD, PieceConfig())
-    old = wrong_squares(scenes, root, BOARD, PieceConfig(shadow_looks={}))
+    # the hand rule (vision.piece_hand) drops 5 of these shadows too: off in both, so this rule is
+    # measured alone
+    new = wrong_squares(scenes, root, BOARD, PieceConfig(hand={}))
+    old = wrong_squares(scenes, root, BOARD, PieceConfig(shadow_looks={}, hand={}))
     false_blue = [w for w in old if w[2] is None and w[3] == "cat:blue"]
     assert len(false_blue) >= 12, old  # the scenes still show the failure (measured: 16)
     assert len([w for w in new if w[2] is None]) <= 2, new  # measured: 16 -> 1

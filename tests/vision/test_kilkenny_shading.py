@@ -82,8 +82,10 @@ def test_no_blue_cat_in_a_shadow_lit_by_the_cold_light(tmp_path: Path) -> None:
     # both ways; session 18 measured 3 and 11 on two renders, before the renderer gave one seed
     # the same images in every process: session 19, tidy)
     write_3d_dataset(tmp_path, 6, seed=5202, games=["kilkenny"], group_size=6)
-    cats, right, missed, invented = piece_counts(tmp_path, BOARD, PieceConfig())
-    _, old_right, old_missed, old_invented = piece_counts(tmp_path, BOARD, PieceConfig(shaded={}))
+    # the hand rule (vision.piece_hand) drops some of these shadows too: off in both, so this rule
+    # is measured alone
+    cats, right, missed, invented = piece_counts(tmp_path, BOARD, PieceConfig(hand={}))
+    _, old_right, old_missed, old_invented = piece_counts(tmp_path, BOARD, PieceConfig(shaded={}, hand={}))
     assert old_invented >= 3  # the scenes still show the failure
     assert invented <= old_invented - 3 and right >= old_right and missed <= old_missed, (cats, right, missed, invented)
 
