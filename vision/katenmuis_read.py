@@ -93,17 +93,20 @@ def beyond_edges(reader: SpotFeatures, cand: list[int], step_frac: np.ndarray) -
 
 
 def missing_from_dropped(decided: list[tuple[str | None, float]], dropped: dict[int, str], missing: str,
-                         d_cls: dict[str, np.ndarray], crowd: np.ndarray) -> int | None:
+                         d_cls: dict[str, np.ndarray], crowd: np.ndarray, score: np.ndarray) -> int | None:
     """A piece that never leaves the board (``missing``) read nowhere, while the count dropped
     occupied spots for one piece of a kind too many (``dropped``: spot -> the kind it was read
     as, now read empty): such a spot holds a solid counter, whatever its colour or material,
-    and the only counter missing is ``missing``. The dropped spot (not under a hand's crowd)
-    nearest ``missing``'s look takes a piece; which of it and the spot kept for its kind holds
-    which is the assignment of the two kinds to the two spots with the smaller sum of look
-    distances (a dark metal cat under an evening lamp looks nearer the mouse than the cat, but
+    and the only counter missing is ``missing``. Of the dropped spots not under a hand's crowd
+    and showing at least the evidence (``score``) of the spot kept for their kind (a solid
+    counter's change, not a weak shadow's), the one nearest ``missing``'s look takes a piece;
+    which of it and the spot kept for its kind holds which is the assignment of the two kinds
+    to the two spots with the smaller sum of look distances (a dark metal cat under an evening lamp looks nearer the mouse than the cat, but
     nearer the cat than the real mouse does). Unsure either way (0.5: the cross-check asks).
     Sets ``decided``; returns the spot that took ``missing``, or None."""
-    free = [i for i in dropped if not crowd[i] and decided[i][0] is None]
+    kept_score = {c: max((float(score[k]) for k, (t, _) in enumerate(decided) if t == c), default=0.0)
+                  for c in set(dropped.values())}
+    free = [i for i in dropped if not crowd[i] and decided[i][0] is None and score[i] >= kept_score[dropped[i]]]
     if not free or missing not in d_cls:
         return None
     e = min(free, key=lambda i: float(d_cls[missing][i]))

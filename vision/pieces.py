@@ -434,7 +434,8 @@ class BoardReader(CubeSpots):
         for c in cfg.always.get(self.board.game, ()):
             if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue
-            if self.board.game in cfg.dropped_missing and missing_from_dropped(decided, dropped, c, d_cls, crowd) is not None:
+            if self.board.game in cfg.dropped_missing and missing_from_dropped(decided, dropped, c, d_cls, crowd,
+                                                                               score) is not None:
                 continue  # a dropped counter is the missing one (vision.katenmuis_read)
             nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(decided))])
             cand = beyond_edges(self, [i for i, (t, _) in enumerate(decided)

@@ -44,12 +44,23 @@ def _d(cat: list[float], mouse: list[float]) -> dict[str, np.ndarray]:
 
 
 def test_the_dropped_spot_takes_the_missing_kind() -> None:
-    # spot 1 kept as the mouse, spot 3 dropped for a second mouse: 3 is the cat
+    # spot 1 kept as the mouse, spot 3 dropped for a second mouse with more evidence: 3 is the cat
     decided: list[tuple[str | None, float]] = [(None, 0.9), ("mouse", 0.9), (None, 0.9), (None, 0.5)]
     crowd = np.zeros(4, bool)
     d = _d([3.0, 2.5, 3.0, 1.5], [3.0, 0.5, 3.0, 1.0])
-    assert missing_from_dropped(decided, {3: "mouse"}, "cat", d, crowd) == 3
+    score = np.array([0.2, 2.0, 0.3, 4.5])
+    assert missing_from_dropped(decided, {3: "mouse"}, "cat", d, crowd, score) == 3
     assert decided == [(None, 0.9), ("mouse", 0.9), (None, 0.9), ("cat", 0.5)]
+
+
+def test_a_dropped_spot_weaker_than_the_kept_one_is_no_counter() -> None:
+    # first family 2026 scene 26: a weak spot (evidence 1.07) dropped as a second cat, the cat
+    # kept at 1.44: a shadow, not the missing mouse
+    decided: list[tuple[str | None, float]] = [("cat", 0.9), (None, 0.5)]
+    score = np.array([1.44, 1.07])
+    d = _d([0.5, 8.0], [8.0, 8.4])
+    assert missing_from_dropped(decided, {1: "cat"}, "mouse", d, np.zeros(2, bool), score) is None
+    assert decided == [("cat", 0.9), (None, 0.5)]
 
 
 def test_the_two_kinds_go_where_their_looks_fit_best() -> None:
@@ -57,15 +68,16 @@ def test_the_two_kinds_go_where_their_looks_fit_best() -> None:
     # dropped one fits the mouse: the two swap
     decided: list[tuple[str | None, float]] = [("mouse", 0.9), (None, 0.5)]
     d = _d([0.4, 2.0], [1.0, 0.6])
-    assert missing_from_dropped([*decided], {1: "mouse"}, "cat", d, np.zeros(2, bool)) == 0
+    score = np.array([2.0, 3.0])
     out = [*decided]
-    missing_from_dropped(out, {1: "mouse"}, "cat", d, np.zeros(2, bool))
+    assert missing_from_dropped(out, {1: "mouse"}, "cat", d, np.zeros(2, bool), score) == 0
     assert out == [("cat", 0.5), ("mouse", 0.5)]
 
 
 def test_nothing_dropped_or_under_a_hand_changes_nothing() -> None:
     decided: list[tuple[str | None, float]] = [("mouse", 0.9), (None, 0.5)]
     d = _d([1.0, 1.0], [0.5, 0.7])
-    assert missing_from_dropped(decided, {}, "cat", d, np.zeros(2, bool)) is None
-    assert missing_from_dropped(decided, {1: "mouse"}, "cat", d, np.array([False, True])) is None
+    score = np.array([2.0, 3.0])
+    assert missing_from_dropped(decided, {}, "cat", d, np.zeros(2, bool), score) is None
+    assert missing_from_dropped(decided, {1: "mouse"}, "cat", d, np.array([False, True]), score) is None
     assert decided == [("mouse", 0.9), (None, 0.5)]
