@@ -55,6 +55,10 @@ class LocateConfig:
     sharpen: float = 2.0
     """When fewer than two markers are found, detect again on the frame sharpened (unsharp
     mask of this sigma, px; 0: never): a blurred camera's markers."""
+    open_px: tuple[int, ...] = (3, 5)
+    """While fewer than two markers are found still, detect again on the frame opened over
+    squares of each of these sides in turn (px; empty: never): markers crossed by thin light
+    lines (``_opened_markers``)."""
     guided: bool = True
     """When markers are still missing and at least two were found, look for each missing one
     where the others' pose puts it, in a top-down view of that corner (``_guided``)."""
@@ -211,9 +215,27 @@ def detect_markers(image: np.ndarray, board: Board, config: LocateConfig | None 
         soft = cv2.GaussianBlur(gray, (0, 0), cfg.sharpen)
         corners, ids, _ = det.detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
         _take(found, wanted, corners, ids)
+    for side in cfg.open_px:
+        if len(found) >= 2:
+            break
+        found.update(_opened_markers(gray, det, wanted, found, side))
     if cfg.guided and len(found) >= 2 and missing():
         found.update(_guided(gray, board, found, cfg))
     return found
+
+
+def _opened_markers(gray: np.ndarray, det: cv2.aruco.ArucoDetector, wanted: set[int],
+                    found: dict[int, np.ndarray], open_px: int) -> dict[int, np.ndarray]:
+    """Markers crossed by thin light lines (an inkjet's banding, a crease's or a laminate's
+    glint): the lines cut a marker's dark border and cells, so no quad outline is closed. A
+    grey opening of ``open_px`` (a minimum then a maximum over that square) removes light lines
+    thinner than it and keeps every larger light shape (a marker's white cells and margin) and
+    its edges where they were; the markers are detected there, those not in ``found`` returned."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (open_px, open_px))
+    corners, ids, _ = det.detectMarkers(cv2.morphologyEx(gray, cv2.MORPH_OPEN, kernel))
+    out: dict[int, np.ndarray] = {}
+    _take(out, wanted - set(found), corners, ids)
+    return out
 
 
 def _near_markers(gray: np.ndarray, board: Board, found: dict[int, np.ndarray], cfg: LocateConfig) -> np.ndarray:

@@ -22,6 +22,11 @@ skipped it while a weak spot elsewhere on that edge, whose change had not been m
 an edge, was taken instead. The search now measures every spot it could take and skips only
 those an edge explains but for less than ``PieceConfig.always_edge`` (the bare edge), not
 those a counter standing in it leaves less explained.
+
+Both counters never leave the board. When the count drops an occupied spot for a second piece
+of one kind while the other kind is read nowhere, that spot holds the missing counter, whatever
+its colour or material (a dark metal cat under an evening lamp read as a second mouse):
+``missing_from_dropped``.
 """
 
 from __future__ import annotations
@@ -85,4 +90,33 @@ def beyond_edges(reader: SpotFeatures, cand: list[int], step_frac: np.ndarray) -
         return [i for i in cand if step_frac[i] >= cfg.shadow_step_frac]
     frac = _step_fraction(reader._last_patches[cand], reader._last_empty_patches[cand])
     return [i for i, f in zip(cand, frac) if f >= cfg.always_edge]
+
+
+def missing_from_dropped(decided: list[tuple[str | None, float]], dropped: dict[int, str], missing: str,
+                         d_cls: dict[str, np.ndarray], crowd: np.ndarray, score: np.ndarray) -> int | None:
+    """A piece that never leaves the board (``missing``) read nowhere, while the count dropped
+    occupied spots for one piece of a kind too many (``dropped``: spot -> the kind it was read
+    as, now read empty): such a spot holds a solid counter, whatever its colour or material,
+    and the only counter missing is ``missing``. Of the dropped spots not under a hand's crowd
+    and showing at least the evidence (``score``) of the spot kept for their kind (a solid
+    counter's change, not a weak shadow's), the one nearest ``missing``'s look takes a piece;
+    which of it and the spot kept for its kind holds which is the assignment of the two kinds
+    to the two spots with the smaller sum of look distances (a dark metal cat under an evening lamp looks nearer the mouse than the cat, but
+    nearer the cat than the real mouse does). Unsure either way (0.5: the cross-check asks).
+    Sets ``decided``; returns the spot that took ``missing``, or None."""
+    kept_score = {c: max((float(score[k]) for k, (t, _) in enumerate(decided) if t == c), default=0.0)
+                  for c in set(dropped.values())}
+    free = [i for i in dropped if not crowd[i] and decided[i][0] is None and score[i] >= kept_score[dropped[i]]]
+    if not free or missing not in d_cls:
+        return None
+    e = min(free, key=lambda i: float(d_cls[missing][i]))
+    other = dropped[e]
+    kept = [k for k, (t, _) in enumerate(decided) if t == other and not crowd[k]]
+    if len(kept) == 1 and other in d_cls:
+        k = kept[0]
+        if float(d_cls[missing][k] + d_cls[other][e]) < float(d_cls[missing][e] + d_cls[other][k]):
+            decided[e], decided[k] = (other, 0.5), (missing, 0.5)
+            return k
+    decided[e] = (missing, 0.5)
+    return e
 

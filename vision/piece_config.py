@@ -335,6 +335,10 @@ class PieceConfig:
     before it; a piece read there is unsure (half its confidence). A missing piece is looked
     for among the weak spots with its look counting only as far as it differs from the print's
     (``vision.katenmuis_read``)."""
+    dropped_missing: tuple[str, ...] = ("katenmuis",)
+    """Games whose ``always`` piece read nowhere is first the spot the count dropped for one
+    piece of another kind too many (a solid counter is there; which kind goes where by the
+    looks: ``vision.katenmuis_read.missing_from_dropped``), before the weak spots are searched."""
     pairs: dict[str, tuple[str, str]] = field(default_factory=lambda: {"katenmuis": ("cat", "mouse")})
     """Two pieces of a game that may share a square (Kat en Muis, rule K7: the engine's
     ``"cat+mouse"``). When one is read and the other nowhere, the read one's spot holds both

@@ -66,7 +66,7 @@ from vision.chop_frame import chop_decide
 from vision.chop_squares import frame_holes
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
-from vision.katenmuis_read import beyond_edges, look_weight, spot_crowds
+from vision.katenmuis_read import beyond_edges, look_weight, missing_from_dropped, spot_crowds
 from vision.piece_config import PieceConfig
 from vision.piece_hand import hand_spots
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
@@ -390,6 +390,7 @@ class BoardReader(CubeSpots):
         d_empty = _look_distance(looks, self._last_look_empty)
 
         crowd = spot_crowds(self, score)  # spots under something larger than a piece (a hand)
+        dropped: dict[int, str] = {}  # spots the count read empty -> the kind they were read as
 
         def support(i: int, c: str) -> float:
             """How well spot i shows a piece of class c: its evidence, times how much nearer
@@ -435,11 +436,14 @@ class BoardReader(CubeSpots):
                             token, conf = None, 1.0
                     decided[i] = (token, 0.5 * conf)
                 else:
-                    decided[i] = (None, 0.5)
+                    decided[i], dropped[i] = (None, 0.5), c
         self._pairs(decided, names, protos)
         for c in cfg.always.get(self.board.game, ()):
             if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue
+            if self.board.game in cfg.dropped_missing and missing_from_dropped(decided, dropped, c, d_cls, crowd,
+                                                                               score) is not None:
+                continue  # a dropped counter is the missing one (vision.katenmuis_read)
             nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(decided))])
             cand = beyond_edges(self, [i for i, (t, _) in enumerate(decided)
                                        if t is None and not self._never_empty[i] and nearest[i]
