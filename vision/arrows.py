@@ -14,6 +14,8 @@ import math
 import cv2
 import numpy as np
 
+from vision.read_fast import mean_of
+
 ARROW_SIDE = 32  # cube-top view side, pixels
 _TURNS = {"N": 0, "E": 1, "S": 2, "W": 3}
 """Quarter turns (np.rot90, counter-clockwise) that make an arrow pointing this way point north."""
@@ -46,7 +48,9 @@ def _covariance(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``np.cov(np.vstack([x, y]))``, the same arithmetic step for step, without its handling of
     arguments it is not given (weights, a second array, ...): half its time on a glyph's pixels."""
     xy = np.vstack([x, y])
-    xy -= xy.mean(axis=1)[:, None]
+    mean = np.add.reduce(xy, 1)  # xy.mean(axis=1) as numpy works it out, without its argument handling
+    np.true_divide(mean, np.intp(xy.shape[1]), out=mean, casting="unsafe")
+    xy -= mean[:, None]
     c: np.ndarray = np.dot(xy, xy.T.conj())
     c *= np.true_divide(1, xy.shape[1] - 1)
     return c
@@ -120,16 +124,16 @@ def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
     ys, xs = np.nonzero(labels == k)
     if len(xs) < 12:
         return None, 0.0
-    x = xs - xs.mean()
-    y = ys - ys.mean()
+    x = xs - mean_of(xs)
+    y = ys - mean_of(ys)
     cov = _covariance(x, y)
     evals, evecs = np.linalg.eigh(cov)
     axis = evecs[:, 1]
     along = x * axis[0] + y * axis[1]
     across = -x * axis[1] + y * axis[0]
     pos, neg = along > 0, along < 0
-    wpos = float(np.abs(across[pos]).mean()) if pos.any() else 0.0
-    wneg = float(np.abs(across[neg]).mean()) if neg.any() else 0.0
+    wpos = float(mean_of(np.abs(across[pos]))) if pos.any() else 0.0
+    wneg = float(mean_of(np.abs(across[neg]))) if neg.any() else 0.0
     head = axis if wpos > wneg else -axis
     angle = math.degrees(math.atan2(head[1], head[0]))  # image: x right, y down
     dirs = {"E": 0.0, "S": 90.0, "W": 180.0, "N": -90.0}

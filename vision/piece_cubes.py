@@ -17,7 +17,7 @@ from vision.qubism_needle import asked_arrows
 from vision.qubism_pawns import PawnShape, likeness, spot_shape
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
-                                top_crops, top_face, with_arrow, with_glyphs_small)
+                                top_crops, top_faces, with_arrow, with_glyphs_small)
 
 if TYPE_CHECKING:
     from vision.piece_looks import PieceModel
@@ -52,8 +52,7 @@ class CubeSpots(SpotFeatures):
         faces: dict[int, TopFace] = {}
         blocked: set[int] = set()
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
-        for k, i in enumerate(look):
-            faces[i] = top_face(tops[k], arrow=False)
+        faces.update(zip(look, top_faces(tops)))  # top_face(tops[k], arrow=False) of each, at once
         fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
         hits = [False] * len(look)  # small_tops' answers, from the glyphs' own labelling where it may (fused)
         if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
