@@ -8,6 +8,8 @@ no read slower). Each helper returns exactly what the plain loop it replaces ret
   each output pixel by its own footprint, and the stack's footprints are the boxes' own (the
   stacked scale is the box's, dyadic for the printed boards' boxes, so no rounding moves them);
 * ``MedianMemo``: the median of a learned list, worked out once while the list stays the same;
+* ``ArrayMemo``: a learned list of number lists as a float64 array, converted once while the list
+  stays the same (a pawn's learned shapes: 1,536 numbers each, converted for every spot asked about);
 * ``mean_of``, ``var_of``, ``std_of``: ``a.mean()``, ``a.var()``, ``a.std()`` of a whole array (the
   same numpy scalar, bit for bit) by the ufunc calls numpy's own ``_mean`` and ``_var`` make, without
   their argument handling (most of their time on the small arrays a Qubism read measures by the
@@ -125,3 +127,20 @@ class MedianMemo:
         med = float(np.median(values))
         self._hit[key] = (values, len(values), med)
         return med
+
+
+class ArrayMemo:
+    """``np.asarray(values, np.float64)`` of a learned list of number lists kept under a key, converted
+    again only when the list is another object or its length changed (learned lists only grow; their
+    rows are never changed in place)."""
+
+    def __init__(self) -> None:
+        self._hit: dict[str, tuple[list[list[float]], int, np.ndarray]] = {}
+
+    def __call__(self, key: str, values: list[list[float]]) -> np.ndarray:
+        hit = self._hit.get(key)
+        if hit is not None and hit[0] is values and hit[1] == len(values):
+            return hit[2]
+        arr = np.asarray(values, np.float64)
+        self._hit[key] = (values, len(values), arr)
+        return arr
