@@ -1,7 +1,8 @@
 """Qubism's read made faster gives the same answers to the bit (issue 31, session 20, qtime): the
 means and variances of small arrays by numpy's own ufunc calls, a frame's top crops measured at
 once, the top crops' maps written into buffers, the arrow's 2 x 2 eigen-decomposition by its LAPACK
-gufunc, and a pawn's learned shapes converted to an array once."""
+gufunc, a pawn's learned shapes converted to an array once, and the lens's distortion written into its
+arrays."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import vision.piece_cubes as piece_cubes
 import vision.qubism_read as qubism_read
 from vision.arrows import _eigh
 from vision.boarddefaults import board_for
+from vision.lens import Lens
 from vision.pieces import BoardReader
 from vision.qubism_pawns import SHAPE_SIZE, likeness
 from vision.qubism_read import _plane_maps, top_face, top_faces
@@ -134,3 +136,22 @@ def test_a_pawns_learned_shapes_converted_once_while_the_list_stays() -> None:
     other = [list(row) for row in learned]
     assert memo("pawn:white", other) is not second
     assert likeness(shapes, np.zeros((0, SHAPE_SIZE))).tolist() == [0.0] * 5
+
+
+def test_lens_distortion_written_into_its_arrays_as_before() -> None:
+    """``Lens.distort_xy`` (every top crop of a frame seen through a lens: ~10^5 points) gives what its
+    formula gave computed step by step into new arrays, to the bit: barrel and pincushion lenses, float32
+    and float64 points, points past a pincushion lens's edge (where the edge's radius is used)."""
+    rng = np.random.default_rng(1)
+    for n in range(200):
+        lens = Lens(k=float(rng.uniform(-0.5, 0.9)), cx=640.0, cy=float(rng.choice([360.0, 480.0])), unit=1280.0)
+        dtype = np.float32 if n % 2 else np.float64
+        x = (rng.random((37, 41)) * 2600 - 700).astype(dtype)
+        y = (rng.random((37, 41)) * 2000 - 600).astype(dtype)
+        dx, dy = (np.asarray(x, np.float64) - lens.cx) / lens.unit, (np.asarray(y, np.float64) - lens.cy) / lens.unit
+        u2 = dx * dx + dy * dy
+        scale = 2.0 / (1.0 + np.sqrt(np.maximum(1.0 - 4.0 * lens.k * u2, 0.0)))
+        got_x, got_y = lens.distort_xy(x, y)
+        assert got_x.tobytes() == (lens.cx + dx * scale * lens.unit).tobytes(), n
+        assert got_y.tobytes() == (lens.cy + dy * scale * lens.unit).tobytes(), n
+        assert got_x is not x and got_y is not y
