@@ -14,7 +14,11 @@ import math
 import cv2
 import numpy as np
 
+from vision.read_fast import mean_of
+
 ARROW_SIDE = 32  # cube-top view side, pixels
+_EIGH_LO = getattr(getattr(np.linalg, "_umath_linalg", None), "eigh_lo", None)
+"""numpy's LAPACK gufunc behind ``np.linalg.eigh(a, UPLO="L")`` (``_eigh``), None where it has none."""
 _TURNS = {"N": 0, "E": 1, "S": 2, "W": 3}
 """Quarter turns (np.rot90, counter-clockwise) that make an arrow pointing this way point north."""
 
@@ -46,10 +50,23 @@ def _covariance(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``np.cov(np.vstack([x, y]))``, the same arithmetic step for step, without its handling of
     arguments it is not given (weights, a second array, ...): half its time on a glyph's pixels."""
     xy = np.vstack([x, y])
-    xy -= xy.mean(axis=1)[:, None]
+    mean = np.add.reduce(xy, 1)  # xy.mean(axis=1) as numpy works it out, without its argument handling
+    np.true_divide(mean, np.intp(xy.shape[1]), out=mean, casting="unsafe")
+    xy -= mean[:, None]
     c: np.ndarray = np.dot(xy, xy.T.conj())
     c *= np.true_divide(1, xy.shape[1] - 1)
     return c
+
+
+def _eigh(cov: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.linalg.eigh(cov)`` of a real symmetric matrix (float64; its lower triangle read): the
+    same LAPACK gufunc called directly (``eigh_lo``), without the checks and conversions around it
+    (two thirds of its time on a 2 x 2); ``np.linalg.eigh`` itself where numpy has no such gufunc."""
+    if _EIGH_LO is None:
+        w, v = np.linalg.eigh(cov)
+        return w, v
+    w, v = _EIGH_LO(cov, signature="d->dd")
+    return w, v
 
 
 def _glyph_map(top: np.ndarray) -> np.ndarray:
@@ -120,16 +137,16 @@ def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
     ys, xs = np.nonzero(labels == k)
     if len(xs) < 12:
         return None, 0.0
-    x = xs - xs.mean()
-    y = ys - ys.mean()
+    x = xs - mean_of(xs)
+    y = ys - mean_of(ys)
     cov = _covariance(x, y)
-    evals, evecs = np.linalg.eigh(cov)
+    evals, evecs = _eigh(cov)
     axis = evecs[:, 1]
     along = x * axis[0] + y * axis[1]
     across = -x * axis[1] + y * axis[0]
     pos, neg = along > 0, along < 0
-    wpos = float(np.abs(across[pos]).mean()) if pos.any() else 0.0
-    wneg = float(np.abs(across[neg]).mean()) if neg.any() else 0.0
+    wpos = float(mean_of(np.abs(across[pos]))) if pos.any() else 0.0
+    wneg = float(mean_of(np.abs(across[neg]))) if neg.any() else 0.0
     head = axis if wpos > wneg else -axis
     angle = math.degrees(math.atan2(head[1], head[0]))  # image: x right, y down
     dirs = {"E": 0.0, "S": 90.0, "W": 180.0, "N": -90.0}

@@ -46,10 +46,25 @@ class Lens:
         A frame radius ``r`` shows pinhole radius ``u = r / (1 + k r^2)``, so ``k u r^2 - r + u
         = 0`` and ``r = u * 2 / (1 + sqrt(1 - 4 k u^2))`` (the root that is ``u`` when ``k`` is 0);
         past the lens's edge (``4 k u^2 > 1``, only for ``k > 0``) the edge's radius is used."""
-        dx, dy = (np.asarray(x, np.float64) - self.cx) / self.unit, (np.asarray(y, np.float64) - self.cy) / self.unit
-        u2 = dx * dx + dy * dy
-        scale = 2.0 / (1.0 + np.sqrt(np.maximum(1.0 - 4.0 * self.k * u2, 0.0)))
-        return self.cx + dx * scale * self.unit, self.cy + dy * scale * self.unit
+        dx, dy = np.asarray(x, np.float64) - self.cx, np.asarray(y, np.float64) - self.cy
+        dx /= self.unit
+        dy /= self.unit
+        # the same operations in the same order, written into these arrays (a read maps ~10^5 points a frame)
+        scale = dx * dx
+        scale += np.multiply(dy, dy)  # u2
+        scale *= 4.0 * self.k
+        np.subtract(1.0, scale, out=scale)
+        np.maximum(scale, 0.0, out=scale)
+        np.sqrt(scale, out=scale)
+        scale += 1.0
+        np.divide(2.0, scale, out=scale)
+        dx *= scale
+        dx *= self.unit
+        dx += self.cx
+        dy *= scale
+        dy *= self.unit
+        dy += self.cy
+        return dx, dy
 
     def distort(self, pts: np.ndarray) -> np.ndarray:
         """Pinhole pixels [n, 2] -> where the frame shows them."""

@@ -17,7 +17,8 @@ from vision.qubism_needle import asked_arrows
 from vision.qubism_pawns import PawnShape, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
-                                top_crops, top_face, with_arrow, with_glyphs_small)
+                                top_crops, top_faces, with_arrow, with_glyphs_small)
+from vision.read_fast import ArrayMemo
 
 if TYPE_CHECKING:
     from vision.piece_looks import PieceModel
@@ -35,6 +36,8 @@ class CubeSpots(SpotFeatures):
     _arrows: dict[int, tuple[str | None, float]]
     _shapes_seen: tuple[BoardPose, tuple[float, ...], bool] | None = None
     """``_shapes_here``'s last answer: the pose and learned corners it was for (a read asks once a spot)."""
+    _shape_arrays: ArrayMemo | None = None
+    """The learned shapes as arrays (``_learned_shapes``)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]]) -> None:
@@ -52,8 +55,7 @@ class CubeSpots(SpotFeatures):
         faces: dict[int, TopFace] = {}
         blocked: set[int] = set()
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
-        for k, i in enumerate(look):
-            faces[i] = top_face(tops[k], arrow=False)
+        faces.update(zip(look, top_faces(tops)))  # top_face(tops[k], arrow=False) of each, at once
         fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
         hits = [False] * len(look)  # small_tops' answers, from the glyphs' own labelling where it may (fused)
         if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
@@ -166,7 +168,14 @@ class CubeSpots(SpotFeatures):
         shape = self._pawn_shape(cls)
         learned = self.model.shapes.get(cls)
         return bool(shape is not None and learned and self._shapes_here(pose)
-                    and float(likeness(self._spot_shapes([i]), learned)[0]) >= shape.keep)
+                    and float(likeness(self._spot_shapes([i]), self._learned_shapes(cls))[0]) >= shape.keep)
+
+    def _learned_shapes(self, cls: str) -> np.ndarray:
+        """``model.shapes[cls]`` as a float64 array (what ``likeness`` makes of the lists), converted once
+        while the learned list stays the same (``vision.read_fast.ArrayMemo``), not for every spot asked about."""
+        if self._shape_arrays is None:
+            self._shape_arrays = ArrayMemo()
+        return self._shape_arrays(cls, self.model.shapes[cls])
 
     def _shapes_here(self, pose: BoardPose) -> bool:
         """The learned shapes were seen by this camera: the board's corners moved less than

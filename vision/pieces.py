@@ -417,7 +417,7 @@ class BoardReader(CubeSpots):
             order = {i: float(d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c))) for i in spots}
             if (shape := self._pawn_shape(c)) is not None and self.model.shapes.get(c) and self._shapes_here(pose):
                 # a pawn, not a shadow: the shape of its change from the print (vision.qubism_pawns)
-                like = likeness(self._spot_shapes(spots), self.model.shapes[c])
+                like = likeness(self._spot_shapes(spots), self._learned_shapes(c))
                 order = {i: count_order(order[i], float(v), shape) for i, v in zip(spots, like)}
             spots.sort(key=lambda i: (bool(crowd.any() and (crowd[i] or d_cls[c][i] >= cfg.demote_dist)), order[i]))
             for i in spots[room_c:]:

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision.arrows import arrow_direction, components
+from vision.read_fast import mean_of, mean_var_of
 
 _INSET = 6
 """Pixels of a 48-pixel top crop's border left out (the face's edge, the print beyond it)."""
@@ -250,9 +251,10 @@ def _measure(inner: np.ndarray, tone: np.ndarray, blob: np.ndarray, share: float
     if ring.sum() < 20:
         return None
     around = inner[ring]
-    contrast = abs(float(inner[blob > 0].mean()) - float(around.mean()))
-    evenness = contrast / (float(around.std()) + 0.02)
-    purity = float((~tone[ring]).mean())
+    around_mean, around_var = mean_var_of(around)  # around.mean(), around.var(): the same bits
+    contrast = abs(float(mean_of(inner[blob > 0])) - float(around_mean))
+    evenness = contrast / (float(around_var.dtype.type(np.sqrt(around_var))) + 0.02)  # around.std()
+    purity = float(mean_of(~tone[ring]))
     found = CentralGlyph(share, offset, contrast, evenness, purity, None, 0.0, level=level)
     score = float(rule.is_cube(found)) * 1e3 + evenness * purity
     framed = (outline > 0) & (blob == 0) & tone  # what a ring frames, in the ring's tone
@@ -543,8 +545,8 @@ def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple
     if apex is not None:
         return apex
     ys, xs = np.nonzero(blob)
-    cx, cy = float(xs.mean()), float(ys.mean())
-    ext = {"N": cy - ys.min(), "S": ys.max() - cy, "W": cx - xs.min(), "E": xs.max() - cx}
+    cx, cy = float(mean_of(xs)), float(mean_of(ys))
+    ext = {"N": cy - int(ys[0]), "S": int(ys[-1]) - cy, "W": cx - int(xs.min()), "E": int(xs.max()) - cx}  # rows ascend
     ns, ew = ext["N"] - ext["S"], ext["E"] - ext["W"]
     span = max(max(ext.values()), 1.0)
     if abs(ns) >= abs(ew):

@@ -70,10 +70,11 @@ def spot_shape(base: np.ndarray, base_empty: np.ndarray, top: np.ndarray, top_em
     return np.hstack([change_shape(base, base_empty), change_shape(top, top_empty)])
 
 
-def likeness(shapes: np.ndarray, learned: list[list[float]]) -> np.ndarray:
+def likeness(shapes: np.ndarray, learned: list[list[float]] | np.ndarray) -> np.ndarray:
     """[N]: how like the best of the ``learned`` patterns each of ``shapes`` ([N, SHAPE_SIZE])
-    is: the sum of the two planes' correlations (-2 to 2); 0 with nothing learned."""
-    if not learned:
+    is: the sum of the two planes' correlations (-2 to 2); 0 with nothing learned (``learned``: the
+    lists, or them as a float64 array: ``vision.read_fast.ArrayMemo``)."""
+    if not len(learned):
         return np.zeros(len(shapes))
     ref = np.asarray(learned, np.float64).reshape(len(learned), SHAPE_SIZE)
     out: np.ndarray = (shapes @ ref.T).max(axis=1)

@@ -39,6 +39,7 @@ from vision.qubism_needle import NeedleRule
 from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_and_small, central_glyphs,
                                  like_direction, off_centre_glyphs, silhouette, turned_overlaps)
 from vision.qubism_plates import PlateRule
+from vision.read_fast import mean_var_of
 
 FACE_SIDE = 48
 """Side of the top crop the face is measured on, pixels (the middle 32 are the face)."""
@@ -152,10 +153,8 @@ def top_crops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, s
     xs = centres_mm[:, 0, None, None] + u[None, None, :]  # [n, 1, side]
     ys = centres_mm[:, 1, None, None] + u[None, :, None]  # [n, side, 1]
     m = np.asarray(to_image, np.float64)
-    w = m[2, 0] * xs + m[2, 1] * ys + m[2, 2]
-    w = np.where(np.abs(w) < 1e-9, 1e-9, w)
-    mx = ((m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / w).astype(np.float32).reshape(n * side, side)
-    my = ((m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / w).astype(np.float32).reshape(n * side, side)
+    mx, my = _plane_maps(m, xs, ys)
+    mx, my = mx.reshape(n * side, side), my.reshape(n * side, side)
     if lens is not None:
         lx, ly = lens.distort_xy(mx, my)
         mx, my = lx.astype(np.float32), ly.astype(np.float32)
@@ -163,6 +162,26 @@ def top_crops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, s
     grey = cv2.transform(crops, np.full((1, 3), 1 / 3, np.float32)) if crops.ndim == 3 else crops
     out: np.ndarray = (np.asarray(grey, np.float32) / 255).reshape(n, side, side)
     return out
+
+
+def _plane_maps(m: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the homography ``m`` (3x3) takes the grid ``xs`` ([n, 1, side]) x ``ys`` ([n, side, 1]):
+    float32 [n, side, side] each, what ``((m00 xs + m01 ys + m02) / w).astype(float32)`` gives with ``w``
+    (``m20 xs + m21 ys + m22``) held off zero by 1e-9, the same operations in the same order, written
+    into buffers rather than a new array for each step."""
+    w = np.add(m[2, 0] * xs, m[2, 1] * ys)
+    w += m[2, 2]
+    if not (float(w.min()) >= 1e-9 or float(w.max()) <= -1e-9):  # some |w| < 1e-9 (or NaN): as np.where did
+        w = np.where(np.abs(w) < 1e-9, 1e-9, w)
+    out = []
+    num = np.empty_like(w)
+    for r in (0, 1):
+        np.add(m[r, 0] * xs, m[r, 1] * ys, out=num)
+        num += m[r, 2]
+        mapped = np.empty(w.shape, np.float32)
+        np.divide(num, w, out=mapped, casting="same_kind")  # float64 quotients, each rounded to float32 as astype does
+        out.append(mapped)
+    return out[0], out[1]
 
 
 def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
@@ -192,6 +211,47 @@ def top_face(top: np.ndarray, arrow: bool = True) -> TopFace:
     face = TopFace(len(a) / glyph.size, float(1 - within / total),
                    float(abs(a.mean() - b.mean()) / (mid.mean() + 1 / 255)), offset, border, None, 0.0)
     return with_arrow(face, g) if arrow else face
+
+
+def top_faces(tops: np.ndarray | list[np.ndarray]) -> list[TopFace]:
+    """``top_face(top, arrow=False)`` of each of a frame's top crops, the same measures to the bit: the
+    crops' grey levels, tones and whole-number counts (glyph share, centre, border) worked out for all
+    of them at once, each crop's float means and variances as ``top_face`` sums them (``mean_var_of``)."""
+    g = np.asarray(tops, np.float32)
+    if not len(g) or g.ndim != 3 or g.shape[1:] != (FACE_SIDE, FACE_SIDE):
+        return [top_face(t, arrow=False) for t in tops]
+    m = int(round(FACE_SIDE * (1 - FACE_MIDDLE) / 2))
+    mids = g[:, m:-m, m:-m]
+    g8s = np.clip(mids * 255, 0, 255).astype(np.uint8)  # each crop's as top_face makes it (elementwise)
+    cuts = np.array([cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0] for g8 in g8s])
+    light = g8s > cuts[:, None, None]
+    side = mids.shape[1]
+    size = side * side
+    lit = np.count_nonzero(light, axis=(1, 2))
+    glyphs = np.where((lit / size >= 0.5)[:, None, None], ~light, light)
+    count = np.count_nonzero(glyphs, axis=(1, 2))
+    at = np.arange(side)
+    xsum, ysum = glyphs.sum(axis=1) @ at, glyphs.sum(axis=2) @ at  # whole numbers: the same as one by one
+    edges = (glyphs[:, 0].sum(axis=1) + glyphs[:, -1].sum(axis=1) + glyphs[:, :, 0].sum(axis=1)
+             + glyphs[:, :, -1].sum(axis=1))
+    c = (side - 1) / 2
+    out = []
+    for k in range(len(g)):
+        mid, glyph, na = mids[k], glyphs[k], int(count[k])
+        mid_mean, mid_var = mean_var_of(mid)
+        total = float(mid_var) + 1e-9
+        if na == 0 or na == size:
+            out.append(TopFace(0.0, 0.0, 0.0, 1.0, 0.0, None, 0.0))
+            continue
+        a_mean, a_var = mean_var_of(mid[glyph])
+        b_mean, b_var = mean_var_of(mid[~glyph])
+        within = (float(a_var) * na + float(b_var) * (size - na)) / size
+        cx, cy = int(xsum[k]) / na, int(ysum[k]) / na
+        offset = float(np.hypot(cx - c, cy - c)) / FACE_SIDE
+        border = int(edges[k]) / (2 * (side + side))
+        out.append(TopFace(na / size, float(1 - within / total), float(abs(a_mean - b_mean) / (mid_mean + 1 / 255)),
+                           offset, border, None, 0.0))
+    return out
 
 
 def with_glyph(face: TopFace, top: np.ndarray, rule: GlyphRule) -> TopFace:
@@ -383,7 +443,7 @@ def recentred_tops(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarr
     out: dict[int, tuple[np.ndarray, TopFace]] = {}
     places = [np.asarray(p, np.float64) for p in taken]
     ranked = sorted(zip(found, tops), key=lambda f: f[0][0])
-    faces = with_glyphs([top_face(top, arrow=False) for _, top in ranked], [top for _, top in ranked], rule)
+    faces = with_glyphs(top_faces([top for _, top in ranked]), [top for _, top in ranked], rule)
     for ((far, k, centre), top), face in zip(ranked, faces):
         if not rule.is_cube(face.glyph) or any(float(np.hypot(*(centre - p))) < span_mm / 2 for p in places):
             continue

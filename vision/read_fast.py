@@ -7,7 +7,13 @@ no read slower). Each helper returns exactly what the plain loop it replaces ret
   one ``cv2.resize`` over the boxes of one size stacked, not one call per box: INTER_AREA weighs
   each output pixel by its own footprint, and the stack's footprints are the boxes' own (the
   stacked scale is the box's, dyadic for the printed boards' boxes, so no rounding moves them);
-* ``MedianMemo``: the median of a learned list, worked out once while the list stays the same.
+* ``MedianMemo``: the median of a learned list, worked out once while the list stays the same;
+* ``ArrayMemo``: a learned list of number lists as a float64 array, converted once while the list
+  stays the same (a pawn's learned shapes: 1,536 numbers each, converted for every spot asked about);
+* ``mean_of``, ``var_of``, ``std_of``: ``a.mean()``, ``a.var()``, ``a.std()`` of a whole array (the
+  same numpy scalar, bit for bit) by the ufunc calls numpy's own ``_mean`` and ``_var`` make, without
+  their argument handling (most of their time on the small arrays a Qubism read measures by the
+  hundred: a cube top's middle, a glyph's pixels, the ring around it).
 """
 
 from __future__ import annotations
@@ -39,6 +45,45 @@ def class_minima(names: list[str], dist: np.ndarray) -> dict[str, float]:
     first, perm, starts = _grouping(tuple(names))
     mins = np.fmin.reduceat(np.asarray(dist)[perm], starts)
     return {n: min(1e9, float(m)) for n, m in zip(first, mins)}
+
+
+_F8 = np.dtype(np.float64)
+_SUM = np.add.reduce
+
+
+def mean_of(a: np.ndarray) -> np.floating:
+    """``a.mean()`` (all of ``a``; bool and integer arrays summed in float64, float arrays in their
+    own type, then divided by the count as an ``intp``), bit for bit, as a numpy scalar."""
+    n = np.intp(a.size)
+    s = _SUM(a, None, _F8) if a.dtype.kind in "biu" else _SUM(a, None)
+    out: np.floating = s.dtype.type(s / n)
+    return out
+
+
+def mean_var_of(a: np.ndarray) -> tuple[np.floating, np.floating]:
+    """``a.mean()`` and ``a.var()`` of a float array (all of it), bit for bit, as numpy scalars: the
+    mean as ``var`` keeps it (a one-element array of ``a``'s type: the same quotient, rounded alike),
+    the squared deviations summed in that type."""
+    n = np.intp(a.size)
+    m = np.add.reduce(a, axis=None, keepdims=True)
+    np.true_divide(m, n, out=m, casting="unsafe")
+    x = np.subtract(a, m)
+    np.square(x, out=x)
+    s = _SUM(x, None)
+    var: np.floating = s.dtype.type(s / n)
+    return m.reshape(-1)[0], var
+
+
+def var_of(a: np.ndarray) -> np.floating:
+    """``a.var()`` of a float array (all of it), bit for bit, as a numpy scalar."""
+    return mean_var_of(a)[1]
+
+
+def std_of(a: np.ndarray) -> np.floating:
+    """``a.std()`` of a float array (all of it), bit for bit, as a numpy scalar."""
+    v = var_of(a)
+    out: np.floating = v.dtype.type(np.sqrt(v))
+    return out
 
 
 class BoxPatches:
@@ -82,3 +127,20 @@ class MedianMemo:
         med = float(np.median(values))
         self._hit[key] = (values, len(values), med)
         return med
+
+
+class ArrayMemo:
+    """``np.asarray(values, np.float64)`` of a learned list of number lists kept under a key, converted
+    again only when the list is another object or its length changed (learned lists only grow; their
+    rows are never changed in place)."""
+
+    def __init__(self) -> None:
+        self._hit: dict[str, tuple[list[list[float]], int, np.ndarray]] = {}
+
+    def __call__(self, key: str, values: list[list[float]]) -> np.ndarray:
+        hit = self._hit.get(key)
+        if hit is not None and hit[0] is values and hit[1] == len(values):
+            return hit[2]
+        arr = np.asarray(values, np.float64)
+        self._hit[key] = (values, len(values), arr)
+        return arr
