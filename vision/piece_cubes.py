@@ -94,6 +94,14 @@ class CubeSpots(SpotFeatures):
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles)
 
+    def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
+                    looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:
+        """Qubism after the piece count: the cubes settled (``_settle_cubes``), then a pawn that
+        stage took put back (``_pawns_back``; ``looked``: the readings before the count)."""
+        counted = list(decided)
+        self._settle_cubes(img, pose, score, decided)
+        self._pawns_back(looked, counted, decided)
+
     def _pawns_back(self, looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
                     decided: list[tuple[str | None, float]]) -> None:
         """A pawn read nowhere after the cube stage put back (in place) where that stage took it

@@ -263,9 +263,7 @@ class BoardReader(CubeSpots):
         looked = list(decided)  # before the counts: a pawn the cube stage takes comes back (CubeSpots._pawns_back)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
         if self.board.game == "qubism" and cfg.cube_tops is not None and len(names):
-            counted = list(decided)
-            self._settle_cubes(img, pose, score, decided)
-            self._pawns_back(looked, counted, decided)
+            self._cube_stage(img, pose, score, looked, decided)  # vision.piece_cubes
         if self._chop_kinds:  # its rules, its classifier, the last confirmed position (vision.chop_frame)
             decided = chop_decide(self, img, pose, score, looks, patches, names, protos, holes, decided)
         if (rule := cfg.behind.get(self.board.game)) is not None:  # a figure's body over the square behind it
