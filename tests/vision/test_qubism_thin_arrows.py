@@ -1,6 +1,7 @@
 """A thin line arrow on a cube's sticker read along its mirror axis (``vision.qubism_needle``:
 ``thick_enough``, ``plate_ink``): its 2-pixel strokes measured a pixel thicker, its ends cut at
-the sticker's edge where they touch it (the third 3-D family's fletched arrows, asked before)."""
+the sticker's edge where they touch it (the third 3-D family's fletched arrows, asked before);
+and a compass needle's darker end checked on cubes read by a shape reader (``needle_checked``)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ import numpy as np
 import pytest
 
 from tests.vision.group_reads import cube_counts
-from tests.vision.test_qubism_needle import TURNS, Polys, _face
+from tests.vision.test_qubism_needle import NEEDLE, PLAIN_NEEDLE, TURNS, Polys, _face
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.qubism_glyph import GlyphRule, central_glyph
-from vision.qubism_needle import AxisRule, NeedleRule, asked_arrow, plate_ink, thick_enough
+from vision.qubism_needle import AxisRule, NeedleRule, asked_arrow, needle_checked, plate_ink, thick_enough
 from vision.qubism_read import CubeTops
 from vision.synth.pieces_c import _arrow_sticker
 from vision.synth.scene_c import write_c_group
@@ -75,3 +76,18 @@ def test_fletched_arrows_rendered_are_read(tmp_path: Path) -> None:
     old = cube_counts(group, board, PieceConfig(cube_tops=CubeTops(needles=OLD)))
     assert new.cubes >= 15 and old.right <= 2, (new, old)  # the failure: found, their arrows asked
     assert new.right >= old.right + 12 and new.wrong <= old.wrong, (new, old)
+
+
+def test_a_needle_read_the_wrong_way_by_a_shape_reader_takes_its_darker_end() -> None:
+    """The third family's 4026 (and held-out 4191, 4201): a needle's cube read by ``vision.arrows``'
+    shape reader, whose outline is the same both ways, pointing the wrong way (not asked)."""
+    east = _face(NEEDLE, 90.0, 0.45, 0.3, sticker=0.8)
+    plain = _face(PLAIN_NEEDLE, 90.0, 0.45, 0.3, sticker=0.8)
+    tops = np.array([east, east, east, plain, east, east])
+    decided: list[tuple[str | None, float]] = [("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7),
+                                               ("cube:?", 0.55), (None, 0.6)]
+    own: dict[int, str | None] = {1: "W"}  # spot 1 was read from its own glyph's shape: kept
+    needle_checked(decided, list(range(6)), tops, own, frozenset({2}), NeedleRule())
+    # the wrong end corrected, its confidence kept; its own glyph's read, a top off its place, one ink
+    # (no darker end), an asked cube (asked_arrows' work) and an empty spot left as they were
+    assert decided == [("cube:E", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:?", 0.55), (None, 0.6)]
