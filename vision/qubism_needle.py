@@ -161,10 +161,10 @@ def plate_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndar
     share[0] = -1  # the ink's label: what is not light
     light = labels == int(np.argmax(share))  # the plate: the light part over most of the middle
     hull = cv2.convexHull(np.column_stack(np.nonzero(light))[:, ::-1].astype(np.int32))
-    plate = np.zeros_like(dark)
-    cv2.fillConvexPoly(plate, hull, 1)
+    outline = np.zeros_like(dark)
+    cv2.fillConvexPoly(outline, hull, 1)
     kernel = np.ones((3, 3), np.uint8)
-    plate = cv2.erode(plate, kernel, iterations=rule.plate_shrink)
+    plate = np.asarray(cv2.erode(outline, kernel, iterations=rule.plate_shrink), np.uint8)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(dark & plate, connectivity=8)
     c = (h - 1) / 2
     best = 0
@@ -288,10 +288,10 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
     best = float(scores[k, a])
     if best < rule.mirror or best - float(scores[k, 1 - a]) < rule.margin:
         return None, 0.0
+    seen = turned[k]
     if thick is not mask:  # the glyph itself read at that turn, not its thickened outline
-        _, turned = _mirror_scores(mask, np.clip(turns[k:k + 1], -rule.reach, rule.reach))
-        k = 0
-    blob = (turned[k] > 0.5).astype(np.uint8)
+        seen = _mirror_scores(mask, np.clip(turns[k:k + 1], -rule.reach, rule.reach))[1][0]
+    blob = (seen > 0.5).astype(np.uint8)
     frame = np.zeros((blob.shape[0] + 2 * _INSET, blob.shape[1] + 2 * _INSET), np.float32)  # its size alone is used
     direction, conf = glyph_direction(blob, frame, glyph)
     if direction is None or (direction in "NS") != (a == 0):
