@@ -13,7 +13,7 @@ import numpy as np
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
-from vision.qubism_needle import asked_arrows
+from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import PawnShape, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
@@ -93,6 +93,8 @@ class CubeSpots(SpotFeatures):
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles)
+            own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
+            needle_checked(decided, look, tops, own, frozenset(moved), rule.needles)  # a needle's end, not a guess
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                     looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:

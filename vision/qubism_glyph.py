@@ -123,6 +123,11 @@ class GlyphRule:
     agree: bool = True
     """Only glyphs that agree with the frame's others lend their turn, and one the others dispute is
     asked (``vision.qubism_read.agreeing_glyphs``); False: every glyph read with a direction lends it."""
+    lenders: int = 2
+    """Glyphs lend their turn (``vision.qubism_read.like_cubes``) only where at least this many of the
+    frame's agree: one glyph alone cannot be checked, and its tip read the wrong way turns every
+    unclear cube like it (held-out second family 3191, scene 78: one double chevron read a quarter
+    turn off, seven cubes read wrong from it)."""
 
     def is_cube(self, g: CentralGlyph | None) -> bool:
         return (g is not None and self.share[0] <= g.share <= self.share[1] and g.offset <= self.offset

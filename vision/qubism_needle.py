@@ -43,6 +43,10 @@ class AxisRule:
     """The glyph overlaps its mirror image about that axis at least this much (intersection over union)."""
     margin: float = 0.03
     """And by this much more than about the axis across it (a square or round glyph: no axis)."""
+    thin: float = 1.5
+    """A glyph drawn in strokes this thin (the mean of its pixels' distance to its edge, pixels) has its
+    mirror overlap measured on it thickened by a pixel each way (``thick_enough``): a line arrow's 2-pixel
+    strokes overlap their mirror image by 0.7-0.75 when the axis falls between pixels (0: not thickened)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,12 @@ class NeedleRule:
     0.25-0.5, every end read the wrong way 0.09 or less)."""
     axis: AxisRule = field(default_factory=AxisRule)
     """How a one-ink glyph's direction is read along its mirror axis (``axis_direction``)."""
+    plate_shrink: int = 2
+    """``plate_ink``: pixels the sticker's outline (its light part's convex hull) is shrunk by before the
+    ink inside it is taken (a thin arrow's ends touch the sticker's edge; 0: ``plate_ink`` not used)."""
+    plate_purity: float = 0.8
+    """``plate_ink``: the share of a ring around the ink that must be sticker (not ink): a glyph on a
+    plate, not an edge or a line running out of it."""
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
@@ -120,6 +130,59 @@ def central_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.nd
     if best == 0:
         return None
     return (labels == best).astype(np.uint8), inner
+
+
+def plate_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndarray, np.ndarray] | None:
+    """The glyph printed on a sticker (a plate lighter than its ink) in a grey top crop where
+    ``central_ink`` finds none because the ink runs out to the sticker's edge (a thin arrow's ends
+    within a pixel or two of it, joined to the cube's darker face around the sticker): the ink
+    (``central_ink``'s threshold) inside the convex hull of the light part over the crop's middle,
+    the hull shrunk by ``NeedleRule.plate_shrink`` pixels; its largest part within ``central_ink``'s
+    share and offset, wholly surrounded by the plate (``NeedleRule.plate_purity``). Returns (its mask,
+    uint8 0/1 over the inner square; the inner square), or None."""
+    if rule.plate_shrink <= 0:
+        return None
+    g = np.asarray(top, np.float32)
+    n = g.shape[0]
+    inner = g[rule.inset:n - rule.inset, rule.inset:n - rule.inset]
+    h, w = inner.shape
+    k = h // 6
+    face = _quantile(inner[k:h - k, k:w - k], 0.75)
+    span = face - _quantile(inner, 0.02)
+    if span < rule.min_range:
+        return None
+    dark = (inner < face - rule.ink * span).astype(np.uint8)
+    count, labels, _, _ = cv2.connectedComponentsWithStats(1 - dark, connectivity=4)
+    if count < 2:
+        return None
+    middle = labels[k:h - k, k:w - k]
+    share = np.bincount(middle.ravel(), weights=(1 - dark[k:h - k, k:w - k]).ravel().astype(np.float64),
+                        minlength=count)
+    share[0] = -1  # the ink's label: what is not light
+    light = labels == int(np.argmax(share))  # the plate: the light part over most of the middle
+    hull = cv2.convexHull(np.column_stack(np.nonzero(light))[:, ::-1].astype(np.int32))
+    outline = np.zeros_like(dark)
+    cv2.fillConvexPoly(outline, hull, 1)
+    kernel = np.ones((3, 3), np.uint8)
+    plate = np.asarray(cv2.erode(outline, kernel, iterations=rule.plate_shrink), np.uint8)
+    count, labels, stats, cents = cv2.connectedComponentsWithStats(dark & plate, connectivity=8)
+    c = (h - 1) / 2
+    best = 0
+    for j in range(1, count):
+        area = int(stats[j, cv2.CC_STAT_AREA])
+        if not rule.share[0] <= area / (n * n) <= rule.share[1]:
+            continue
+        if float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / n > rule.offset:
+            continue
+        if best == 0 or area > int(stats[best, cv2.CC_STAT_AREA]):
+            best = j
+    if best == 0:
+        return None
+    blob = (labels == best).astype(np.uint8)
+    ring = (cv2.dilate(blob, kernel, iterations=3) > 0) & (cv2.dilate(blob, kernel) == 0)
+    if int(ring.sum()) < 20 or float((dark[ring] == 0).mean()) < rule.plate_purity:
+        return None  # an edge or a line across the crop, not a glyph on a plate
+    return blob, inner
 
 
 def needle_direction(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[str | None, float]:
@@ -187,6 +250,21 @@ def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.
     return scores, turned
 
 
+def thick_enough(mask: np.ndarray, rule: AxisRule) -> np.ndarray:
+    """A glyph's blob (uint8 0/1) as its mirror overlap is measured (``axis_direction``): thickened by a
+    pixel each way where its strokes are thinner than ``AxisRule.thin`` (the mean of its pixels'
+    distance to its edge), else as it is."""
+    if rule.thin <= 0:
+        return mask
+    m = np.asarray(mask, np.uint8)
+    depth = cv2.distanceTransform(np.pad(m, 1), cv2.DIST_L2, 3)
+    inside = depth[depth > 0]
+    if not len(inside) or float(inside.mean()) >= rule.thin:
+        return mask
+    out: np.ndarray = cv2.dilate(m, np.ones((3, 3), np.uint8))
+    return out
+
+
 def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule()) -> tuple[str | None, float]:
     """N/E/S/W of a glyph's blob (a mask, the crop's inner square) on a cube turned on its square:
     every arrow is mirror-symmetric about the line it points along. The blob is turned (``AxisRule``'s
@@ -195,8 +273,9 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
     along that axis. None where no axis is clear or the read disagrees with it."""
     if not np.any(mask):
         return None, 0.0
+    thick = thick_enough(mask, rule)  # a line glyph's mirror overlap measured a pixel thicker
     coarse = np.arange(-rule.reach, rule.reach + 1e-6, rule.step)
-    scores, _ = _mirror_scores(mask, coarse)
+    scores, _ = _mirror_scores(thick, coarse)
     each = scores.max(axis=1)
     top = int(np.argmax(each))
     far = np.abs(coarse - coarse[top]) > 2.5 * rule.step
@@ -204,12 +283,15 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
         return None, 0.0  # two axes alike (a near-equilateral triangle, a cross): none clear
     best_turn = float(coarse[top])
     turns = np.array([best_turn, best_turn - rule.step / 2, best_turn + rule.step / 2])  # refined about the best
-    scores, turned = _mirror_scores(mask, np.clip(turns, -rule.reach, rule.reach))
+    scores, turned = _mirror_scores(thick, np.clip(turns, -rule.reach, rule.reach))
     k, a = np.unravel_index(int(np.argmax(scores)), scores.shape)
     best = float(scores[k, a])
     if best < rule.mirror or best - float(scores[k, 1 - a]) < rule.margin:
         return None, 0.0
-    blob = (turned[k] > 0.5).astype(np.uint8)
+    seen = turned[k]
+    if thick is not mask:  # the glyph itself read at that turn, not its thickened outline
+        seen = _mirror_scores(mask, np.clip(turns[k:k + 1], -rule.reach, rule.reach))[1][0]
+    blob = (seen > 0.5).astype(np.uint8)
     frame = np.zeros((blob.shape[0] + 2 * _INSET, blob.shape[1] + 2 * _INSET), np.float32)  # its size alone is used
     direction, conf = glyph_direction(blob, frame, glyph)
     if direction is None or (direction in "NS") != (a == 0):
@@ -222,14 +304,17 @@ def asked_arrow(top: np.ndarray | None, mask: np.ndarray | None, glyph: GlyphRul
     """The direction of a cube read without one, where its top shows it clearly: a two-tone needle's
     darker end (``needle_direction``), else along its mirror axis the glyph found for it (``mask``, the
     crop's inner square, as ``vision.qubism_glyph``'s) or else the ink in the crop's middle
-    (``central_ink``; ``axis_direction``); ``top``: its top crop (None: the crop at the spot is not
-    that top's, only ``mask`` is read). None where none is clear."""
+    (``central_ink``, else the ink on its sticker: ``plate_ink``; ``axis_direction``); ``top``: its
+    top crop (None: the crop at the spot is not that top's, only ``mask`` is read). None where none
+    is clear."""
     ink = central_ink(top, rule) if top is not None else None
     needle = _needle(ink, rule)[0]
     if needle is not None:
         return needle  # a two-tone needle's outline has no end of its own to check it against
     if mask is not None and np.any(mask):
         return axis_direction(mask, glyph, rule.axis)[0]
+    if ink is None and top is not None:  # the ink runs out to its sticker's edge: cut at the plate, read
+        ink = plate_ink(top, rule)  # along its axis only (a glyph cut short may show a darker end)
     return axis_direction(ink[0], glyph, rule.axis)[0] if ink is not None else None
 
 
@@ -246,4 +331,24 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
             continue
         direction = asked_arrow(None if i in moved else tops[k], masks.get(i), glyph, rule)
         if direction is not None:
+            decided[i] = (f"cube:{direction}", conf)
+
+
+def needle_checked(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
+                   own: dict[int, str | None], moved: frozenset[int], rule: NeedleRule) -> None:
+    """A frame's cubes read with a direction by something other than their own glyph (``own``: the
+    direction the glyph found for a spot gave, ``vision.qubism_glyph.CentralGlyph.direction``) whose
+    top crop (``tops[k]``, spot ``look[k]``) shows a two-tone needle clearly take, in place, its darker
+    end's direction (``needle_direction``), their confidence unchanged: a needle's outline is the same
+    both ways, so a shape reader (``vision.arrows``) guesses its end (the third family's 4026 and the
+    held-out 4191 and 4201: 4 such arrows wrong, the needle right on all 146 it read). A spot whose top
+    was found off its place (``moved``) is left as it is."""
+    for k, i in enumerate(look):
+        token, conf = decided[i]
+        if token is None or not token.startswith("cube:") or token == "cube:?" or i in moved:
+            continue
+        if own.get(i) == token[5:]:
+            continue  # read from its own glyph's shape
+        direction, _ = needle_direction(tops[k], rule)
+        if direction is not None and direction != token[5:]:
             decided[i] = (f"cube:{direction}", conf)

@@ -375,7 +375,8 @@ def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace
     """Cubes read without a direction (``cube:?``) take it, in place, from the frame's cubes whose
     glyph gave one (one set of cubes shares one print: ``vision.qubism_glyph.like_direction``),
     once those agree (``agreeing_glyphs``: one the others' glyphs do not clearly back against
-    those that dispute it is asked, ``cube:?``, and lends its glyph to none)."""
+    those that dispute it is asked, ``cube:?``, and lends its glyph to none), and only where
+    ``GlyphRule.lenders`` of them or more are left."""
     known: dict[int, np.ndarray] = {}
     for i, (t, _) in enumerate(decided):
         g = faces[i].glyph if i in faces else None
@@ -385,6 +386,8 @@ def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace
     kept = agreeing_glyphs(known, rule) if rule.agree else known
     for i in set(known) - set(kept):
         decided[i] = ("cube:?", decided[i][1])
+    if len(kept) < rule.lenders:
+        return  # too few glyphs to check one another: none lends its turn
     for i, (t, conf) in enumerate(decided):
         g = faces[i].glyph if i in faces else None
         if t == "cube:?" and i not in known and g is not None and g.mask is not None:

@@ -105,19 +105,38 @@ def _sheared(polys: list[list[tuple[float, float]]], turn: int, shear: float) ->
 def test_a_glyph_unclear_by_its_shape_takes_the_turn_of_the_frames_clear_cubes() -> None:
     rule = CubeTops()
     glyphs = rule.glyphs or GlyphRule()
-    clear = central_glyph(_sheared(TRIANGLE, 0, 0.4), glyphs)  # a cube nearby in the picture, sheared less
+    clear = [central_glyph(_sheared(TRIANGLE, turn, 0.4), glyphs) for turn in (0, 1)]  # nearby, sheared less
     unclear = [central_glyph(_sheared(TRIANGLE, turn, 0.5), glyphs) for turn in range(4)]
     disc = central_glyph(_top([[(0.2 * np.cos(a), 0.2 * np.sin(a)) for a in np.linspace(0, 6.2, 24)]]), glyphs)
-    assert clear is not None and clear.direction == "N"
+    assert [g.direction if g is not None else "" for g in clear] == ["N", "E"]
     assert all(g is not None and glyphs.is_cube(g) and g.direction is None for g in unclear)  # the failure
     plain = TopFace(0.5, 0.5, 0.9, 0.02, 0.0, None, 0.0)
-    faces = {i: TopFace(**{**plain.__dict__, "glyph": g}) for i, g in enumerate([clear, *unclear, disc])}
-    decided: list[tuple[str | None, float]] = [("cube:N", 0.9)] + [("cube:?", 0.7)] * 5
+    faces = {i: TopFace(**{**plain.__dict__, "glyph": g}) for i, g in enumerate([*clear, *unclear, disc])}
+    decided: list[tuple[str | None, float]] = [("cube:N", 0.9), ("cube:E", 0.9)] + [("cube:?", 0.7)] * 5
     settle_cubes(decided, faces, blocked=set(), rule=rule)
-    assert [t for t, _ in decided] == ["cube:N", "cube:N", "cube:E", "cube:S", "cube:W", "cube:?"]
+    assert [t for t, _ in decided] == ["cube:N", "cube:E", "cube:N", "cube:E", "cube:S", "cube:W", "cube:?"]
     alone = [("cube:?", 0.7)] * 2  # nothing clear in the frame: still asked
-    settle_cubes(alone, {0: faces[1], 1: faces[2]}, blocked=set(), rule=rule)
+    settle_cubes(alone, {0: faces[2], 1: faces[3]}, blocked=set(), rule=rule)
     assert [t for t, _ in alone] == ["cube:?", "cube:?"]
+
+
+def test_one_clear_glyph_alone_lends_its_turn_to_none() -> None:
+    """Held-out second family 3191, scene 78: the frame's one glyph read with a direction (a double
+    chevron's tip, a quarter turn off) turned seven unclear cubes like it the same wrong way."""
+    rule = CubeTops()
+    glyphs = rule.glyphs or GlyphRule()
+    clear = central_glyph(_sheared(TRIANGLE, 0, 0.4), glyphs)
+    unclear = [central_glyph(_sheared(TRIANGLE, turn, 0.5), glyphs) for turn in range(4)]
+    plain = TopFace(0.5, 0.5, 0.9, 0.02, 0.0, None, 0.0)
+    faces = {i: TopFace(**{**plain.__dict__, "glyph": g}) for i, g in enumerate([clear, *unclear])}
+
+    def settled(glyph_rule: GlyphRule) -> list[str | None]:
+        decided: list[tuple[str | None, float]] = [("cube:N", 0.9)] + [("cube:?", 0.7)] * 4
+        settle_cubes(decided, faces, blocked=set(), rule=replace(rule, glyphs=glyph_rule))
+        return [t for t, _ in decided]
+
+    assert settled(replace(glyphs, lenders=1)) == ["cube:N", "cube:N", "cube:E", "cube:S", "cube:W"]  # lent before
+    assert settled(glyphs) == ["cube:N", "cube:?", "cube:?", "cube:?", "cube:?"]
 
 
 def _unsure(group: list[tuple[np.ndarray, dict[str, str]]], config: PieceConfig) -> tuple[int, int, int]:
