@@ -114,22 +114,29 @@ def central_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.nd
     if span < rule.min_range:
         return None
     mask = (inner < face - rule.ink * span).astype(np.uint8)
+    blob = _largest_central(mask, n, rule, inside=True)
+    return None if blob is None else (blob, inner)
+
+
+def _largest_central(mask: np.ndarray, n: int, rule: NeedleRule, inside: bool) -> np.ndarray | None:
+    """The largest connected part of ``mask`` (0/1, square) within ``rule``'s share of ``n``² and its
+    offset from the middle (with ``inside``: not touching the mask's border, which a print, a side or
+    a shadow's edge runs out of), as a uint8 0/1 mask; None when no part is."""
+    h, w = mask.shape
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     c = (h - 1) / 2
     best = 0
     for j in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[j])
-        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-            continue  # runs out of the face: print, a side, a shadow's edge
+        if inside and (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
+            continue
         if not rule.share[0] <= area / (n * n) <= rule.share[1]:
             continue
         if float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / n > rule.offset:
             continue
         if best == 0 or area > int(stats[best, cv2.CC_STAT_AREA]):
             best = j
-    if best == 0:
-        return None
-    return (labels == best).astype(np.uint8), inner
+    return None if best == 0 else (labels == best).astype(np.uint8)
 
 
 def plate_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndarray, np.ndarray] | None:
@@ -165,20 +172,9 @@ def plate_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndar
     cv2.fillConvexPoly(outline, hull, 1)
     kernel = np.ones((3, 3), np.uint8)
     plate = np.asarray(cv2.erode(outline, kernel, iterations=rule.plate_shrink), np.uint8)
-    count, labels, stats, cents = cv2.connectedComponentsWithStats(dark & plate, connectivity=8)
-    c = (h - 1) / 2
-    best = 0
-    for j in range(1, count):
-        area = int(stats[j, cv2.CC_STAT_AREA])
-        if not rule.share[0] <= area / (n * n) <= rule.share[1]:
-            continue
-        if float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / n > rule.offset:
-            continue
-        if best == 0 or area > int(stats[best, cv2.CC_STAT_AREA]):
-            best = j
-    if best == 0:
+    blob = _largest_central(dark & plate, n, rule, inside=False)
+    if blob is None:
         return None
-    blob = (labels == best).astype(np.uint8)
     ring = (cv2.dilate(blob, kernel, iterations=3) > 0) & (cv2.dilate(blob, kernel) == 0)
     if int(ring.sum()) < 20 or float((dark[ring] == 0).mean()) < rule.plate_purity:
         return None  # an edge or a line across the crop, not a glyph on a plate
