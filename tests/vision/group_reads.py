@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -67,6 +68,26 @@ def c_group_images(factory: pytest.TempPathFactory, game: str, group_no: int, si
     """``c_group``'s scenes as (image, squares), the start first."""
     root, scenes = c_group(factory, game, group_no, size, first, seed, frame)
     return [(load_image(root / str(sc["file"])).image, dict(sc["squares"])) for sc in scenes]
+
+
+def kind_confusion(group: tuple[Path, list[dict[str, Any]]], board: Board, config: PieceConfig) -> Counter[tuple[str, str]]:
+    """(truth's kind, read kind) -> squares over a group's scenes but its start (learnt from), kinds
+    without their colour or direction ("-" empty), occluded and unreportable squares left out."""
+    root, scenes = group
+    reader = BoardReader(board, config=config)
+    start = next(s for s in scenes if s.get("learn"))
+    reader.learn(load_image(root / str(start["file"])).image, dict(start["squares"]))
+    out: Counter[tuple[str, str]] = Counter()
+    for s in scenes:
+        if s is start:
+            continue
+        got = reader.read_spots(reader.read(load_image(root / str(s["file"])).image, track=False))
+        truth = comparable(board, dict(s["squares"]))
+        skip = set(s.get("occluded", ())) | set(s.get("unreportable", ()))
+        for sid in reader.observable:
+            if sid not in skip:
+                out[((truth.get(sid) or "-").split(":")[0], (got.get(sid) or "-").split(":")[0])] += 1
+    return out
 
 
 def piece_counts(root: Path, board: Board, config: PieceConfig) -> tuple[int, int, int, int]:

@@ -5,19 +5,15 @@ a pale figure like the mice, read as a mouse."""
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.vision.group_reads import c_group, kind_confusion
 from vision.boarddefaults import board_for
 from vision.chop_squares import CLASSES, cat_stands, decide, likelier, merge
-from vision.imageload import load_image
 from vision.piece_config import PieceConfig
-from vision.pieces import BoardReader, comparable
-from vision.synth.scene_c import write_c_group
 
 
 def _probs(rows: list[dict[str, float]]) -> np.ndarray:
@@ -104,30 +100,7 @@ def group_c4201(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[di
     # the third family's held-out seed 4201 of session 19's lead, Chop! Chop! group 2 (pale
     # figures, the cat a little larger than the mice), 5 scenes at 640x480 to stay quick (7 s of
     # CPU, rendering included)
-    root = tmp_path_factory.mktemp("chopcat")
-    (root / "images").mkdir()
-    scenes = write_c_group(root, "chopchop", 2, 5, 16, 4201, frame=(640, 480))
-    (root / "labels.json").write_text(json.dumps({"scenes": scenes}))
-    return root, scenes
-
-
-def _confusion(group: tuple[Path, list[dict[str, object]]], cfg: PieceConfig) -> Counter[tuple[str, str]]:
-    root, scenes = group
-    board = board_for("chopchop")
-    reader = BoardReader(board, config=cfg)
-    start = next(s for s in scenes if s.get("learn"))
-    reader.learn(load_image(root / str(start["file"])).image, dict(start["squares"]))  # type: ignore[call-overload]
-    out: Counter[tuple[str, str]] = Counter()
-    for s in scenes:
-        if s is start:
-            continue
-        got = reader.read_spots(reader.read(load_image(root / str(s["file"])).image, track=False))
-        truth = comparable(board, dict(s["squares"]))  # type: ignore[call-overload]
-        skip = set(s.get("occluded", ())) | set(s.get("unreportable", ()))  # type: ignore[call-overload]
-        for sid in reader.observable:
-            if sid not in skip:
-                out[((truth.get(sid) or "-").split(":")[0], (got.get(sid) or "-").split(":")[0])] += 1
-    return out
+    return c_group(tmp_path_factory, "chopchop", 2, 5, 16, 4201, frame=(640, 480))  # type: ignore[return-value]
 
 
 @pytest.mark.slow
@@ -135,8 +108,8 @@ def test_third_family_the_cat_is_not_read_on_an_empty_table_spot(
         group_c4201: tuple[Path, list[dict[str, object]]]) -> None:
     # measured: without cat_stands 162 of 166 right (an empty table spot read as the cat, the
     # cat read as a mouse); with it 164 (neither)
-    before = _confusion(group_c4201, PieceConfig(chop_cat_empty=None))
-    after = _confusion(group_c4201, PieceConfig())
+    before = kind_confusion(group_c4201, board_for("chopchop"), PieceConfig(chop_cat_empty=None))
+    after = kind_confusion(group_c4201, board_for("chopchop"), PieceConfig())
     right = {k: sum(n for (w, g), n in c.items() if w == g) for k, c in (("before", before), ("after", after))}
     assert right["after"] >= right["before"] + 2, (before, after)
     assert after[("-", "cat")] < before[("-", "cat")] and after[("cat", "mouse")] < before[("cat", "mouse")]

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.vision.group_reads import c_group
+from tests.vision.group_reads import c_group, kind_confusion
 from vision.boarddefaults import board_for
 from vision.chop_squares import (CLASSES, MOUSE_COLUMN, MOUSE_LEARNED_COLUMN, N_FEATURES, decide, far_from_mice,
                                  merge, square_model)
@@ -292,26 +292,6 @@ def group_c(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[s
     return c_group(tmp_path_factory, "chopchop", 2, 8, 16, 4027, frame=(640, 480))  # type: ignore[return-value]
 
 
-def _confusion_cfg(group: tuple[Path, list[dict[str, object]]], cfg: PieceConfig) -> Counter[tuple[str, str]]:
-    root, scenes = group
-    board = board_for("chopchop")
-    reader = BoardReader(board, config=cfg)
-    start = next(s for s in scenes if s.get("learn"))
-    reader.learn(load_image(root / str(start["file"])).image, dict(start["squares"]))  # type: ignore[call-overload]
-    out: Counter[tuple[str, str]] = Counter()
-    for s in scenes:
-        if s is start:
-            continue
-        reading = reader.read(load_image(root / str(s["file"])).image, track=False)
-        truth = comparable(board, dict(s["squares"]))  # type: ignore[call-overload]
-        got = reader.read_spots(reading)
-        skip = set(s.get("occluded", ())) | set(s.get("unreportable", ()))  # type: ignore[call-overload]
-        for sid in reader.observable:
-            if sid not in skip:
-                out[((truth.get(sid) or "-").split(":")[0], (got.get(sid) or "-").split(":")[0])] += 1
-    return out
-
-
 @pytest.mark.slow
 def test_third_family_the_cat_by_its_likelihood_slabs_kept_and_holes_unlike_the_mice(
         group_c: tuple[Path, list[dict[str, object]]]) -> None:
@@ -319,8 +299,8 @@ def test_third_family_the_cat_by_its_likelihood_slabs_kept_and_holes_unlike_the_
     # holes read as the dark mice 8, mice read as the cat 3, the cat read as a slab 3); with
     # them 305 (slab -> cheese 1, hole -> mouse 2, no false cat; left: 4 face-up cheese read
     # as slabs)
-    before = _confusion_cfg(group_c, PieceConfig(chop_cat_ratio=None, chop_slab_kept=None, chop_hole_mouse_far=None))
-    after = _confusion_cfg(group_c, PieceConfig())
+    before = kind_confusion(group_c, board_for("chopchop"), PieceConfig(chop_cat_ratio=None, chop_slab_kept=None, chop_hole_mouse_far=None))
+    after = kind_confusion(group_c, board_for("chopchop"), PieceConfig())
     right = {k: sum(n for (w, g), n in c.items() if w == g) for k, c in (("before", before), ("after", after))}
     assert right["after"] >= right["before"] + 15 and right["after"] >= 0.96 * sum(after.values()), (before, after)
     assert after[("slab", "cheese")] <= 2 < before[("slab", "cheese")]

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.vision.group_reads import wrong_squares
+from tests.vision.group_reads import c_group, wrong_squares
 from vision.boarddefaults import board_for
 from vision.piece_config import PieceConfig
-from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("katenmuis")
 
@@ -24,9 +23,7 @@ BOARD = board_for("katenmuis")
 def acrylic_evening(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """The third family's seed 4026, Kat en Muis group 1: acrylic meeples on a laminated laser
     print under the evening lamp, 13° tilt; the stand's shadow band crosses squares 1-4 and 18."""
-    root = tmp_path_factory.mktemp("katenmuis_acrylic")
-    (root / "images").mkdir()
-    return root, write_c_group(root, "katenmuis", 1, 8, 8, 4026)
+    return c_group(tmp_path_factory, "katenmuis", 1, 8, 8, 4026)
 
 
 @pytest.mark.slow

@@ -14,12 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.vision.group_reads import wrong_squares
+from tests.vision.group_reads import c_group, wrong_squares
 from vision.boarddefaults import board_for
 from vision.piece_config import PieceConfig, ShadowLooks
 from vision.piece_looks import PieceError, PieceModel
 from vision.piece_shadow import behind_known, in_shadow, shadow_distance, shadow_examples
-from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("kilkenny")
 RULE = ShadowLooks()
@@ -85,9 +84,7 @@ def test_learned_shadows_are_saved_and_an_older_model_loads_without_them(tmp_pat
 @pytest.fixture(scope="module")
 def evening_lamp(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """The third family's seed 4026, Kilkenny group 2: metal meeples under the evening lamp, 41°."""
-    root = tmp_path_factory.mktemp("kilkenny_evening_lamp")
-    (root / "images").mkdir()
-    return root, write_c_group(root, "kilkenny", 2, 8, 16, 4026)
+    return c_group(tmp_path_factory, "kilkenny", 2, 8, 16, 4026)
 
 
 @pytest.mark.slow

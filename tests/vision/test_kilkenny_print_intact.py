@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.vision.group_reads import wrong_squares
+from tests.vision.group_reads import c_group, wrong_squares
 from vision.boarddefaults import board_for
 from vision.piece_config import PieceConfig, ShadedRule
 from vision.piece_mix import print_intact
-from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("kilkenny")
 RULE = ShadedRule()
@@ -35,9 +34,7 @@ def test_a_print_seen_intact_without_shading_holds_no_piece() -> None:
 def hand_shadow(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """The third family's seed 4027, Kilkenny group 2 (its scene 18: a child's hand's shadow
     over rows 9-11)."""
-    root = tmp_path_factory.mktemp("kilkenny_hand_shadow")
-    (root / "images").mkdir()
-    return root, write_c_group(root, "kilkenny", 2, 8, 16, 4027)
+    return c_group(tmp_path_factory, "kilkenny", 2, 8, 16, 4027)
 
 
 @pytest.mark.slow

@@ -11,19 +11,16 @@ from typing import Any
 
 import pytest
 
-from tests.vision.group_reads import wrong_squares
+from tests.vision.group_reads import c_group, wrong_squares
 from vision.boarddefaults import board_for
 from vision.piece_config import PieceConfig
-from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("kilkenny")
 
 
 @pytest.fixture(scope="module")
 def hand_group(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
-    root = tmp_path_factory.mktemp("kilkenny_hand_4191")
-    (root / "images").mkdir()
-    return root, write_c_group(root, "kilkenny", 2, 8, 16, 4191)
+    return c_group(tmp_path_factory, "kilkenny", 2, 8, 16, 4191)
 
 
 @pytest.mark.slow
@@ -39,9 +36,7 @@ def test_a_hands_shadow_over_two_rows_is_no_row_of_blue_cats(hand_group: tuple[P
 
 @pytest.fixture(scope="module")
 def counters_group(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
-    root = tmp_path_factory.mktemp("katenmuis_hand_4201")
-    (root / "images").mkdir()
-    return root, write_c_group(root, "katenmuis", 0, 8, 0, 4201)
+    return c_group(tmp_path_factory, "katenmuis", 0, 8, 0, 4201)
 
 
 @pytest.mark.slow
