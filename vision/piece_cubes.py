@@ -14,7 +14,7 @@ from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correl
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_pawns import PawnShape, likeness, pawns_back, spot_shape
+from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
                                 top_crops, top_faces, with_arrow, with_glyphs_small)
@@ -40,8 +40,9 @@ class CubeSpots(SpotFeatures):
     """The learned shapes as arrays (``_learned_shapes``)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
-                      decided: list[tuple[str | None, float]]) -> None:
-        """Qubism's cubes corrected from their top faces (``vision.qubism_read``)."""
+                      decided: list[tuple[str | None, float]]) -> list[tuple[int, tuple[str | None, float]]]:
+        """Qubism's cubes corrected from their top faces (``vision.qubism_read``); returns the cubes
+        the nine-cube cap took off (``settle_cubes``)."""
         rule = self.config.cube_tops
         assert rule is not None and pose.homography is not None
         look = [i for i, (t, _) in enumerate(decided) if t is not None or score[i] >= rule.min_score]
@@ -86,8 +87,8 @@ class CubeSpots(SpotFeatures):
             g = faces[i].glyph  # a top seen off its place: its glyph, not the crop at the spot
             return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
 
-        settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None, frozenset(moved),
-                     frozenset(small))
+        capped = settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None,
+                              frozenset(moved), frozenset(small))
         if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
@@ -95,23 +96,29 @@ class CubeSpots(SpotFeatures):
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles)
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
             needle_checked(decided, look, tops, own, frozenset(moved), rule.needles)  # a needle's end, not a guess
+        return capped
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                     looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:
         """Qubism after the piece count: the cubes settled (``_settle_cubes``), then a pawn that
-        stage took put back (``_pawns_back``; ``looked``: the readings before the count)."""
+        stage took put back (``_pawns_back``; ``looked``: the readings before the count) and a cube
+        the nine-cube cap took off for it brought back (``vision.qubism_pawns.cubes_back``)."""
         counted = list(decided)
-        self._settle_cubes(img, pose, score, decided)
-        self._pawns_back(looked, counted, decided)
+        capped = self._settle_cubes(img, pose, score, decided)
+        back = self._pawns_back(looked, counted, decided)
+        rule, pawns = self.config.cube_tops, self.config.pawns_back
+        if rule is not None and pawns is not None and pawns.cubes:
+            cubes_back(decided, capped, back, rule.most)
 
     def _pawns_back(self, looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
-                    decided: list[tuple[str | None, float]]) -> None:
+                    decided: list[tuple[str | None, float]]) -> list[int]:
         """A pawn read nowhere after the cube stage put back (in place) where that stage took it
         (``vision.qubism_pawns.pawns_back``): ``looked`` the frame's readings before the piece count,
-        ``counted`` after it."""
+        ``counted`` after it. Returns the spots changed."""
         rule = self.config.pawns_back
-        if rule is not None:
-            pawns_back(looked, counted, decided, self.config.always.get(self.board.game, ()), rule)
+        if rule is None:
+            return []
+        return pawns_back(looked, counted, decided, self.config.always.get(self.board.game, ()), rule)
 
     def _plate_cubes(self, decided: list[tuple[str | None, float]], score: np.ndarray, look: list[int],
                      tops: np.ndarray, centres: np.ndarray, lift: np.ndarray,

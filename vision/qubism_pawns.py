@@ -96,6 +96,9 @@ class PawnsBack:
     """The cube read there now is less sure than this (the reading's threshold: asked)."""
     conf: float = 0.55
     """The pawn comes back this surely, under the reading's 0.6: the app asks."""
+    cubes: bool = True
+    """A cube the nine-cube cap took off while the pawn was read as a cube comes back with the pawn
+    (``cubes_back``; False: not)."""
 
 
 def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
@@ -120,3 +123,24 @@ def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str |
             decided[i] = (c, rule.conf)
             back.append(i)
     return back
+
+
+def cubes_back(decided: list[tuple[str | None, float]], capped: list[tuple[int, tuple[str | None, float]]],
+               back: list[int], most: int) -> list[int]:
+    """Cubes the nine-cube cap (Q1) took off come back (in place) once a pawn put back (``back``,
+    ``pawns_back``) frees the cube it was counted as: the cap counted the pawn's spot among the cubes,
+    so a real cube made way for it (held-out second family 3201: the black pawn's head read as a cube,
+    the cube beside it dropped). The clearest of those taken off first (``capped``, the least clear
+    first: ``vision.qubism_read.settle_cubes``), on spots still read as empty, while the frame has
+    fewer than ``most`` cubes. Returns the spots changed."""
+    if not back or not capped:
+        return []
+    room = most - sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
+    out: list[int] = []
+    for i, reading in reversed(capped):
+        if len(out) >= min(room, len(back)):
+            break
+        if decided[i][0] is None:
+            decided[i] = reading
+            out.append(i)
+    return out

@@ -48,6 +48,10 @@ class PlateRule:
     """The glyph's largest blob holds at least this share of that other tone (one glyph, not specks)."""
     evenness: float = 1.5
     """Plate against glyph: the difference of their mean grey over the plate's spread (+0.02)."""
+    wide_inset: int = 2
+    """A crop without a plate in its middle is looked at again this close to its edge (pixels of 48
+    left out; 0: not): a cube's top seen close up, or off its place, fills the crop, and its plate
+    then runs out of the middle (``plates_anywhere``; the bounds above are shares of the area looked at)."""
 
 
 @dataclass(frozen=True)
@@ -65,14 +69,26 @@ def plate_top(top: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> PlateTop |
     return plate_tops(np.asarray(top, np.float32)[None], rule, glyphs)[0]
 
 
-def plate_tops(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> list[PlateTop | None]:
+def plates_anywhere(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> list[PlateTop | None]:
+    """``plate_tops`` of each crop, and for those without one, ``plate_tops`` over the crop less
+    ``PlateRule.wide_inset`` only (a plate filling the crop)."""
+    found = plate_tops(tops, rule, glyphs)
+    again = [k for k, p in enumerate(found) if p is None]
+    if rule.wide_inset <= 0 or not again:
+        return found
+    for k, p in zip(again, plate_tops(np.asarray(tops)[again], rule, glyphs, rule.wide_inset)):
+        found[k] = p
+    return found
+
+
+def plate_tops(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule, inset: int = _INSET) -> list[PlateTop | None]:
     """``plate_top`` of each of a frame's top crops ([n, 48, 48]), the same answers: each tone of
     all the crops labelled at once (``vision.qubism_glyph._label_stacked``: each crop's components
-    as alone, in the same order)."""
+    as alone, in the same order); ``inset``: pixels of each crop's border left out."""
     if not len(tops):
         return []
     full = np.asarray(tops, np.float32)
-    inners = full[:, _INSET:-_INSET, _INSET:-_INSET]
+    inners = full[:, inset:-inset, inset:-inset]
     _, h, w = inners.shape
     g8s = [np.ascontiguousarray(np.clip(inner * 255, 0, 255).astype(np.uint8)) for inner in inners]
     cuts = [cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0] for g8 in g8s]
@@ -126,7 +142,7 @@ def plate_cubes(decided: list[tuple[str | None, float]], spots: list[int], tops:
     room = most - sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
     if room <= 0 or not spots:
         return []
-    found = [(p, i) for i, p in zip(spots, plate_tops(tops, rule, glyphs)) if p is not None]
+    found = [(p, i) for i, p in zip(spots, plates_anywhere(tops, rule, glyphs)) if p is not None]
     added: list[int] = []
     for p, i in sorted(found, key=lambda f: -f[0].evenness)[:room]:
         sure = float(0.5 + 0.3 * min(p.direction_conf, 1.0)) if p.direction else weak_conf

@@ -299,13 +299,16 @@ def crop_marker_share(corners_mm: np.ndarray, markers: list[tuple[float, float, 
 
 def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], blocked: set[int],
                  rule: CubeTops, arrow_of: Callable[[int], tuple[str | None, float]] | None = None,
-                 moved: frozenset[int] = frozenset(), small: frozenset[int] = frozenset()) -> None:
+                 moved: frozenset[int] = frozenset(), small: frozenset[int] = frozenset()
+                 ) -> list[tuple[int, tuple[str | None, float]]]:
     """Correct a Qubism frame's readings (in place) from its spots' top faces (see the module
     docstring): ``faces`` for the spots looked at, ``blocked`` the spots whose top crop
     reaches over a marker (no cube added there); ``arrow_of``: an added cube's arrow read
     otherwise (from learned cube tops), else its glyph's shape; ``moved``: spots whose top was found
     off its place (``recentred_tops``: added with a confidence the app asks about); ``small``: spots
-    read as empty whose top shows a small glyph (``small_tops``: added as ``cube:?``, asked)."""
+    read as empty whose top shows a small glyph (``small_tops``: added as ``cube:?``, asked).
+    Returns the cubes the nine-cube cap took off (spot, its cube reading), the least clear first
+    (``vision.qubism_pawns.cubes_back``)."""
     added: list[int] = []
     for i, f in faces.items():
         token, conf = decided[i]
@@ -342,6 +345,7 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
         like_cubes(decided, faces, rule.glyphs)
     cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
     extra = len(cubes) - rule.most
+    capped: list[tuple[int, tuple[str | None, float]]] = []
     if extra > 0:  # more than nine: the least clear tops go (no clear top first, then those added unsure)
         def clear(j: int) -> tuple[bool, bool, float]:
             f = faces.get(j)
@@ -350,7 +354,9 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             shown = f is not None and (rule.glyph_like(f) or rule.is_top(f))
             return (shown, not weak, f.arrow_conf if f is not None else 0.0)
         for i in sorted(cubes, key=clear)[:extra]:
+            capped.append((i, decided[i]))
             decided[i] = (None, 0.5)
+    return capped
 
 
 def small_tops(tops: np.ndarray, faces: list[TopFace], rule: CubeTops) -> list[bool]:
