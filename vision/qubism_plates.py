@@ -30,6 +30,9 @@ import numpy as np
 from vision.qubism_glyph import _INSET, GlyphRule, _label_stacked, glyph_direction
 
 
+_PIXEL = np.ones((3, 3), np.uint8)
+
+
 @dataclass(frozen=True)
 class PlateRule:
     """When a top crop's middle shows a cube's plate holding its glyph (``plate_top``)."""
@@ -48,6 +51,10 @@ class PlateRule:
     """The glyph's largest blob holds at least this share of that other tone (one glyph, not specks)."""
     evenness: float = 1.5
     """Plate against glyph: the difference of their mean grey over the plate's spread (+0.02)."""
+    hull_edge: bool = True
+    """The glyph is looked for inside the plate's hull less its outermost pixel: a plate turned in the
+    crop leaves slivers of the other tone between its stepped edge and its hull, which split the
+    glyph's tone into many pieces (``whole``)."""
     wide_inset: int = 2
     """A crop without a plate in its middle is looked at again this close to its edge (pixels of 48
     left out; 0: not): a cube's top seen close up, or off its place, fills the crop, and its plate
@@ -113,7 +120,8 @@ def plate_tops(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule, inset: int 
             filled = int(hull.sum())
             if filled < rule.square * rw * rh or max(rw, rh) > rule.aspect * max(min(rw, rh), 1e-6):
                 continue  # no square: a disc (a pawn's head), a strip
-            inside = ((hull > 0) & (plate == 0)).astype(np.uint8)
+            core = cv2.erode(hull, _PIXEL) if rule.hull_edge else hull  # not the slivers along a turned plate's edge
+            inside = ((core > 0) & (plate == 0)).astype(np.uint8)
             other = int(inside.sum())
             if not rule.glyph[0] * filled <= other <= rule.glyph[1] * filled:
                 continue

@@ -173,6 +173,11 @@ def test_the_black_pawn_seen_from_above_is_not_lost_to_the_cube_stage(tmp_path: 
     scenes = json.loads((tmp_path / "labels.json").read_text())["scenes"]
     assert scenes[4]["squares"]["1,2"] == "pawn:black" and scenes[4]["camera"]["tilt_deg"] < 4
     old = wrong_squares(scenes, tmp_path, BOARD, PieceConfig(pawns_back=None))
+    alone = wrong_squares(scenes, tmp_path, BOARD, PieceConfig(pawns_back=PawnsBack(cubes=False)))
     new = wrong_squares(scenes, tmp_path, BOARD, PieceConfig())
     assert ("images/00004.jpg", "1,2", "pawn:black", "cube:W") in old  # the failure
-    assert set(new) == set(old) - {("images/00004.jpg", "1,2", "pawn:black", "cube:W")}, (old, new)
+    assert set(alone) == set(old) - {("images/00004.jpg", "1,2", "pawn:black", "cube:W")}, (old, alone)
+    # the pawn's head counted as a cube made the nine-cube cap take the real cube on 1,0 off; with the
+    # pawn back, that cube comes back too (vision.qubism_pawns.cubes_back, session 21)
+    assert ("images/00004.jpg", "1,0", "cube:W", None) in alone
+    assert set(new) == set(alone) - {("images/00004.jpg", "1,0", "cube:W", None)}, (alone, new)

@@ -5,20 +5,17 @@ region of one tone holding a glyph of the other) shows it, its arrow read from t
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.group_reads import cube_counts
+from tests.vision.group_reads import c_group, cube_counts
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.qubism_glyph import GlyphRule, central_glyph
 from vision.qubism_plates import PlateRule, plate_cubes, plate_top
 from vision.qubism_read import CubeTops
-from vision.synth.scene_c import write_c_group
 
 BOARD = board_for("qubism")
 # a block arrow pointing north, units of the plate's side, its tail on the plate's edge
@@ -69,11 +66,10 @@ def test_plate_cubes_stop_at_nine() -> None:
 
 
 @pytest.mark.slow
-def test_black_cubes_with_large_white_plates_are_not_read_empty(tmp_path: Path) -> None:
-    (tmp_path / "images").mkdir()
-    scenes = write_c_group(tmp_path, "qubism", 2, 8, 16, 4027)  # the third family's seed 4027, its Qubism group 2
+def test_black_cubes_with_large_white_plates_are_not_read_empty(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root, scenes = c_group(tmp_path_factory, "qubism", 2, 8, 16, 4027)  # the third family's seed 4027, its Qubism group 2
     assert scenes[1]["pieces"]["cube_material"] == "lacquer" and scenes[1]["pieces"]["arrow_style"] == "block"
-    group = [(load_image(tmp_path / sc["file"]).image, dict(sc["squares"])) for sc in scenes]
+    group = [(load_image(root / sc["file"]).image, dict(sc["squares"])) for sc in scenes]
     new = cube_counts(group, BOARD, PieceConfig())
     old = cube_counts(group, BOARD, PieceConfig(cube_tops=CubeTops(plates=None)))
     assert new.cubes >= 50 and old.cubes - old.found >= 6, old  # the failure: cubes read as empty (9)
