@@ -77,10 +77,12 @@ def plate_top(top: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> PlateTop |
 
 
 def plates_anywhere(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> list[PlateTop | None]:
-    """``plate_tops`` of each crop, and for those without one, ``plate_tops`` over the crop less
-    ``PlateRule.wide_inset`` only (a plate filling the crop)."""
-    found = plate_tops(tops, rule, glyphs)
-    again = [k for k, p in enumerate(found) if p is None]
+    """``plate_tops`` of each crop, and for those without one whose middle shows a region of a plate's
+    size near its centre running out of it, ``plate_tops`` over the crop less ``PlateRule.wide_inset``
+    only (a plate filling the crop)."""
+    spill = [False] * len(tops)
+    found = plate_tops(tops, rule, glyphs, spill=spill)
+    again = [k for k, p in enumerate(found) if p is None and spill[k]]
     if rule.wide_inset <= 0 or not again:
         return found
     for k, p in zip(again, plate_tops(np.asarray(tops)[again], rule, glyphs, rule.wide_inset)):
@@ -88,10 +90,13 @@ def plates_anywhere(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule) -> lis
     return found
 
 
-def plate_tops(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule, inset: int = _INSET) -> list[PlateTop | None]:
+def plate_tops(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule, inset: int = _INSET,
+               spill: list[bool] | None = None) -> list[PlateTop | None]:
     """``plate_top`` of each of a frame's top crops ([n, 48, 48]), the same answers: each tone of
     all the crops labelled at once (``vision.qubism_glyph._label_stacked``: each crop's components
-    as alone, in the same order); ``inset``: pixels of each crop's border left out."""
+    as alone, in the same order); ``inset``: pixels of each crop's border left out; ``spill``: set
+    True (in place) for each crop with a region of a plate's size near its centre that runs out of
+    the area looked at."""
     if not len(tops):
         return []
     full = np.asarray(tops, np.float32)
@@ -105,10 +110,14 @@ def plate_tops(tops: np.ndarray, rule: PlateRule, glyphs: GlyphRule, inset: int 
         tones = [g8 > cut if pale else g8 <= cut for g8, cut in zip(g8s, cuts)]
         labels, stats, cents, tile, period = _label_stacked(tones)
         x, y, bw, bh, area = stats.T
-        fits = ((x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)  # not running out of the crop: print, a side
-                & (area >= rule.share[0] * h * w) & (area <= rule.share[1] * h * w)
-                & (np.hypot(cents[:, 0] - c, cents[:, 1] - c) <= rule.offset * full.shape[1]))
-        fits[0] = False  # the background
+        sized = ((area >= rule.share[0] * h * w) & (area <= rule.share[1] * h * w)
+                 & (np.hypot(cents[:, 0] - c, cents[:, 1] - c) <= rule.offset * full.shape[1]))
+        sized[0] = False  # the background
+        within = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)  # not running out of the crop: print, a side
+        fits = sized & within
+        if spill is not None:
+            for j in np.flatnonzero(sized & ~within):
+                spill[int(tile[j])] = True
         for j in np.flatnonzero(fits):
             k = int(tile[j])
             inner = inners[k]
