@@ -2,8 +2,8 @@
 spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), the
 learned per-square classifier where it is sure (``vision.chop_squares``), the cat's body over the
 square behind it (``vision.chop_body``), a "mouse" on a hole unlike every learned mouse read as the
-opened hole (``chop_squares.far_from_mice``), and what the last confirmed position lets each square
-hold (``vision.chop_known``).
+opened hole (``chop_squares.far_from_mice``), what the last confirmed position lets each square
+hold (``vision.chop_known``) and its mice missing now (``vision.chop_count``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from vision.chop_body import cat_body, front_spots
+from vision.chop_count import missing_mice
 from vision.chop_known import follow_confirmed
 from vision.chop_read import HolePictures, apply_rules
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
@@ -51,4 +52,5 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
         far_from_mice(decided, kinds, reader.last_chop_features, cfg.chop_hole_mouse_far)
     if reader.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
         follow_confirmed(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs)
+        missing_mice(decided, reader.groups, reader.confirmed, probs)  # asked where it stood (vision.chop_count)
     return decided

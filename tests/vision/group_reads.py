@@ -21,6 +21,7 @@ from companion.boards import Board
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.pieces import BoardReader, comparable
+from vision.synth.board3d import write_3d_dataset
 from vision.synth.scene_c import write_c_group
 
 
@@ -61,6 +62,15 @@ def c_group(factory: pytest.TempPathFactory, game: str, group_no: int, size: int
         (root / "labels.json").write_text(json.dumps({"scenes": scenes}))
 
     return _once(factory, f"c-{game}-{group_no}-{size}-{first}-{seed}-{frame}", write)
+
+
+def a_group(factory: pytest.TempPathFactory, game: str, count: int, seed: int) -> tuple[Path, list[dict[str, Any]]]:
+    """``write_3d_dataset``'s scenes of one game (the first 3-D family, groups of 8) rendered once
+    per run: its folder and its scenes."""
+    def write(root: Path) -> None:
+        write_3d_dataset(root, count, seed=seed, games=[game], group_size=8)
+
+    return _once(factory, f"a-{game}-{count}-{seed}", write)
 
 
 def c_group_images(factory: pytest.TempPathFactory, game: str, group_no: int, size: int, first: int, seed: int,

@@ -5,21 +5,19 @@ after ``learn`` on the group's start, as the bench does."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.vision.group_reads import c_group, kind_confusion
+from tests.vision.group_reads import a_group, c_group, kind_confusion
 from vision.boarddefaults import board_for
 from vision.chop_squares import (CLASSES, MOUSE_COLUMN, MOUSE_LEARNED_COLUMN, N_FEATURES, decide, far_from_mice,
                                  merge, square_model)
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.pieces import BoardReader, comparable
-from vision.synth.board3d import write_3d_dataset
 
 
 def _probs(rows: list[dict[str, float]]) -> np.ndarray:
@@ -126,10 +124,7 @@ def test_a_mouse_read_on_a_hole_unlike_every_learned_mouse_is_the_opened_hole() 
 
 @pytest.fixture(scope="module")
 def group(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, object]]]:
-    root = tmp_path_factory.mktemp("chop3d")
-    write_3d_dataset(root, 8, seed=5150, games=["chopchop"], group_size=8)
-    scenes = json.loads((root / "labels.json").read_text())["scenes"]
-    return root, scenes
+    return a_group(tmp_path_factory, "chopchop", 8, 5150)  # rendered once a run (also test_chop_count's)
 
 
 def _confusion(group: tuple[Path, list[dict[str, object]]], classifier: bool) -> Counter[tuple[str, str]]:
