@@ -66,7 +66,7 @@ from vision.chop_frame import chop_decide
 from vision.chop_squares import frame_holes
 from vision.chop_who import cat_over_mouse, pair_token, spot_squares
 from vision.errors import InvalidImageError
-from vision.katenmuis_read import beyond_edges, look_weight, missing_from_dropped, spot_crowds
+from vision.katenmuis_read import beyond_edges, count_weight, look_weight, missing_from_dropped, solid_score, spot_crowds
 from vision.piece_config import PieceConfig
 from vision.piece_hand import hand_spots
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
@@ -411,8 +411,8 @@ class BoardReader(CubeSpots):
             room_c = max(n_max - sum(kind(t) == c for i, (t, _) in enumerate(decided) if self._never_empty[i]), 0)
             if len(spots) <= room_c:
                 continue
-            # a spot standing alone that shows the learned look comes before a hand's crowd
-            order = {i: float(d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c))) for i in spots}
+            w = count_weight(self, score, spots)  # evidence, light (katenmuis_read); a lone spot before a hand's crowd
+            order = {i: float(d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c) * w[i])) for i in spots}
             if (shape := self._pawn_shape(c)) is not None and self.model.shapes.get(c) and self._shapes_here(pose):
                 # a pawn, not a shadow: the shape of its change from the print (vision.qubism_pawns)
                 like = likeness(self._spot_shapes(spots), self._learned_shapes(c))
@@ -439,8 +439,8 @@ class BoardReader(CubeSpots):
         for c in cfg.always.get(self.board.game, ()):
             if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue
-            if self.board.game in cfg.dropped_missing and missing_from_dropped(decided, dropped, c, d_cls, crowd,
-                                                                               score) is not None:
+            if self.board.game in cfg.dropped_missing and missing_from_dropped(
+                    decided, dropped, c, d_cls, crowd, *solid_score(self, score, dropped)) is not None:
                 continue  # a dropped counter is the missing one (vision.katenmuis_read)
             nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(decided))])
             cand = beyond_edges(self, [i for i, (t, _) in enumerate(decided)
