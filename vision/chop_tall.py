@@ -99,28 +99,26 @@ def figure_heights(reader: Any, image: np.ndarray, pose: Any, spots: list[int],
     gain = np.maximum(reader._basis(bx.astype(np.float64), by.astype(np.float64)) @ reader._last_coef, 0.05)
     behind = empty * gain
     where = _spot_at(reader, bx, by)
-    base = np.array([None if t is None else t.split(":")[0] for t in tokens], dtype=object)
-    slabs = [i for i, t in enumerate(base) if t == "slab"]
+    base = np.array(["" if t is None else t.split(":")[0] for t in tokens] + [""])[where]  # -1: ""
+    slabs = [i for i, t in enumerate(tokens) if t is not None and t.split(":")[0] == "slab"]
     if slabs:
         patches = np.asarray(reader._last_patches, np.float64)[slabs]
-        colour = np.median(patches.reshape(-1, 3), axis=0)
-        on_slab = np.array([w >= 0 and base[w] == "slab" for w in where])
-        behind[on_slab] = colour * gain[on_slab]
-    other = np.array([w >= 0 and base[w] in ("cat", "mouse") for w in where])
-    own_spot = np.repeat(np.asarray(spots), len(zs) * len(off))
-    unknown = (other & (where != own_spot)).reshape(len(spots), len(zs), len(off))
-    behind = behind.reshape(len(spots), len(zs), len(off), 3)
-    seen = seen.reshape(len(spots), len(zs), len(off), 3)
+        on_slab = base == "slab"
+        behind[on_slab] = np.median(patches.reshape(-1, 3), axis=0) * gain[on_slab]
+    other = ((base == "cat") | (base == "mouse")) & (where != np.repeat(np.asarray(spots), len(zs) * len(off)))
+    shape = (len(spots), len(zs), len(off))
+    seen = seen.reshape(*shape, 3)
     foot = (zs >= FOOT[0] - 1e-9) & (zs <= FOOT[1] + 1e-9)
+    own = np.median(seen[:, foot].reshape(len(spots), -1, 3), axis=1)[:, None, None, :]
+    d_own = np.sqrt(((seen - own) ** 2).sum(axis=3))
+    d_behind = np.sqrt(((seen - behind.reshape(*shape, 3)) ** 2).sum(axis=3))
+    # a plane shows the figure where most points across do (3 of 5) and no other figure lies behind
+    there = (2 * (d_own < CLEAR * d_behind).sum(axis=2) > len(off)) & ~other.reshape(shape).any(axis=2)
     out: list[float | None] = []
     for i in range(len(spots)):
-        own = np.median(seen[i, foot].reshape(-1, 3), axis=0)
-        d_own = np.linalg.norm(seen[i] - own, axis=2)
-        d_behind = np.linalg.norm(seen[i] - behind[i], axis=2)
-        there = (np.median((d_own < CLEAR * d_behind).astype(np.float64), axis=1) >= 0.5) & ~unknown[i].any(axis=1)
         top, missed = 0.0, 0
         for k, z in enumerate(zs):
-            if there[k]:
+            if there[i, k]:
                 top, missed = float(z), 0
             elif z > FOOT[1]:
                 missed += 1
