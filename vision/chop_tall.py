@@ -129,11 +129,20 @@ def figure_heights(reader: Any, image: np.ndarray, pose: Any, spots: list[int],
 
 
 def _spot_at(reader: Any, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
-    """The spot whose box holds each board-pixel point (-1: none)."""
-    boxes = np.asarray(reader.boxes, np.float64)
-    inside = ((bx[:, None] >= boxes[None, :, 0]) & (bx[:, None] < boxes[None, :, 2])
-              & (by[:, None] >= boxes[None, :, 1]) & (by[:, None] < boxes[None, :, 3]))
-    out: np.ndarray = np.where(inside.any(axis=1), inside.argmax(axis=1), -1)
+    """The spot whose box holds each board-pixel point (-1: none; where boxes overlap, the first),
+    looked up in a picture of the boxes made once per reader."""
+    label: np.ndarray | None = getattr(reader, "_chop_spot_label", None)
+    if label is None:
+        w, h = reader.size
+        label = np.full((h, w), -1, np.int16)
+        for i in range(len(reader.boxes) - 1, -1, -1):  # the first box drawn last
+            x0, y0, x1, y1 = reader.boxes[i]
+            label[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = i
+        reader._chop_spot_label = label
+    xi, yi = np.floor(bx).astype(np.int64), np.floor(by).astype(np.int64)
+    ok = (xi >= 0) & (xi < label.shape[1]) & (yi >= 0) & (yi < label.shape[0])
+    out: np.ndarray = np.full(len(xi), -1, np.int64)
+    out[ok] = label[yi[ok], xi[ok]]
     return out
 
 
