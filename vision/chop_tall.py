@@ -52,10 +52,10 @@ def _lifts(pose: Any, size: tuple[int, int], zs_mm: np.ndarray) -> np.ndarray:
     (``SpotFeatures._lift``'s, for many planes from one camera estimate)."""
     cam = camera_from_homography(pose.sampling()[0], size)  # a lens's pinhole camera
     fx, fy = cam.foot
-    out = np.zeros((len(zs_mm), 3, 3))
-    for n, z in enumerate(zs_mm):
-        k = cam.plane_scale(float(z))
-        out[n] = [[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]]
+    k = cam.height / np.maximum(cam.height - np.asarray(zs_mm, np.float64), 1e-3)  # CameraGuess.plane_scale
+    out = np.zeros((len(k), 3, 3))
+    out[:, 0, 0] = out[:, 1, 1] = k
+    out[:, 0, 2], out[:, 1, 2], out[:, 2, 2] = (1 - k) * fx, (1 - k) * fy, 1.0
     return out
 
 
@@ -114,17 +114,11 @@ def figure_heights(reader: Any, image: np.ndarray, pose: Any, spots: list[int],
     d_behind = np.sqrt(((seen - behind.reshape(*shape, 3)) ** 2).sum(axis=3))
     # a plane shows the figure where most points across do (3 of 5) and no other figure lies behind
     there = (2 * (d_own < CLEAR * d_behind).sum(axis=2) > len(off)) & ~other.reshape(shape).any(axis=2)
-    out: list[float | None] = []
-    for i in range(len(spots)):
-        top, missed = 0.0, 0
-        for k, z in enumerate(zs):
-            if there[i, k]:
-                top, missed = float(z), 0
-            elif z > FOOT[1]:
-                missed += 1
-                if missed > 1:
-                    break
-        out.append(top)
+    # the climb stops at the second plane in a row (above the foot) that does not show the figure
+    miss = ~there & (zs > FOOT[1])[None, :]
+    stop = np.append(miss[:, 1:] & miss[:, :-1], np.ones((len(spots), 1), bool), axis=1).argmax(axis=1) + 1
+    seen_to = there & (np.arange(len(zs))[None, :] < stop[:, None])
+    out: list[float | None] = [float(zs[np.nonzero(row)[0][-1]]) if row.any() else 0.0 for row in seen_to]
     return out
 
 
