@@ -18,6 +18,7 @@ from vision.chop_known import follow_confirmed
 from vision.chop_read import HolePictures, apply_rules
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
                                  square_model)
+from vision.chop_tall import tall_cat
 
 Decided = list[tuple[str | None, float]]
 
@@ -48,6 +49,8 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
             cat_stands(decided, kinds, probs, cfg.chop_cat_empty)
         if cfg.chop_cat_body and any(t == "cat" for t, _ in decided):  # its body behind it (vision.chop_body)
             cat_body(decided, kinds, probs, front_spots(reader, pose, (img.shape[1], img.shape[0])))
+        if cfg.chop_cat_tall is not None:  # the cat is the one tallest figure (vision.chop_tall)
+            tall_cat(reader, img, pose, decided, kinds, probs, cfg.chop_cat_tall)
     if cfg.chop_hole_mouse_far is not None:  # a mouse on a hole unlike the learned mice: the opened hole
         far_from_mice(decided, kinds, reader.last_chop_features, cfg.chop_hole_mouse_far)
     if reader.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)

@@ -314,6 +314,10 @@ class PieceConfig:
     least this sure nothing stands moves to the mouse it finds most the cat's, unsure
     (``vision.chop_squares.cat_stands``); None: never. At 0.6-0.8 it moved no cat wrongly on
     the six bench sets and three held-out ones (``docs/readme/board.md``, chopcat)."""
+    chop_cat_tall: float | None = 0.3
+    """Chop! Chop!: the frame's tallest figure, standing at least this many square sides above
+    every other one (seen up its body through the pose, ``vision.chop_tall``), is the cat,
+    unsure; None: never."""
     chop_cat_body: bool = True
     """Chop! Chop!: a spot whose front neighbour (nearer the camera) is read as the cat and where
     the classifier finds the cat likeliest shows the cat's body leaning over it: not a mouse, and
