@@ -151,7 +151,7 @@ class PrintPose:
         ratio /= float(np.median(ratio)) + 1e-6
         mask = np.zeros(seen.shape, np.uint8)
         mask[mp:mp + th, mp:mp + tw] = np.abs(np.log(np.maximum(ratio, 1e-3))) < MASK_LOG
-        use = mask if mask.sum() >= 0.3 * th * tw else None
+        use = mask if mask.sum() >= 0.3 * th * tw else np.ones_like(mask)  # (too much masked: all)
         start = np.array([[1, 0, mp], [0, 1, mp], [0, 0, 1]], np.float32)
         if motion == cv2.MOTION_AFFINE:
             start = start[:2].copy()
@@ -181,7 +181,7 @@ class PrintPose:
         """The marker the pose came from still lies where it was found."""
         a, b = _project(h, mk), _project(h0, mk)
         side = float(np.linalg.norm(b[0] - b[2])) / np.sqrt(2)
-        return float(np.abs(a - b).max()) <= ANCHOR * side
+        return bool(float(np.abs(a - b).max()) <= ANCHOR * side)
 
     def _moved_cells(self, h: np.ndarray, h0: np.ndarray) -> float:
         """How far ``h`` moves the board's points from ``h0``, in 20 mm squares at the board's
