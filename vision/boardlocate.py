@@ -487,8 +487,10 @@ class BoardTracker:
         if old is not None and old.homography is not None and seen:
             src, dst = _correspondences(self.board, seen, sorted(seen))
             drift = float(np.sqrt(np.mean(np.sum((old.project(src) - dst) ** 2, axis=1))))
-            if drift <= cfg.moved_px:
-                # Board has not moved: the old pose (fitted on more markers) stays.
+            if drift <= cfg.moved_px and len(old.used) > len(seen):
+                # Board has not moved: the old pose (fitted on more markers) stays. (Fitted on
+                # no more than are seen now, the fresh fit is as good, and a one-marker pose is
+                # then aligned with the print again: vision.printpose.)
                 kept = BoardPose(found=True, homography=old.homography, markers=tuple(sorted(seen)),
                                  used=tuple(sorted(seen)), error_px=drift,
                                  confidence=max(old.confidence * 0.95,

@@ -95,3 +95,16 @@ def test_a_pose_the_print_does_not_confirm_is_doubtful_and_asked(start: Any) -> 
     assert reading.pose.doubtful and reading.pose.summary()["doubtful"] is True
     assert reading.squares and max(conf for _, conf in reading.squares.values()) <= ASKED
     assert reading.occupied() == {}
+
+
+def test_the_tracker_does_not_keep_a_one_marker_pose_over_the_prints(start: Any) -> None:
+    """In play (``read`` with the tracker) a board seen by the same one marker frame after frame is
+    aligned with the print every frame, not kept at the first frame's marker pose."""
+    image, found = start
+    whole = BoardReader(BOARD).read(image, track=False)
+    reader = BoardReader(BOARD)
+    covered = _cover(image, found, [0, 2, 3])
+    for _ in range(2):
+        reading = reader.read(covered)
+        assert reading.pose.used == (1,) and not reading.pose.kept and not reading.pose.doubtful
+        assert reading.occupied() == whole.occupied()
