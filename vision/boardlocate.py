@@ -31,6 +31,11 @@ from vision.markerlook import look_for
 from vision.printing import aruco_dictionary
 
 
+ASKED = 0.5
+"""A doubtful pose's squares are read at most at this confidence (under the reader's threshold:
+the players are asked)."""
+
+
 class BoardNotFound(VisionError):
     """No marker of the board is visible, so the board cannot be located."""
 
@@ -92,6 +97,8 @@ class BoardPose:
     pinhole: np.ndarray | None = None
     """With ``lens``: 3x3, board millimetres -> pinhole pixels (``homography`` is then the
     homography closest to the lens over the play area)."""
+    doubtful: bool = False
+    """One marker's pose that the print did not confirm (``vision.printpose``): the reader asks."""
 
     def sampling(self) -> tuple[np.ndarray, Lens | None]:
         """How to cut views of the board from the image: (3x3 board mm -> pixels, lens or
@@ -114,6 +121,13 @@ class BoardPose:
         p = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(p, self.homography).reshape(-1, 2)
 
+    def doubted(self, squares: dict[str, tuple[str | None, float]]) -> dict[str, tuple[str | None, float]]:
+        """A reading's squares (id -> (token, confidence)), each at most at ``ASKED`` when this
+        pose is doubtful."""
+        if not self.doubtful:
+            return squares
+        return {sid: (token, min(conf, ASKED)) for sid, (token, conf) in squares.items()}
+
     def summary(self) -> dict[str, object]:
         return {
             "found": self.found,
@@ -122,6 +136,7 @@ class BoardPose:
             "error_px": None if not np.isfinite(self.error_px) else round(float(self.error_px), 3),
             "confidence": round(float(self.confidence), 3),
             "kept": self.kept,
+            "doubtful": self.doubtful,
         }
 
 
@@ -472,8 +487,10 @@ class BoardTracker:
         if old is not None and old.homography is not None and seen:
             src, dst = _correspondences(self.board, seen, sorted(seen))
             drift = float(np.sqrt(np.mean(np.sum((old.project(src) - dst) ** 2, axis=1))))
-            if drift <= cfg.moved_px:
-                # Board has not moved: the old pose (fitted on more markers) stays.
+            if drift <= cfg.moved_px and len(old.used) > len(seen):
+                # Board has not moved: the old pose (fitted on more markers) stays. (Fitted on
+                # no more than are seen now, the fresh fit is as good, and a one-marker pose is
+                # then aligned with the print again: vision.printpose.)
                 kept = BoardPose(found=True, homography=old.homography, markers=tuple(sorted(seen)),
                                  used=tuple(sorted(seen)), error_px=drift,
                                  confidence=max(old.confidence * 0.95,

@@ -20,6 +20,7 @@ from vision.lens import warp_through
 from vision.piece_config import PieceConfig
 from vision.piece_looks import CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
 from vision.printing import render_board
+from vision.printpose import PrintPose, needs_print_pose, print_pose
 from vision.read_fast import BoxPatches
 
 
@@ -93,6 +94,7 @@ class SpotFeatures:
         self._e_struct = self._eg_norm
         self.empty_looks = _look_features(self.empty_patches[:, INNER, INNER])
         self._ecc_template: np.ndarray | None = None
+        self._print_poses: dict[tuple[int, ...], PrintPose] = {}
         self._ecc_high = self._ecc_blur = np.zeros((1, 1), np.float32)
         self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         self._lifts: tuple[BoardPose | None, dict[tuple[tuple[int, int], float], np.ndarray]] = (None, {})
@@ -293,13 +295,15 @@ class SpotFeatures:
         cfg = self.config
         if pose.homography is None or len(pose.used) >= len(self.board.markers) or not cfg.refine:
             return pose
+        if gray is None:
+            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        if needs_print_pose(pose, len(self.board.markers)):  # one marker: the print's pose first
+            pose = print_pose(self.board, self._print_poses, gray, pose)
         k = cfg.refine_px_per_mm
         size = (int(self.board.width_mm * k), int(self.board.height_mm * k))
         to_px = np.diag([k, k, 1.0])
         h0, lens = pose.sampling()
         m = h0 @ np.linalg.inv(to_px)
-        if gray is None:
-            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         seen = warp_through(gray, m, lens, size, cv2.INTER_AREA).astype(np.float32) / 255
         sigma = cfg.refine_highpass_mm * k
         if self._ecc_template is None:
@@ -332,7 +336,7 @@ class SpotFeatures:
         h = pose.homography @ fix
         pin = None if pose.pinhole is None else pose.pinhole @ fix / (pose.pinhole @ fix)[2, 2]
         return BoardPose(True, h / h[2, 2], pose.markers, pose.used, pose.error_px, pose.confidence,
-                         pose.kept, pose.corners, pose.lens, pin)
+                         pose.kept, pose.corners, pose.lens, pin, pose.doubtful)
 
     def _camera_px_per_mm(self, pose: BoardPose) -> float:
         """How many camera pixels one board millimetre covers, around the middle of the board."""

@@ -284,7 +284,7 @@ class BoardReader(CubeSpots):
                 chosen = _square_for(ids, token)
                 for sid in ids:
                     out[sid] = (token, conf) if sid == chosen else (None, conf)
-        return BoardReading(True, pose, out, cfg.min_confidence)
+        return BoardReading(True, pose, pose.doubted(out), cfg.min_confidence)  # asked when doubtful
 
     def _frame_looks(self, score: np.ndarray, looks: np.ndarray, decided: list[tuple[str | None, float]],
                      names: list[str] | None = None, protos: np.ndarray | None = None) -> None:
