@@ -18,8 +18,10 @@ from vision.boarddefaults import board_for
 from vision.boardlocate import ASKED, BoardPose, as_gray, detect_markers, fit_pose
 from vision.imageload import load_image
 from vision.pieces import BoardReader
+from vision.printpose import print_pose
 
 BOARD = board_for("katenmuis")
+START = {"cat-start": "cat", "mouse-start": "mouse"}  # K1: the start photo's two counters
 CENTRES = np.array([np.mean(sq.polygon, axis=0) for sq in BOARD.squares.values()])
 
 
@@ -68,8 +70,9 @@ def test_one_markers_pose_is_refined_from_the_print(start: Any) -> None:
 def test_a_board_seen_by_one_marker_is_read_as_with_all_four_or_asked(start: Any) -> None:
     image, found = start
     reader = BoardReader(BOARD)
+    reader.learn(image, START)  # as `board learn` does
     whole = reader.read(image, track=False)
-    assert whole.occupied()  # the start's cat and mice
+    assert whole.occupied() == START
     confirmed = 0
     for keep in sorted(found):  # the other three under dark objects
         one = reader.read(_cover(image, found, [i for i in found if i != keep]), track=False)
@@ -101,10 +104,38 @@ def test_the_tracker_does_not_keep_a_one_marker_pose_over_the_prints(start: Any)
     """In play (``read`` with the tracker) a board seen by the same one marker frame after frame is
     aligned with the print every frame, not kept at the first frame's marker pose."""
     image, found = start
-    whole = BoardReader(BOARD).read(image, track=False)
     reader = BoardReader(BOARD)
+    reader.learn(image, START, fit_pose(BOARD, found, None, _size(image)))  # (the tracker not told)
+    whole = reader.read(image, track=False)
+    assert whole.occupied() == START
     covered = _cover(image, found, [0, 2, 3])
     for _ in range(2):
         reading = reader.read(covered)
         assert reading.pose.used == (1,) and not reading.pose.kept and not reading.pose.doubtful
         assert reading.occupied() == whole.occupied()
+
+
+def test_a_still_camera_reuses_the_last_alignment_only_where_the_print_confirms_it(start: Any) -> None:
+    """Frame after frame from a camera that has not moved (the one marker where it was), the last
+    alignment is re-scored instead of re-run; an alignment the print no longer confirms (here one
+    planted a square off) is not reused: the print is aligned again."""
+    image, found = start
+    truth = fit_pose(BOARD, found, None, _size(image)).project(CENTRES)
+    cell = float(np.median(np.linalg.norm(np.diff(truth, axis=0), axis=1)))
+    pose = fit_pose(BOARD, {1: found[1]}, None, _size(image))
+    reader = BoardReader(BOARD)
+    gray = as_gray(image)
+    layout = BOARD.printed_as(pose.corners)
+    first = print_pose(BOARD, reader._print_poses, gray, pose)
+    memo = reader._print_poses[tuple(m.id for m in layout.markers)]
+    assert memo.memo is not None and np.array_equal(memo.memo[2], first.homography)
+    assert first.homography is not None
+    near = first.homography @ np.array([[1, 0, 0.3], [0, 1, 0], [0, 0, 1]])  # 0.3 mm over: still confirmed
+    memo.memo = (1, memo.memo[1], near, memo.memo[3])
+    again = print_pose(BOARD, reader._print_poses, gray, pose)
+    assert np.array_equal(again.homography, near)  # reused as it was, not aligned afresh
+    assert _worst(again, truth) < 0.15 * cell
+    off = np.array([[1, 0, 20.0], [0, 1, 0], [0, 0, 1]])  # a square (20 mm) to the right
+    memo.memo = (1, memo.memo[1], first.homography @ off, memo.memo[3])
+    redone = print_pose(BOARD, reader._print_poses, gray, pose)
+    assert not redone.doubtful and _worst(redone, truth) < 0.15 * cell
