@@ -91,6 +91,8 @@ def main() -> int:
     ap.add_argument("pairs", nargs="+", help="VAL MODEL [VAL MODEL ...]")
     ap.add_argument("--grow", type=float, default=1.7)
     ap.add_argument("--below", type=float, default=0.99)
+    for k, v in GRID.items():
+        ap.add_argument(f"--{k}", default=",".join(map(str, v)), help=f"WholeDie.{k} values tried (comma-separated)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if len(a.pairs) % 2:
@@ -100,7 +102,8 @@ def main() -> int:
     folds = [(load(Path(v)), Path(m)) for v, m in zip(a.pairs[::2], a.pairs[1::2])]
     base = D.DiceConfig()
     rules: list[WholeDie | None] = [None] + [
-        WholeDie(Path(), a.grow, a.below, v, g, s) for v, g, s in itertools.product(*GRID.values())]
+        WholeDie(Path(), a.grow, a.below, v, g, s)
+        for v, g, s in itertools.product(*([float(x) for x in getattr(a, k).split(",")] for k in GRID))]
     rows = []
     for rule in rules:
         tot: dict[str, dict[str, int]] = {}
