@@ -32,11 +32,17 @@ from vision.cli import box_convention
 Scene = tuple[np.ndarray, list[dict]]
 
 
-def load_set(ds: Path, fixes: str = "auto", holdout: int = 0, val_dir: Path | None = None) -> list[Scene]:
+def load_set(ds: Path, fixes: str = "auto", holdout: int = 0, val_dir: Path | None = None,
+             fold: int | None = None) -> list[Scene]:
     """The train split's photos of ``ds`` with their labels, corrected by ``fixes``
     (``vision.label_fixes``: a JSON file, "auto" or "none"); every die marked ``inside`` (paired by
     ``inside_match``) or ``whole`` (no top-face box) as its set's convention says. With ``holdout``
-    every holdout-th photo is left out and, with ``val_dir``, written as a set there."""
+    every holdout-th photo is left out and, with ``val_dir``, written as a set there: the photos
+    ``k`` with ``k % holdout == fold`` (the last of each ``holdout``, ``holdout - 1``, unless
+    ``fold`` is given: other folds hold other photos out)."""
+    fold = holdout - 1 if fold is None else fold
+    if holdout and not 0 <= fold < holdout:
+        raise SystemExit(f"holdout fold {fold}: must be 0 to {holdout - 1}")
     doc = json.loads((ds / "labels.json").read_text())
     fx = (None if fixes == "none" else label_fixes.fixes_for(doc) if fixes == "auto"
           else label_fixes.fixes_for(doc, Path(fixes)))  # a file of fixes for another set: none here
@@ -48,7 +54,7 @@ def load_set(ds: Path, fixes: str = "auto", holdout: int = 0, val_dir: Path | No
     out, val = [], []
     train = [e for e in doc["images"] if e["split"] == "train"]
     for k, e in enumerate(train):
-        if holdout and k % holdout == holdout - 1:
+        if holdout and k % holdout == fold:
             val.append({**e, "file": str((ds / e["file"]).resolve()), "split": "val"})
             continue
         img = cv2.imread(str(ds / e["file"]))
@@ -66,11 +72,11 @@ def load_set(ds: Path, fixes: str = "auto", holdout: int = 0, val_dir: Path | No
 
 
 def load_sets(paths: list[Path], fixes: str = "auto", holdout: int = 0, val_dir: Path | None = None,
-              balance: bool = True) -> list[Scene]:
+              balance: bool = True, fold: int | None = None) -> list[Scene]:
     """:func:`load_set` of each; with ``balance`` a set of fewer photos is repeated so that each
     set is about as many photos as the largest (rune55-trays and epanemu-dice have a fifth and a
     quarter of dice-dev's)."""
-    sets = [load_set(p, fixes, holdout, val_dir) for p in paths]
+    sets = [load_set(p, fixes, holdout, val_dir, fold) for p in paths]
     most = max((len(s) for s in sets), default=0)
     out: list[Scene] = []
     for s in sets:

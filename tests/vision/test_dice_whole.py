@@ -1,0 +1,111 @@
+"""The whole-die reader's rule (vision.dice_whole, issue 29 seventeenth round): agree-or-ask, so
+it turns asked dice into read ones only where both readers agree (or it is very sure), and a die
+read with a value it reads surely as another value is asked about, never given that value.
+Runs without torch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import dice as D
+from vision.dice_whole import WholeDie, combine, looked_at
+
+BOX = (10.0, 10.0, 30.0, 30.0)
+RULE = WholeDie(Path("whole.onnx"), veto=0.9, agree=0.8, sure=0.97)
+
+
+def probs(value: int, p: float) -> np.ndarray:
+    """A whole-die reading: ``value`` with ``p``, the rest spread over the other classes."""
+    row = np.full(7, (1 - p) / 6, np.float32)
+    row[value] = p
+    return row
+
+
+def test_a_die_read_surely_as_another_value_is_asked_about_never_given_it() -> None:
+    found = [(BOX, 0.99, 3, 0.9)]
+    out = combine(found, np.stack([probs(5, 0.95)]), RULE, 0.65)
+    assert out == [(BOX, 0.99, 3, 0.0)]  # asked (confidence under min_value_prob), value not 5
+    # not sure enough of the other value: the first reading stands
+    assert combine(found, np.stack([probs(5, 0.85)]), RULE, 0.65) == found
+    # the same value: stands
+    assert combine(found, np.stack([probs(3, 0.99)]), RULE, 0.65) == found
+
+
+def test_an_asked_die_gets_the_value_both_readers_agree_on() -> None:
+    found = [(BOX, 0.9, 4, 0.5)]  # the first reader's best value 4, unsure
+    out = combine(found, np.stack([probs(4, 0.85)]), RULE, 0.65)
+    assert out == [(BOX, 0.9, 4, 0.65)]
+    # another value at the same certainty: still asked (under sure)
+    assert combine(found, np.stack([probs(2, 0.85)]), RULE, 0.65) == found
+    # ... very sure of another value: that value
+    out = combine(found, np.stack([probs(2, 0.98)]), RULE, 0.65)
+    assert out[0][2] == 2 and out[0][3] >= 0.65
+    # agreeing but unsure: still asked
+    assert combine(found, np.stack([probs(4, 0.7)]), RULE, 0.65) == found
+    # never under the reader's own bar (min_value_prob above 1: no value is ever given)
+    assert combine(found, np.stack([probs(4, 1.0)]), RULE, 1.01) == found
+
+
+def test_a_die_given_a_value_by_it_never_outranks_a_sure_reading() -> None:
+    rule = WholeDie(Path("w.onnx"), agree=0.5)
+    found = [(BOX, 0.9, 6, 0.3), ((12.0, 12.0, 32.0, 32.0), 1.0, 2, 0.7)]
+    out = combine(found, np.stack([probs(6, 0.99), probs(2, 0.99)]), rule, 0.65)
+    assert out[0] == (BOX, 0.9, 6, 0.65)  # the reader's bar, under the other's 0.7
+    # through the reader's overlap rule, the first reader's sure die stays read
+    from vision.dice_boxes import ask_overlapping
+    kept = ask_overlapping(out, 0.2)
+    assert [(f[2], f[3]) for f in kept] == [(2, 0.7), (6, 0.0)]
+
+
+def test_sure_readings_and_rows_not_read_are_left_alone() -> None:
+    found = [(BOX, 1.0, 3, 0.995), (BOX, 0.9, 2, 0.4), (BOX, 0.9, 2, 0.8)]
+    assert looked_at(found, RULE, 0.65) == [1, 2]
+    # without a veto only the dice asked about can change: only they are read (no cost on the rest)
+    assert looked_at(found, WholeDie(Path("w.onnx"), veto=2.0), 0.65) == [1]
+    found = found[:2]
+    rows = np.stack([probs(5, 1.0), np.full(7, np.nan, np.float32)])
+    assert combine(found, rows, RULE, 0.65) == found
+
+
+def test_above_one_means_never() -> None:
+    rule = WholeDie(Path("w.onnx"), veto=2.0, agree=2.0, sure=2.0)
+    found = [(BOX, 0.99, 3, 0.9), (BOX, 0.9, 4, 0.5)]
+    assert combine(found, np.stack([probs(5, 1.0), probs(4, 1.0)]), rule, 0.65) == found
+
+
+@pytest.mark.parametrize("kw", [{"below": 1.5}, {"below": -0.1}, {"veto": -1.0}, {"agree": float("nan")},
+                                {"grow": 0.8}])
+def test_a_rule_out_of_range_is_a_clear_error(kw: dict) -> None:
+    with pytest.raises(ValueError, match="WholeDie"):
+        WholeDie(Path("w.onnx"), **kw)
+
+
+DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+if not DATASETS.is_dir():
+    DATASETS = Path(__file__).resolve().parents[4] / "shared" / "datasets"
+
+
+def test_the_shipped_rule_reads_only_asked_dice_and_its_model_is_small() -> None:
+    rule = D.DiceConfig().whole
+    assert rule is not None and rule.veto > 1 and rule.agree == 0.98 and rule.sure > 1
+    assert rule.model.is_file() and rule.model.stat().st_size < 8_000_000
+
+
+def test_an_asked_oblique_die_gets_its_value_where_both_readers_agree() -> None:
+    photo = DATASETS / "epanemu-dice" / "images" / "dice_394_m3.jpg"  # a test photo: a two, seen obliquely
+    if not photo.is_file():
+        pytest.skip(f"no {photo}")
+    import cv2
+    from dataclasses import replace
+
+    img = cv2.imread(str(photo))
+    centre = (380.0, 156.0)  # the die labelled 2 at [353, 129, 414, 198]
+
+    def at(readings: list[D.DieReading]) -> list[int | None]:
+        return [r.value for r in readings if r.box[0] <= centre[0] <= r.box[2] and r.box[1] <= centre[1] <= r.box[3]]
+
+    assert at(D.read_dice(img, replace(D.DiceConfig(), whole=None))) == [None]  # asked about
+    assert at(D.read_dice(img)) == [2]
