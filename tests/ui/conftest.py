@@ -15,6 +15,7 @@ os.environ.setdefault("COMPANION_ANIMATE", "0")
 os.environ.setdefault("COMPANION_CUES", "0")
 
 from collections.abc import Iterator  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -38,29 +39,11 @@ def window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     yield Window
 
 
-@pytest.fixture
-def make_app(window: Any, tmp_path: Path) -> Iterator[Any]:
-    from companion.store import Store
-    from ui.application import CompanionApp
-
-    made: list[tuple[Any, Any, Any]] = []
-
-    def make(demo: bool = True, db: Path | None = None, size: tuple[int, int] = (800, 480),
-             lang: str | None = "en") -> Any:
-        window.size = size
-        store = Store.open(db or tmp_path / "ui.db")
-        app = CompanionApp(store=store, force_demo=demo, lang=lang)  # English unless asked
-        root = app.build()
-        window.add_widget(root)
-        made.append((app, root, store))
-        from tests.ui.helpers import pump
-
-        pump(2)
-        return app
-
-    yield make
+def close(window: Any, made: list[tuple[Any, Any, Any]], listening: list[Any]) -> None:
+    """Close the apps ``made`` and let go of them (``listening``: i18n's listeners before)."""
     import threading
 
+    from companion import i18n
     from tests.ui.helpers import pump
 
     # the home screen checks remembered rules on a worker thread and applies them on the Clock: let
@@ -77,7 +60,46 @@ def make_app(window: Any, tmp_path: Path) -> Iterator[Any]:
         window.remove_widget(root)
         app.dispatch("on_stop")  # also lets kv's `app` proxy forget this app
         store.close()
+    made.clear()
+    # what these apps left listening to a change of language (a How to play screen never
+    # unsubscribes) would keep each app's whole widget tree alive, and be called at every later
+    # change of language: the suite slowed down file after file
+    i18n._listeners[:] = listening
     window.size = (800, 480)
-    from companion.i18n import set_language
+    i18n.set_language("en")
 
-    set_language("en")
+
+@contextmanager
+def apps(window: Any, folder: Path) -> Iterator[Any]:
+    """``make(...)``: a fresh app on ``window`` with its database in ``folder``; on leaving,
+    every app made is closed and let go of (tests/ui/test_teardown.py checks it is freed)."""
+    from companion import i18n
+    from companion.store import Store
+    from ui.application import CompanionApp
+
+    made: list[tuple[Any, Any, Any]] = []
+    listening = list(i18n._listeners)
+
+    def make(demo: bool = True, db: Path | None = None, size: tuple[int, int] = (800, 480),
+             lang: str | None = "en") -> Any:
+        window.size = size
+        store = Store.open(db or folder / "ui.db")
+        app = CompanionApp(store=store, force_demo=demo, lang=lang)  # English unless asked
+        root = app.build()
+        window.add_widget(root)
+        made.append((app, root, store))
+        from tests.ui.helpers import pump
+
+        pump(2)
+        return app
+
+    try:
+        yield make
+    finally:
+        close(window, made, listening)
+
+
+@pytest.fixture
+def make_app(window: Any, tmp_path: Path) -> Iterator[Any]:
+    with apps(window, tmp_path) as make:
+        yield make
