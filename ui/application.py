@@ -214,6 +214,8 @@ class CompanionApp(App):
         unlisten, self._unlisten_language = self._unlisten_language, None
         if unlisten is not None:
             unlisten()
+        if self.sm is not None and self.sm.has_screen("howto"):
+            self.sm.get_screen("howto").stop_listening()  # (its language listener: a closed app is freed)
         self.shutdown()
         self.voice.close()
 

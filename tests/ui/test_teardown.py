@@ -37,3 +37,16 @@ def test_a_closed_app_is_freed_after_how_to_play_and_a_change_of_language(window
         # a scroll bar's fade (a Kivy Animation of 0.5 s) holds its widget until it ends
         assert wait_for(lambda: gc.collect() >= 0 and gone() is None and old_root() is None, timeout=5), \
             "a closed app is still reachable"
+
+
+def test_a_stopped_app_leaves_nothing_listening_to_the_language(window: Any, tmp_path: Path) -> None:
+    """The app itself (not only the tests' teardown) lets go of the language when it stops: How to
+    play's listener too, or a closed app's widget tree would stay alive and retranslate."""
+    from companion import i18n
+
+    before = list(i18n._listeners)
+    with apps(window, tmp_path) as make:
+        app = make()
+        assert len(i18n._listeners) > len(before)  # the app and its How to play screen listen
+        app.dispatch("on_stop")
+        assert i18n._listeners == before

@@ -62,7 +62,8 @@ class HowToScreen(Screen):
         self.tile_icons: list[TileIcon] = []
         """The tile pictures shown for the page now."""
         super().__init__(**kwargs)
-        on_change(lambda _lang: Clock.schedule_once(lambda _dt: self.retranslate()))
+        self.stop_listening = on_change(lambda _lang: Clock.schedule_once(lambda _dt: self.retranslate()))
+        """Stops following the language (the app calls it when it stops, so a closed app is freed)."""
 
     def retranslate(self) -> None:
         """The language changed: the same page again, in the new language."""
