@@ -123,8 +123,8 @@ def lit(reader: SpotFeatures, spots: list[int]) -> np.ndarray:
     """[len(spots)] bool: spots whose change a change of light explains (``SolidRule``, the
     game's ``PieceConfig.solid_light``; none for games without it)."""
     rule = reader.config.solid_light.get(reader.board.game)
-    if rule is None or not spots:
-        return np.zeros(len(spots), bool)
+    if rule is None or not spots or getattr(reader, "_last_patches", None) is None:
+        return np.zeros(len(spots), bool)  # (no frame's patches: counted by look alone)
     share = light_share(reader._last_patches[spots], reader._last_empty_patches[spots])
     looks = _look_features(reader._last_patches[spots][:, INNER, INNER])
     fell = (looks[:, 2] - reader._last_look_empty[spots, 2]) / LOOK_SCALE[2]
