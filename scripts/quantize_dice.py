@@ -91,10 +91,32 @@ def probabilities(path: Path, x: np.ndarray) -> np.ndarray:
     return _dice._softmax(np.concatenate(res))
 
 
-def main() -> int:
+def quantize_int8(model: Path, out: Path, calib: np.ndarray, exclude: list[str] | None = None) -> None:
+    """``model``'s convolutions and their ReLUs in int8 (onnxruntime's static quantization,
+    operator-oriented, weights per channel), calibrated on ``calib`` (normalised N x 3 x S x S
+    crops fed one at a time), written to ``out``; the nodes of ``exclude`` stay in float."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
+    class Crops(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.i = 0
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            if self.i >= len(calib):
+                return None
+            self.i += 1
+            return {"x": calib[self.i - 1:self.i]}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(model), str(pre))
+        quantize_static(str(pre), str(out), Crops(), quant_format=QuantFormat.QOperator, per_channel=True,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        op_types_to_quantize=["Conv", "Relu"], nodes_to_exclude=exclude or [])
+
+
+def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=str(_dice.MODELS / "dice_cls.onnx"))
     ap.add_argument("--out", default=str(_dice.MODELS / "dice_cls_int8.onnx"))
@@ -109,23 +131,9 @@ def main() -> int:
     nodes = float_nodes(Path(a.model), a.float_layers)  # checked before the calibration's minute
     x = calibration_crops([Path(p) for p in a.dataset.split(",") if p], a.synth, a.crowd)
     print("calibration crops", len(x), flush=True)
-
-    class Crops(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.i = 0
-
-        def get_next(self) -> dict[str, np.ndarray] | None:
-            if self.i >= len(x):
-                return None
-            self.i += 1
-            return {"x": x[self.i - 1:self.i]}
-
     with tempfile.TemporaryDirectory() as tmp:
-        pre, q = Path(tmp) / "pre.onnx", Path(tmp) / "int8.onnx"
-        quant_pre_process(a.model, str(pre))
-        quantize_static(str(pre), str(q), Crops(), quant_format=QuantFormat.QOperator, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        op_types_to_quantize=["Conv", "Relu"], nodes_to_exclude=nodes)
+        q = Path(tmp) / "int8.onnx"
+        quantize_int8(Path(a.model), q, x, nodes)
         views = np.concatenate([x, np.ascontiguousarray(np.rot90(x, 1, axes=(2, 3)))])
         f, i8 = probabilities(Path(a.model), views), probabilities(q, views)
         agree = float((f.argmax(1) == i8.argmax(1)).mean())

@@ -168,24 +168,12 @@ def export(model: Cls, path: Path) -> None:
 
 
 def quantize(model: Path, out: Path, calib: np.ndarray, agree_min: float = 0.995) -> float:
-    """``model`` in int8 (onnxruntime's static quantization of its convolutions, as
-    ``scripts/quantize_dice.py`` does for the reader's classifiers) calibrated on ``calib``
+    """``model`` in int8 (``quantize_dice.quantize_int8``, as for the reader's classifiers) calibrated on ``calib``
     (normalised N x 3 x S x S); written only when int8 and float pick the same class on at least
     ``agree_min`` of them. Returns that share."""
     import tempfile
 
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
-    class Crops(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.i = 0
-
-        def get_next(self) -> dict[str, np.ndarray] | None:
-            if self.i >= len(calib):
-                return None
-            self.i += 1
-            return {"x": calib[self.i - 1:self.i]}
+    from quantize_dice import quantize_int8
 
     def probs(path: Path) -> np.ndarray:
         net = cv2.dnn.readNetFromONNX(str(path))
@@ -196,11 +184,8 @@ def quantize(model: Path, out: Path, calib: np.ndarray, agree_min: float = 0.995
         return np.concatenate(res)
 
     with tempfile.TemporaryDirectory() as tmp:
-        pre, q = Path(tmp) / "pre.onnx", Path(tmp) / "int8.onnx"
-        quant_pre_process(str(model), str(pre))
-        quantize_static(str(pre), str(q), Crops(), quant_format=QuantFormat.QOperator, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        op_types_to_quantize=["Conv", "Relu"])
+        q = Path(tmp) / "int8.onnx"
+        quantize_int8(model, q, calib)
         agree = float((probs(model).argmax(1) == probs(q).argmax(1)).mean())
         print(f"int8 against float on {len(calib)} crops: same class {agree:.4f}", flush=True)
         if agree >= agree_min:
