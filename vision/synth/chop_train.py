@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.chop_squares import CLASSES, MODEL_PATH, SquareModel
+from vision.chop_squares import CLASSES, MODEL_PATH, N_FEATURES, SquareModel
 
 
 def collect(root: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -68,10 +68,11 @@ def collect(root: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(x: np.ndarray, y: np.ndarray, hidden: int = 32, epochs: int = 1500, lr: float = 0.01,
-          decay: float = 1e-3, seed: int = 0) -> SquareModel:
-    """Fit the network (full batch, Adam); classes weighted by the square root of their rarity."""
+          decay: float = 1e-3, seed: int = 0, norm: tuple[np.ndarray, np.ndarray] | None = None) -> SquareModel:
+    """Fit the network (full batch, Adam); classes weighted by the square root of their rarity.
+    ``norm``: the (mean, std) to standardise with (default: ``x``'s own)."""
     rng = np.random.default_rng(seed)
-    mean, std = x.mean(axis=0), x.std(axis=0) + 1e-3
+    mean, std = norm if norm is not None else (x.mean(axis=0), x.std(axis=0) + 1e-3)
     xn = ((x - mean) / std).astype(np.float64)
     k = len(CLASSES)
     onehot = np.eye(k)[y]
@@ -98,16 +99,49 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int = 32, epochs: int = 1500, lr
     return SquareModel(mean, std, *params)
 
 
+def ensemble(x: np.ndarray, y: np.ndarray, members: int = 1, hidden: int = 32, decay: float = 1e-3,
+             seed: int = 0, epochs: int = 1500) -> SquareModel:
+    """``members`` networks averaged (``SquareModel.stack``): the first fitted on all spots with
+    ``seed`` (alone, exactly ``train``'s model), each further one on a bootstrap sample of the
+    spots (drawn with replacement) from its own seed; all standardised by the whole set."""
+    norm = (x.mean(axis=0), x.std(axis=0) + 1e-3)
+    models = [train(x, y, hidden=hidden, decay=decay, seed=seed, norm=norm, epochs=epochs)]
+    for e in range(1, members):
+        pick = np.random.default_rng(seed + 1000 * e).integers(0, len(y), len(y))
+        models.append(train(x[pick], y[pick], hidden=hidden, decay=decay, seed=seed + e, norm=norm, epochs=epochs))
+    return SquareModel.stack(models)
+
+
+def cached(root: Path, cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
+    """``collect(root)``, kept in ``cache`` (one .npz per scene folder, by its resolved path) and
+    read back from there while it has this reader's feature count."""
+    if cache is None:
+        return collect(root)
+    cache.mkdir(parents=True, exist_ok=True)
+    key = cache / (str(root.resolve()).strip("/").replace("/", "_") + ".npz")
+    if key.exists():
+        with np.load(key) as z:
+            if z["x"].ndim == 2 and z["x"].shape[1] == N_FEATURES:
+                return z["x"], z["y"]
+    x, y = collect(root)
+    np.savez_compressed(key, x=x, y=y)
+    return x, y
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("dirs", nargs="+", type=Path)
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--members", type=int, default=1, help="networks averaged (bootstrap samples)")
+    ap.add_argument("--decay", type=float, default=1e-3, help="weight decay")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cache", type=Path, default=None, help="keep each folder's spot features here")
     args = ap.parse_args(argv)
-    parts = [collect(d) for d in args.dirs]
+    parts = [cached(d, args.cache) for d in args.dirs]
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
-    model = train(x, y, hidden=args.hidden)
+    model = ensemble(x, y, members=args.members, hidden=args.hidden, decay=args.decay, seed=args.seed)
     acc = float((model.probs(x).argmax(axis=1) == y).mean())
     print(f"{len(y)} spots ({', '.join(f'{c} {int((y == i).sum())}' for i, c in enumerate(CLASSES))}); "
           f"training accuracy {acc * 100:.2f}%")
