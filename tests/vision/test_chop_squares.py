@@ -225,6 +225,8 @@ def test_an_ensemble_averages_its_members_and_its_file_round_trips(tmp_path: Pat
     members = [SquareModel(three.mean, three.std, three.w1[e], three.b1[e], three.w2[e], three.b2[e]) for e in range(3)]
     assert not np.allclose(members[1].probs(x), members[0].probs(x), atol=1e-3)
     assert np.allclose(three.probs(x), np.mean([m.probs(x) for m in members], axis=0), atol=1e-6)
+    again_at_once = ensemble(x, y, members=3, hidden=6, epochs=200, jobs=2)  # members fitted in processes
+    assert np.array_equal(again_at_once.w1, three.w1) and np.array_equal(again_at_once.w2, three.w2)
     three.save(tmp_path / "e.npz")
     again = SquareModel.load(tmp_path / "e.npz")
     assert again is not None and again.members == 3 and np.allclose(again.probs(x), three.probs(x), atol=1e-6)
