@@ -248,11 +248,15 @@ def _height_columns(reader: Any, image: np.ndarray, pose: Any, looks: np.ndarray
 
 
 class SquareModel:
-    """The trained classifier: standardise, one tanh hidden layer, softmax over ``CLASSES``."""
+    """The trained classifier: standardise, one tanh hidden layer, softmax over ``CLASSES``; an
+    ensemble of such networks (stacked weights, a leading member axis) averages their
+    probabilities. A single network's file (2-D ``w1``) is an ensemble of one."""
 
     def __init__(self, mean: np.ndarray, std: np.ndarray, w1: np.ndarray, b1: np.ndarray,
                  w2: np.ndarray, b2: np.ndarray) -> None:
         self.mean, self.std = mean.astype(np.float32), std.astype(np.float32)
+        if w1.ndim == 2:  # one network
+            w1, b1, w2, b2 = w1[None], b1[None], w2[None], b2[None]
         self.w1, self.b1, self.w2, self.b2 = (a.astype(np.float32) for a in (w1, b1, w2, b2))
 
     @classmethod
@@ -269,16 +273,30 @@ class SquareModel:
         """How many features per spot it was trained on."""
         return int(self.mean.shape[0])
 
+    @property
+    def members(self) -> int:
+        """How many networks it averages."""
+        return int(self.w1.shape[0])
+
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, mean=self.mean, std=self.std, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+        one = self.members == 1  # a single network keeps the 2-D layout older readers load
+        w = [a[0] if one else a for a in (self.w1, self.b1, self.w2, self.b2)]
+        np.savez_compressed(path, mean=self.mean, std=self.std, w1=w[0], b1=w[1], w2=w[2], b2=w[3])
 
     def probs(self, feats: np.ndarray) -> np.ndarray:
-        """[N, F] features -> [N, len(CLASSES)] probabilities."""
-        h = np.tanh(((feats - self.mean) / self.std) @ self.w1 + self.b1)
-        z = h @ self.w2 + self.b2
-        z = np.exp(z - z.max(axis=1, keepdims=True))
-        out: np.ndarray = z / z.sum(axis=1, keepdims=True)
+        """[N, F] features -> [N, len(CLASSES)] probabilities (the members' mean)."""
+        h = np.tanh(((feats - self.mean) / self.std)[None] @ self.w1 + self.b1[:, None, :])
+        z = h @ self.w2 + self.b2[:, None, :]
+        z = np.exp(z - z.max(axis=2, keepdims=True))
+        out: np.ndarray = (z / z.sum(axis=2, keepdims=True)).mean(axis=0)
         return out
+
+    @classmethod
+    def stack(cls, models: list[SquareModel]) -> SquareModel:
+        """One ensemble of ``models`` (all standardised alike: the first one's mean and std)."""
+        first = models[0]
+        return cls(first.mean, first.std, *(np.concatenate([getattr(m, k) for m in models])
+                                           for k in ("w1", "b1", "w2", "b2")))
 
 
 _MODEL: list[SquareModel | None] = []

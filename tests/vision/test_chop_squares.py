@@ -208,6 +208,33 @@ def test_the_trainer_fits_separable_classes_and_the_model_file_round_trips(tmp_p
     assert SquareModel.load(tmp_path / "missing.npz") is None  # no model: the reader keeps its rules
 
 
+def test_an_ensemble_averages_its_members_and_its_file_round_trips(tmp_path: Path) -> None:
+    from vision.chop_squares import SquareModel
+    from vision.synth.chop_train import ensemble, train
+
+    rng = np.random.default_rng(2)
+    centres = rng.normal(0, 1.5, (len(CLASSES), 5))
+    y = np.repeat(np.arange(len(CLASSES)), 30)
+    x = (centres[y] + rng.normal(0, 1.0, (len(y), 5))).astype(np.float32)
+    three = ensemble(x, y, members=3, hidden=6, epochs=200)
+    one = train(x, y, hidden=6, epochs=200, norm=(x.mean(axis=0), x.std(axis=0) + 1e-3))
+    assert three.members == 3 and three.w1.shape == (3, 5, 6)
+    # the first member is train's own model; the others (bootstrap samples) differ from it
+    first = SquareModel(three.mean, three.std, three.w1[0], three.b1[0], three.w2[0], three.b2[0])
+    assert np.allclose(first.probs(x), one.probs(x), atol=1e-6)
+    members = [SquareModel(three.mean, three.std, three.w1[e], three.b1[e], three.w2[e], three.b2[e]) for e in range(3)]
+    assert not np.allclose(members[1].probs(x), members[0].probs(x), atol=1e-3)
+    assert np.allclose(three.probs(x), np.mean([m.probs(x) for m in members], axis=0), atol=1e-6)
+    again_at_once = ensemble(x, y, members=3, hidden=6, epochs=200, jobs=2)  # members fitted in processes
+    assert np.array_equal(again_at_once.w1, three.w1) and np.array_equal(again_at_once.w2, three.w2)
+    three.save(tmp_path / "e.npz")
+    again = SquareModel.load(tmp_path / "e.npz")
+    assert again is not None and again.members == 3 and np.allclose(again.probs(x), three.probs(x), atol=1e-6)
+    one.save(tmp_path / "one.npz")  # a single network keeps the older 2-D file layout
+    with np.load(tmp_path / "one.npz") as z:
+        assert z["w1"].shape == (5, 6)
+
+
 def test_use_model_swaps_the_square_model_and_refuses_a_file_that_is_not_one(tmp_path: Path) -> None:
     import vision.chop_squares as cs
     from vision.synth.chop_train import train
@@ -227,7 +254,7 @@ def test_use_model_swaps_the_square_model_and_refuses_a_file_that_is_not_one(tmp
         assert square_model() is shipped  # a bad file changes nothing
         cs.use_model(tmp_path / "other.npz")
         got = square_model()
-        assert got is not None and got is not shipped and got.w1.shape == (cs.N_FEATURES, 4)
+        assert got is not None and got is not shipped and got.w1.shape == (1, cs.N_FEATURES, 4)
     finally:
         cs._MODEL[:] = [shipped]
 
