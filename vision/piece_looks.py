@@ -57,6 +57,13 @@ def appearance(token: str) -> str:
     return token
 
 
+def _still(row: object) -> list[float]:
+    """A saved ``still_pose`` (empty, or 10 or 23 finite numbers: ``vision.stillpose.pose_record``)."""
+    if row == []:
+        return []
+    return _numbers(row, 23 if isinstance(row, list) and len(row) == 23 else 10)
+
+
 def _numbers(row: object, n: int) -> list[float]:
     """``row`` as ``n`` finite numbers, else ``ValueError`` (a hand-edited or foreign model)."""
     if not isinstance(row, list) or len(row) != n:
@@ -97,6 +104,10 @@ class PieceModel:
     shadows: list[list[float]] = field(default_factory=list)
     """Shadows on the empty print in known positions: each a spot's look minus its print's
     (``NFEAT`` numbers; ``vision.piece_shadow``, ``PieceConfig.shadow_looks``)."""
+    still_pose: list[float] = field(default_factory=list)
+    """Where the board lay in the photo the looks were learned from, and the print's score there
+    (``vision.stillpose.pose_record``): a frame whose markers do not decode is read there if the
+    print still shows the board there."""
 
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
@@ -115,7 +126,8 @@ class PieceModel:
                                           "centre": self.centre, "hole_starts": self.hole_starts,
                                           "rings": self.rings, "start_corners": self.start_corners,
                                           "head_plane": self.head_plane, "shapes": self.shapes,
-                                          "shape_corners": self.shape_corners, "shadows": self.shadows}),
+                                          "shape_corners": self.shape_corners, "shadows": self.shadows,
+                                          "still_pose": self.still_pose}),
                                    encoding="utf-8")
 
     @classmethod
@@ -134,7 +146,8 @@ class PieceModel:
                        _numbers([data.get("head_plane", 0.0)], 1)[0],
                        {str(k): [_numbers(r, 2 * P * P * 3) for r in v] for k, v in data.get("shapes", {}).items()},
                        _numbers(data["shape_corners"], 8) if data.get("shape_corners") else [],
-                       [_numbers(r, NFEAT) for r in data.get("shadows", [])])
+                       [_numbers(r, NFEAT) for r in data.get("shadows", [])],
+                       _still(data.get("still_pose", [])))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc} (make it again with 'companion board "
                              "learn')") from None

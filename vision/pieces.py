@@ -78,6 +78,7 @@ from vision.piece_shadow import in_shadow, learn_shadows
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
+from vision.stillpose import learned_record, lost_pose
 from vision.read_fast import MedianMemo, class_minima
 
 __all__ = [
@@ -105,11 +106,8 @@ class BoardReading:
         return {s: t for s, (t, c) in self.squares.items() if t is not None and c >= m}
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "found": self.found,
-            "board": self.pose.summary(),
-            "squares": {s: {"token": t, "confidence": round(c, 3)} for s, (t, c) in self.squares.items()},
-        }
+        return {"found": self.found, "board": self.pose.summary(),
+                "squares": {s: {"token": t, "confidence": round(c, 3)} for s, (t, c) in self.squares.items()}}
 
 class BoardReader(CubeSpots):
     """Reads one board, frame after frame; learns piece looks from known positions."""
@@ -136,6 +134,7 @@ class BoardReader(CubeSpots):
         if not pose.found:
             raise PieceError("cannot learn: the board was not found in this image")
         pose = self.refine(image, pose)
+        self.model.still_pose = learned_record(self, image, pose)  # where the board lay (vision.stillpose)
         score, looks, patches = self.features(image, pose)
         spot_index = {sid: i for i, ids in enumerate(self.groups) for sid in ids}
         if self._chop_kinds and start_like(known, self.board.region("holes"), self.board.region("slabs")):
@@ -191,6 +190,7 @@ class BoardReader(CubeSpots):
         img = _check(image)
         gray = as_gray(img)  # once, for the markers and the print's alignment
         pose = self.tracker.update(gray) if track else locate_board(gray, self.board, self.config.locate)
+        pose = pose if pose.found or pose.markers else lost_pose(self, gray, track)  # vision.stillpose
         cfg = self.config
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)

@@ -1,0 +1,120 @@
+"""A board whose markers no longer decode, read where it was while the print still shows it there.
+
+    pose = still_pose(board, cache, gray, candidates)   # found (kept) or BoardPose(found=False)
+
+A far or blurred board's markers can be a few pixels a cell: ArUco decodes none of them although
+the board is plainly in view (the second 3-D family's seed 3231 has such a frame: three markers of
+about 20 px under motion blur). The camera of a table companion stands still between frames, and
+the board lies where it lay, so the last pose found (the tracker's), or the pose of the photo the
+pieces were learned from (saved with the learned looks), is tried again. It is taken only when the
+print confirms it: the whole board's high-passed correlation with the print under that pose
+(``PrintPose.score``) reaches ``LEAST`` and at least ``KEEP`` of what it was when that pose was
+found, and it beats the same pose moved by one square each way by ``PEAK`` (a grid a square off
+still correlates about half as well; a board that moved correlates with neither). The reader then
+refines the pose on the print as it refines any pose fitted on fewer than all markers
+(``SpotFeatures.refine``), and reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from companion.boards import Board
+from vision.boardlocate import BoardPose, as_gray
+from vision.lens import Lens
+from vision.printpose import LEAST, PrintPose, _pyramid
+
+KEEP = 0.5
+"""The correlation now must be at least this share of the correlation when the pose was found."""
+PEAK = 1.5
+"""... and this many times the best of the pose moved by one square left, right, up or down."""
+SQUARE_MM = 20.0
+CONFIDENCE = 0.5
+"""The pose's confidence (one marker's fit is about this): found by the print, not the markers."""
+
+
+def pose_record(pose: BoardPose, score: float) -> list[float]:
+    """A found pose and its print score as numbers (a learned model keeps them): the score, the
+    homography (9) and, with a lens, the pinhole homography (9) and the lens (k, cx, cy, unit)."""
+    assert pose.homography is not None
+    out = [float(score)] + [float(v) for v in (pose.homography / pose.homography[2, 2]).ravel()]
+    if pose.lens is not None and pose.pinhole is not None:
+        out += [float(v) for v in (pose.pinhole / pose.pinhole[2, 2]).ravel()]
+        out += [pose.lens.k, pose.lens.cx, pose.lens.cy, pose.lens.unit]
+    return out
+
+
+def pose_from_record(rec: list[float]) -> tuple[BoardPose, float] | None:
+    """``pose_record``'s numbers back as (a found pose with no markers, its score); None when
+    they are not such a record."""
+    if len(rec) not in (10, 23):
+        return None
+    h = np.asarray(rec[1:10], np.float64).reshape(3, 3)
+    lens = pin = None
+    if len(rec) == 23:
+        pin = np.asarray(rec[10:19], np.float64).reshape(3, 3)
+        lens = Lens(*rec[19:23])
+    return BoardPose(True, h, (), (), float("inf"), CONFIDENCE, True, {}, lens, pin), float(rec[0])
+
+
+def print_score(board: Board, cache: dict[tuple[int, ...], PrintPose], gray: np.ndarray,
+                pose: BoardPose) -> float:
+    """The whole board's correlation with its print under ``pose`` (``PrintPose.score``)."""
+    assert pose.homography is not None
+    return _printer(board, cache).score(_pyramid(gray), pose.homography / pose.homography[2, 2])
+
+
+def still_pose(board: Board, cache: dict[tuple[int, ...], PrintPose], gray: np.ndarray,
+               candidates: list[tuple[BoardPose, float | None]]) -> BoardPose:
+    """The first candidate (pose, its score when found, or None when unknown) that the print
+    confirms in ``gray``, as a kept pose with no markers; else not found."""
+    printer = _printer(board, cache)
+    levels = _pyramid(gray)
+    for pose, then in candidates:
+        if pose.homography is None:
+            continue
+        h = pose.homography / pose.homography[2, 2]
+        now = printer.score(levels, h)
+        if now < LEAST or (then is not None and now < KEEP * then):
+            continue
+        moved = max(printer.score(levels, h @ _shift(dx, dy))
+                    for dx, dy in ((SQUARE_MM, 0), (-SQUARE_MM, 0), (0, SQUARE_MM), (0, -SQUARE_MM)))
+        if now < PEAK * moved:
+            continue
+        return replace(pose, found=True, markers=(), used=(), corners={}, kept=True,
+                       error_px=float("inf"), confidence=min(pose.confidence, CONFIDENCE), doubtful=False)
+    return BoardPose(found=False)
+
+
+def learned_record(reader: Any, image: np.ndarray, pose: BoardPose) -> list[float]:
+    """A ``BoardReader``'s learned pose (``PieceModel.still_pose``): the pose of the photo the
+    pieces are learned from and the print's score under it."""
+    gray = as_gray(image)
+    return pose_record(pose, print_score(reader.tracker.board, reader._print_poses, gray, pose))
+
+
+def lost_pose(reader: Any, gray: np.ndarray, track: bool) -> BoardPose:
+    """A ``BoardReader``'s pose for a frame in which no marker decoded: the tracker's last pose
+    (when tracking) or the learned photo's, where the print confirms it (``still_pose``)."""
+    candidates: list[tuple[BoardPose, float | None]] = []
+    if track and reader.tracker.pose is not None:
+        candidates.append((reader.tracker.pose, None))
+    learned = pose_from_record(reader.model.still_pose) if reader.model.still_pose else None
+    if learned is not None:
+        candidates.append(learned)
+    return still_pose(reader.tracker.board, reader._print_poses, gray, candidates) if candidates \
+        else BoardPose(found=False)
+
+
+def _printer(board: Board, cache: dict[tuple[int, ...], PrintPose]) -> PrintPose:
+    key = tuple(m.id for m in board.markers)
+    if key not in cache:
+        cache[key] = PrintPose(board)
+    return cache[key]
+
+
+def _shift(dx: float, dy: float) -> np.ndarray:
+    return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
