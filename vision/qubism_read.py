@@ -39,6 +39,7 @@ from vision.qubism_needle import NeedleRule
 from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_and_small, central_glyphs,
                                  like_direction, off_centre_glyphs, silhouette, turned_overlaps)
 from vision.qubism_plates import PlateRule
+from vision.qubism_ring import RingRule
 from vision.read_fast import mean_var_of
 
 FACE_SIDE = 48
@@ -121,6 +122,10 @@ class CubeTops:
     plates: PlateRule | None = field(default_factory=PlateRule)
     """A spot still read as empty with an occupied spot's evidence whose top shows a plate holding a
     glyph (``vision.qubism_plates``) is a cube, past the rules above (None: not looked for)."""
+    rings: RingRule | None = field(default_factory=RingRule)
+    """A spot read as empty with an occupied spot's evidence, or as a cube, whose top shows no glyph with a
+    direction but a closed ring (``vision.qubism_ring``) has that ring as its glyph: a cube's top, its arrow
+    the one inside the ring (None: not looked for)."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""

@@ -1,0 +1,203 @@
+"""A cube's top found by a closed ring on it (a stage of ``vision.qubism_read``, through
+``vision.piece_cubes``).
+
+Some cube sets print their arrow inside a ring (the second 3-D family's: a thin circle about
+three quarters of the face wide, the arrow's tip often touching it). Seen in the plane of a
+cube's top, under a shadow's edge or beside a neighbour's side, Otsu's split of the crop puts the
+ring with the shade, not apart from the face, so the glyph rules (``vision.qubism_glyph``) see
+no compact blob and the cube is read empty or its arrow asked. A ring's shape does not depend on
+the light: a circle darker (or lighter) than the face on both its sides all the way round. Print
+lines, a shadow's or a side's edge are straight, a pawn's head is a disc: none is a closed thin
+circle (on the second family's rendered dev set 3252, 93 of 101 ring cubes' crops showed one
+darker than both its sides at 80 % of its angles or more, no empty square or pawn more than 53 %).
+
+``ring_tops`` looks for the best such circle near each crop's middle (its radius in the crop's
+metric pixels, every radius a cube's face could hold: one correlation with a thin ring less its
+two neighbouring rings a radius, all crops and radii in one FFT) and keeps it where it is closed
+(``RingRule.cover`` of its angles); inside it, the arrow (the largest part of the ring's tone,
+Otsu's split of the disc) gives the direction (``vision.qubism_glyph.glyph_direction``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.arrows import components
+from vision.qubism_glyph import _INSET, CentralGlyph, GlyphRule, glyph_direction
+
+if TYPE_CHECKING:
+    from vision.qubism_read import CubeTops, TopFace
+
+SIDE = 48
+"""Side of the top crops looked at (``vision.qubism_read.FACE_SIDE``)."""
+_PAD = 8
+"""Replicated border around a crop before its FFT (the window looked at stays clear of the wrap)."""
+_ANGLES = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+
+
+@dataclass(frozen=True)
+class RingRule:
+    """When a top crop shows a closed ring (see the module docstring)."""
+
+    radii: tuple[float, float, float] = (7.0, 19.0, 1.0)
+    """Radii tried (first, last, step), crop pixels: a ring from 30 % to 80 % of a 48-pixel crop wide."""
+    width: float = 1.2
+    """The thin ring's profile (a Gaussian's sigma, pixels)."""
+    beside: float = 2.5
+    """Distance of the two neighbouring rings it is compared with, pixels."""
+    offset: float = 0.15
+    """Its centre at most this share of the crop's side from the crop's (``GlyphRule.offset``)."""
+    cover: float = 0.8
+    """Share of its angles at which the ring is darker (lighter) than both neighbours by the crop's noise."""
+    inset: float = 2.5
+    """The arrow is looked for inside the ring less this, pixels."""
+    arrow_share: tuple[float, float] = (0.06, 0.5)
+    """The arrow's area over the disc it is looked for in."""
+
+
+@dataclass(frozen=True)
+class RingTop:
+    """A closed ring found on a top crop: centre (pixels), radius, tone (-1 dark, 1 light), the share
+    of its angles that hold, and the arrow inside it (uint8 0/1 mask of the crop, or None)."""
+
+    x: float
+    y: float
+    radius: float
+    tone: int
+    cover: float
+    arrow: np.ndarray | None
+
+
+def _kernel(r: float, rule: RingRule) -> np.ndarray:
+    """A thin ring of radius ``r`` less its two neighbours ``beside`` in and out (each part summing to one)."""
+    n = int(np.ceil(r + rule.beside + 2 * rule.width))
+    yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+    d = np.hypot(xx, yy)
+    on = np.exp(-0.5 * ((d - r) / rule.width) ** 2)
+    off = np.exp(-0.5 * ((d - r + rule.beside) / rule.width) ** 2) + np.exp(-0.5 * ((d - r - rule.beside) / rule.width) ** 2)
+    k: np.ndarray = on / on.sum() - off / off.sum()
+    return k
+
+
+_SPECTRA: dict[tuple[RingRule, int], tuple[np.ndarray, list[np.ndarray]]] = {}
+
+
+def _spectra(rule: RingRule, size: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The radii and their kernels' spectra (``cv2.dft``, complex output) on a ``size`` square (kernels
+    centred on the origin, wrapped: a product of spectra is then the correlation with the kernel)."""
+    key = (rule, size)
+    if key not in _SPECTRA:
+        first, last, step = rule.radii
+        radii = np.arange(first, last + step / 2, step)
+        out = []
+        for r in radii:
+            k = _kernel(float(r), rule)
+            n = k.shape[0] // 2
+            if n >= size // 2:
+                raise ValueError("qubism_ring: a radius too large for the crop")
+            placed = np.zeros((size, size), np.float32)
+            placed[:k.shape[0], :k.shape[1]] = k
+            out.append(cv2.dft(np.roll(placed, (-n, -n), axis=(0, 1)), flags=cv2.DFT_COMPLEX_OUTPUT))
+        _SPECTRA[key] = (radii, out)
+    return _SPECTRA[key]
+
+
+def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingTop | None]:
+    """The closed ring near the middle of each top crop (grey 0-1, ``SIDE`` square), or None."""
+    if not len(tops):
+        return []
+    gs = np.stack([np.asarray(t, np.float32) for t in tops])
+    if gs.shape[1:] != (SIDE, SIDE):
+        raise ValueError("qubism_ring: top crops must be 48 pixels square")
+    c = (SIDE - 1) / 2
+    m = int(round(rule.offset * SIDE))
+    lo, hi = int(c) - m + _PAD, int(c) + m + 2 + _PAD
+    size = SIDE + 2 * _PAD
+    radii, spectra = _spectra(rule, size)
+    smooth = [cv2.GaussianBlur(g, (0, 0), 0.7) for g in gs]
+    wins = []
+    for g in smooth:  # each radius's correlation (one product of spectra), its window near the middle
+        f = cv2.dft(cv2.copyMakeBorder(g, _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE), flags=cv2.DFT_COMPLEX_OUTPUT)
+        wins.append(np.stack([cv2.idft(cv2.mulSpectrums(f, k, 0), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[lo:hi, lo:hi]
+                              for k in spectra]))
+    out: list[RingTop | None] = []
+    for n, (g, w) in enumerate(zip(smooth, wins)):
+        j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
+        tone = 1 if w[j, y, x] > 0 else -1
+        cx, cy, r = float(x + lo - _PAD), float(y + lo - _PAD), float(radii[j])
+        cover = _cover(g, cx, cy, r, tone, rule)
+        out.append(None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule)))
+    return out
+
+
+def _cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> float:
+    """Share of the circle's angles at which it is darker (``tone`` -1; lighter, 1) than the circles
+    ``beside`` in and out by more than the crop's fine noise."""
+    def at(rr: float) -> np.ndarray:
+        mx = (x + rr * np.cos(_ANGLES)).astype(np.float32)[None]
+        my = (y + rr * np.sin(_ANGLES)).astype(np.float32)[None]
+        return np.asarray(cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[0], np.float64)
+
+    ring, inner, outer = at(r), at(r - rule.beside), at(r + rule.beside)
+    step = np.minimum(inner, outer) - ring if tone < 0 else ring - np.maximum(inner, outer)
+    noise = float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
+    return float((step > noise).mean())
+
+
+def _arrow(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> np.ndarray | None:
+    """The largest part of the ring's tone inside it (less ``inset``), by Otsu's split of that disc; None
+    where it is no arrow's size."""
+    yy, xx = np.mgrid[0:SIDE, 0:SIDE]
+    inside = np.hypot(xx - x, yy - y) <= r - rule.inset
+    if int(inside.sum()) < 20:
+        return None
+    g8 = np.clip(g * 255, 0, 255).astype(np.uint8)
+    cut = cv2.threshold(np.ascontiguousarray(g8[inside].reshape(1, -1)), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+    part = ((g8 <= cut) if tone < 0 else (g8 > cut)) & inside
+    n, labels, stats, _ = components(part.astype(np.uint8))
+    if n < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    share = float(stats[k, cv2.CC_STAT_AREA]) / float(inside.sum())
+    if not rule.arrow_share[0] <= share <= rule.arrow_share[1]:
+        return None
+    mask: np.ndarray = (labels == k).astype(np.uint8)
+    return mask
+
+
+def ring_glyph(top: np.ndarray, found: RingTop, rule: GlyphRule) -> CentralGlyph:
+    """A ring found on a top crop as ``vision.qubism_glyph``'s glyph (``CentralGlyph.ring``): its
+    direction the arrow's inside it (None: asked), its mask the arrow alone (the crop's inner square; a
+    ring is alike under every turn, so a mask holding it would liken any two turns: ``like_cubes``)."""
+    direction, conf = (None, 0.0) if found.arrow is None else glyph_direction(found.arrow, top, rule)
+    mask = None if found.arrow is None else found.arrow[_INSET:-_INSET, _INSET:-_INSET].astype(np.uint8)
+    share = 0.0 if mask is None else float(mask.sum()) / (SIDE - 2 * _INSET) ** 2
+    offset = float(np.hypot(found.x - (SIDE - 1) / 2, found.y - (SIDE - 1) / 2)) / SIDE
+    return CentralGlyph(share, offset, 0.0, 0.0, found.cover, direction, float(conf), mask, ring=True)
+
+
+def with_rings(faces: dict[int, TopFace], look: list[int], tops: np.ndarray, decided: list[tuple[str | None, float]],
+               score: np.ndarray, rule: CubeTops) -> None:
+    """The spots of ``look`` (their top crops ``tops``) read as empty with an occupied spot's evidence
+    (score 1 or more) or as a cube, whose crop shows no glyph with a direction, looked at for a
+    closed ring (``ring_tops``): where one shows, their face's glyph is the ring's (``ring_glyph``), in place,
+    unless the ring's arrow gives no direction and the face showed a cube's top already."""
+    if rule.rings is None or rule.glyphs is None:
+        return
+    ask = []
+    for k, i in enumerate(look):
+        token, g = decided[i][0], faces[i].glyph
+        if token is None and score[i] < 1 or token is not None and not token.startswith("cube"):
+            continue
+        if g is None or g.direction is None:  # a glyph that points keeps its reading (and its vote: like_cubes)
+            ask.append(k)
+    for k, found in zip(ask, ring_tops(tops[ask], rule.rings)):
+        if found is None:
+            continue
+        ring = ring_glyph(tops[k], found, rule.glyphs)
+        if ring.direction is not None or not rule.is_top(faces[look[k]]):  # a top seen already keeps its glyph
+            faces[look[k]] = replace(faces[look[k]], glyph=ring)
