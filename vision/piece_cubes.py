@@ -17,8 +17,7 @@ from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
-                                top_crops, top_faces, with_arrow, with_glyphs_small)
-from vision.qubism_ring import with_rings
+                                top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
 from vision.read_fast import ArrayMemo
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
 """A cube's top found by a closed ring on it (a stage of ``vision.qubism_read``, through
-``vision.piece_cubes``).
+``vision.piece_cubes``: ``vision.qubism_read.with_rings``).
 
 Some cube sets print their arrow inside a ring (the second 3-D family's: a thin circle about
 three quarters of the face wide, the arrow's tip often touching it). Seen in the plane of a
@@ -22,17 +22,13 @@ own, and keeps the best where it is closed (``RingRule.cover`` of its angles); i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.arrows import components
 from vision.qubism_glyph import _INSET, CentralGlyph, GlyphRule, glyph_direction
-
-if TYPE_CHECKING:
-    from vision.qubism_read import CubeTops, TopFace
 
 SIDE = 48
 """Side of the top crops looked at (``vision.qubism_read.FACE_SIDE``)."""
@@ -197,26 +193,3 @@ def ring_glyph(top: np.ndarray, found: RingTop, rule: GlyphRule) -> CentralGlyph
     share = 0.0 if mask is None else float(mask.sum()) / (SIDE - 2 * _INSET) ** 2
     offset = float(np.hypot(found.x - (SIDE - 1) / 2, found.y - (SIDE - 1) / 2)) / SIDE
     return CentralGlyph(share, offset, 0.0, 0.0, found.cover, direction, float(conf), mask, ring=True)
-
-
-def with_rings(faces: dict[int, TopFace], look: list[int], tops: np.ndarray, decided: list[tuple[str | None, float]],
-               score: np.ndarray, rule: CubeTops) -> None:
-    """The spots of ``look`` (their top crops ``tops``) read as empty with an occupied spot's evidence
-    (score 1 or more) or as a cube, whose crop shows no glyph with a direction, looked at for a
-    closed ring (``ring_tops``): where one shows, their face's glyph is the ring's (``ring_glyph``), in place,
-    unless the ring's arrow gives no direction and the face showed a cube's top already."""
-    if rule.rings is None or rule.glyphs is None:
-        return
-    ask = []
-    for k, i in enumerate(look):
-        token, g = decided[i][0], faces[i].glyph
-        if token is None and score[i] < 1 or token is not None and not token.startswith("cube"):
-            continue
-        if g is None or g.direction is None:  # a glyph that points keeps its reading (and its vote: like_cubes)
-            ask.append(k)
-    for k, found in zip(ask, ring_tops(tops[ask], rule.rings)):
-        if found is None:
-            continue
-        ring = ring_glyph(tops[k], found, rule.glyphs)
-        if ring.direction is not None or not rule.is_top(faces[look[k]]):  # a top seen already keeps its glyph
-            faces[look[k]] = replace(faces[look[k]], glyph=ring)

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from vision.qubism_glyph import GlyphRule, central_glyph
-from vision.qubism_read import CubeTops, TopFace, settle_cubes, top_face, with_glyphs
-from vision.qubism_ring import RingRule, ring_glyph, ring_tops, with_rings
+from vision.qubism_read import CubeTops, TopFace, settle_cubes, top_face, with_glyphs, with_rings
+from vision.qubism_ring import RingRule, ring_glyph, ring_tops
 
 ARROW = np.array([[0, -11], [7, -3], [2.2, -3], [2.2, 10], [-2.2, 10], [-2.2, -3], [-7, -3]], np.float32)
 """A shaft-and-head arrow pointing north, pixels from the ring's centre."""
