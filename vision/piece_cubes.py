@@ -17,7 +17,7 @@ from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
-                                top_crops, top_faces, with_arrow, with_glyphs_small)
+                                top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
 from vision.read_fast import ArrayMemo
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ class CubeSpots(SpotFeatures):
             found, hits = with_glyphs_small([faces[i] for i in look], tops, rule.glyphs,
                                             small_rule(rule) if fused else rule.glyphs, ask)
             faces.update(zip(look, found))
+        with_rings(faces, look, tops, decided, score, rule)  # a closed ring on a top (vision.qubism_ring)
         moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
         bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
                 and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]  # occupied, by its evidence

@@ -66,6 +66,8 @@ class CentralGlyph:
     """Which of ``_cuts``' thresholds found it (0: Otsu's over the crop)."""
     plate: bool = False
     """Its direction read from the glyph a plain plate holds (``_hole``), not from the blob itself."""
+    ring: bool = False
+    """A closed ring on a face (``vision.qubism_ring``): a cube's top whatever the blob's measures."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +132,9 @@ class GlyphRule:
     turn off, seven cubes read wrong from it)."""
 
     def is_cube(self, g: CentralGlyph | None) -> bool:
-        return (g is not None and self.share[0] <= g.share <= self.share[1] and g.offset <= self.offset
-                and g.contrast >= self.contrast and g.evenness >= self.evenness and g.purity >= self.purity)
+        return g is not None and (g.ring or (self.share[0] <= g.share <= self.share[1] and g.offset <= self.offset
+                                             and g.contrast >= self.contrast and g.evenness >= self.evenness
+                                             and g.purity >= self.purity))
 
 
 def _cuts(g8: np.ndarray, levels: int) -> list[int]:

@@ -39,6 +39,7 @@ from vision.qubism_needle import NeedleRule
 from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_turn, central_and_small, central_glyphs,
                                  like_direction, off_centre_glyphs, silhouette, turned_overlaps)
 from vision.qubism_plates import PlateRule
+from vision.qubism_ring import RingRule, ring_glyph, ring_tops
 from vision.read_fast import mean_var_of
 
 FACE_SIDE = 48
@@ -121,6 +122,10 @@ class CubeTops:
     plates: PlateRule | None = field(default_factory=PlateRule)
     """A spot still read as empty with an occupied spot's evidence whose top shows a plate holding a
     glyph (``vision.qubism_plates``) is a cube, past the rules above (None: not looked for)."""
+    rings: RingRule | None = field(default_factory=RingRule)
+    """A spot read as empty with an occupied spot's evidence, or as a cube, whose top shows no glyph with a
+    direction but a closed ring (``vision.qubism_ring``) has that ring as its glyph: a cube's top, its arrow
+    the one inside the ring (None: not looked for)."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""
@@ -476,3 +481,26 @@ def moved_tops(image: np.ndarray, to_image: np.ndarray, look: list[int], centres
         i = look[empty[n]]
         faces[i], out[i] = face, centre
     return out
+
+
+def with_rings(faces: dict[int, TopFace], look: list[int], tops: np.ndarray, decided: list[tuple[str | None, float]],
+               score: np.ndarray, rule: CubeTops) -> None:
+    """The spots of ``look`` (their top crops ``tops``) read as empty with an occupied spot's evidence
+    (score 1 or more) or as a cube, whose crop shows no glyph with a direction, looked at for a
+    closed ring (``ring_tops``): where one shows, their face's glyph is the ring's (``ring_glyph``), in place,
+    unless the ring's arrow gives no direction and the face showed a cube's top already."""
+    if rule.rings is None or rule.glyphs is None:
+        return
+    ask = []
+    for k, i in enumerate(look):
+        token, g = decided[i][0], faces[i].glyph
+        if token is None and score[i] < 1 or token is not None and not token.startswith("cube"):
+            continue
+        if g is None or g.direction is None:  # a glyph that points keeps its reading (and its vote: like_cubes)
+            ask.append(k)
+    for k, found in zip(ask, ring_tops(tops[ask], rule.rings)):
+        if found is None:
+            continue
+        ring = ring_glyph(tops[k], found, rule.glyphs)
+        if ring.direction is not None or not rule.is_top(faces[look[k]]):  # a top seen already keeps its glyph
+            faces[look[k]] = replace(faces[look[k]], glyph=ring)

@@ -1,0 +1,195 @@
+"""A cube's top found by a closed ring on it (a stage of ``vision.qubism_read``, through
+``vision.piece_cubes``: ``vision.qubism_read.with_rings``).
+
+Some cube sets print their arrow inside a ring (the second 3-D family's: a thin circle about
+three quarters of the face wide, the arrow's tip often touching it). Seen in the plane of a
+cube's top, under a shadow's edge or beside a neighbour's side, Otsu's split of the crop puts the
+ring with the shade, not apart from the face, so the glyph rules (``vision.qubism_glyph``) see
+no compact blob and the cube is read empty or its arrow asked. A ring's shape does not depend on
+the light: a circle darker (or lighter) than the face on both its sides all the way round. Print
+lines, a shadow's or a side's edge are straight, a pawn's head is a disc: none is a closed thin
+circle. Measured on the top crops of the second family's dev set 3252 (its first 24 scenes: 157
+cubes, 179 empty squares, 38 pawns looked at): 96 cubes showed a closed ring (95 arrows read right
+inside it, one not read), no empty square or pawn did.
+
+``ring_tops`` looks for the best such circle near each crop's middle (every radius a cube's face
+could hold: the correlation with a thin ring less its two neighbouring rings, a product of spectra a
+radius, at half the crop's resolution), checks it and the circles a pixel around it at the crop's
+own, and keeps the best where it is closed (``RingRule.cover`` of its angles); inside it, the arrow
+(the largest part of the ring's tone, Otsu's split of the disc) gives the direction
+(``vision.qubism_glyph.glyph_direction``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.arrows import components
+from vision.qubism_glyph import _INSET, CentralGlyph, GlyphRule, glyph_direction
+
+SIDE = 48
+"""Side of the top crops looked at (``vision.qubism_read.FACE_SIDE``)."""
+_PAD = 4
+"""Replicated border around a half-resolution crop before its FFT (the window looked at stays clear of the wrap)."""
+_ANGLES = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+_COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)
+_NEAR = np.array([(dx, dy, dr) for dx in (-1.0, 0.0, 1.0) for dy in (-1.0, 0.0, 1.0) for dr in (-0.5, 0.0, 0.5)])
+"""The circles checked around the one the search found: (x, y, radius) offsets, crop pixels."""
+
+
+@dataclass(frozen=True)
+class RingRule:
+    """When a top crop shows a closed ring (see the module docstring)."""
+
+    radii: tuple[float, float, float] = (3.5, 9.5, 0.5)
+    """Radii searched (first, last, step), pixels of the crop at half its resolution: a ring from 30 % to
+    80 % of a 48-pixel crop wide."""
+    width: float = 0.6
+    """The thin ring's profile searched for (a Gaussian's sigma, half-resolution pixels)."""
+    beside: float = 2.5
+    """Distance of the two neighbouring circles it is compared with, crop pixels (half that in the search)."""
+    offset: float = 0.15
+    """Its centre at most this share of the crop's side from the crop's (``GlyphRule.offset``)."""
+    cover: float = 0.8
+    """Share of its angles at which the ring is darker (lighter) than both neighbours by the crop's noise."""
+    inset: float = 2.5
+    """The arrow is looked for inside the ring less this, pixels."""
+    arrow_share: tuple[float, float] = (0.06, 0.5)
+    """The arrow's area over the disc it is looked for in."""
+
+
+@dataclass(frozen=True)
+class RingTop:
+    """A closed ring found on a top crop: centre (pixels), radius, tone (-1 dark, 1 light), the share
+    of its angles that hold, and the arrow inside it (uint8 0/1 mask of the crop, or None)."""
+
+    x: float
+    y: float
+    radius: float
+    tone: int
+    cover: float
+    arrow: np.ndarray | None
+
+
+def _kernel(r: float, rule: RingRule) -> np.ndarray:
+    """A thin ring of radius ``r`` less its two neighbours ``beside`` in and out (each part summing to one)."""
+    n = int(np.ceil(r + rule.beside / 2 + 4 * rule.width))
+    yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+    d = np.hypot(xx, yy)
+    on = np.exp(-0.5 * ((d - r) / rule.width) ** 2)
+    b = rule.beside / 2  # the search's half resolution
+    off = np.exp(-0.5 * ((d - r + b) / rule.width) ** 2) + np.exp(-0.5 * ((d - r - b) / rule.width) ** 2)
+    k: np.ndarray = on / on.sum() - off / off.sum()
+    return k
+
+
+_SPECTRA: dict[tuple[RingRule, int], tuple[np.ndarray, list[np.ndarray]]] = {}
+
+
+def _spectra(rule: RingRule, size: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The radii and their kernels' spectra (``cv2.dft``, complex output) on a ``size`` square (kernels
+    centred on the origin, wrapped: a product of spectra is then the correlation with the kernel)."""
+    key = (rule, size)
+    if key not in _SPECTRA:
+        first, last, step = rule.radii
+        radii = np.arange(first, last + step / 2, step)
+        out = []
+        for r in radii:
+            k = _kernel(float(r), rule)
+            n = k.shape[0] // 2
+            if n >= size // 2:
+                raise ValueError("qubism_ring: a radius too large for the crop")
+            placed = np.zeros((size, size), np.float32)
+            placed[:k.shape[0], :k.shape[1]] = k
+            out.append(cv2.dft(np.roll(placed, (-n, -n), axis=(0, 1)), flags=cv2.DFT_COMPLEX_OUTPUT))
+        _SPECTRA[key] = (radii, out)
+    return _SPECTRA[key]
+
+
+def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingTop | None]:
+    """The closed ring near the middle of each top crop (grey 0-1, ``SIDE`` square), or None."""
+    if not len(tops):
+        return []
+    gs = np.stack([np.asarray(t, np.float32) for t in tops])
+    if gs.shape[1:] != (SIDE, SIDE):
+        raise ValueError("qubism_ring: top crops must be 48 pixels square")
+    half = SIDE // 2  # searched at half the crop's resolution (a quarter of the pixels), checked at its own
+    c = (half - 1) / 2
+    m = int(round(rule.offset * half))
+    lo, hi = int(c) - m + _PAD, int(c) + m + 2 + _PAD
+    size = half + 2 * _PAD
+    radii, spectra = _spectra(rule, size)
+    smooth = [cv2.GaussianBlur(g, (0, 0), 0.7) for g in gs]
+    wins = []
+    for g in smooth:  # each radius's correlation (one product of spectra), its window near the middle
+        small = cv2.resize(g, (half, half), interpolation=cv2.INTER_AREA)
+        f = cv2.dft(cv2.copyMakeBorder(small, _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE), flags=cv2.DFT_COMPLEX_OUTPUT)
+        wins.append(np.stack([cv2.idft(cv2.mulSpectrums(f, k, 0), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[lo:hi, lo:hi]
+                              for k in spectra]))
+    out: list[RingTop | None] = []
+    for n, (g, w) in enumerate(zip(smooth, wins)):
+        j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
+        tone = 1 if w[j, y, x] > 0 else -1
+        cx, cy, r = 2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j])
+        cover, cx, cy, r = _best_cover(g, cx, cy, r, tone, rule)
+        out.append(None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule)))
+    return out
+
+
+def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> tuple[float, float, float, float]:
+    """``(cover, x, y, r)`` of the best of the circles within a pixel and half a pixel of radius of the one
+    the search found (its half resolution's rounding); a circle's cover is the share of its angles at which
+    it is darker (``tone`` -1; lighter, 1) than the circles ``beside`` in and out by more than the crop's
+    fine noise."""
+    cand = _NEAR + np.array([x, y, r])
+    noise = float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
+    cover = _covers(g, cand, tone, noise, rule)
+    k = int(np.argmax(cover))
+    return float(cover[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2])
+
+
+def _covers(g: np.ndarray, cand: np.ndarray, tone: int, noise: float, rule: RingRule) -> np.ndarray:
+    """The cover of each circle (rows of ``cand``: x, y, radius), sampled in one remap."""
+    ring = cand[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])  # [k, 3] radii
+    mx = (cand[:, 0, None, None] + ring[:, :, None] * _COS).astype(np.float32).reshape(len(cand) * 3, -1)
+    my = (cand[:, 1, None, None] + ring[:, :, None] * _SIN).astype(np.float32).reshape(len(cand) * 3, -1)
+    v = np.asarray(cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)).reshape(len(cand), 3, -1)
+    on, inner, outer = v[:, 0], v[:, 1], v[:, 2]
+    step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
+    cover: np.ndarray = (step > noise).mean(axis=1)
+    return cover
+
+
+def _arrow(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> np.ndarray | None:
+    """The largest part of the ring's tone inside it (less ``inset``), by Otsu's split of that disc; None
+    where it is no arrow's size."""
+    yy, xx = np.mgrid[0:SIDE, 0:SIDE]
+    inside = np.hypot(xx - x, yy - y) <= r - rule.inset
+    if int(inside.sum()) < 20:
+        return None
+    g8 = np.clip(g * 255, 0, 255).astype(np.uint8)
+    cut = cv2.threshold(np.ascontiguousarray(g8[inside].reshape(1, -1)), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+    part = ((g8 <= cut) if tone < 0 else (g8 > cut)) & inside
+    n, labels, stats, _ = components(part.astype(np.uint8))
+    if n < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    share = float(stats[k, cv2.CC_STAT_AREA]) / float(inside.sum())
+    if not rule.arrow_share[0] <= share <= rule.arrow_share[1]:
+        return None
+    mask: np.ndarray = (labels == k).astype(np.uint8)
+    return mask
+
+
+def ring_glyph(top: np.ndarray, found: RingTop, rule: GlyphRule) -> CentralGlyph:
+    """A ring found on a top crop as ``vision.qubism_glyph``'s glyph (``CentralGlyph.ring``): its
+    direction the arrow's inside it (None: asked), its mask the arrow alone (the crop's inner square; a
+    ring is alike under every turn, so a mask holding it would liken any two turns: ``like_cubes``)."""
+    direction, conf = (None, 0.0) if found.arrow is None else glyph_direction(found.arrow, top, rule)
+    mask = None if found.arrow is None else found.arrow[_INSET:-_INSET, _INSET:-_INSET].astype(np.uint8)
+    share = 0.0 if mask is None else float(mask.sum()) / (SIDE - 2 * _INSET) ** 2
+    offset = float(np.hypot(found.x - (SIDE - 1) / 2, found.y - (SIDE - 1) / 2)) / SIDE
+    return CentralGlyph(share, offset, 0.0, 0.0, found.cover, direction, float(conf), mask, ring=True)
