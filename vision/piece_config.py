@@ -358,6 +358,10 @@ class PieceConfig:
     """Games of a few solid counters (Kat en Muis): a spot a change of light explains holds no
     counter (``SolidRule``); the count keeps a kind's spot by its look distance per unit of
     evidence among the others, and the search for a missing counter skips it."""
+    print_shift: dict[str, float] = field(default_factory=lambda: {"katenmuis": 2.0})
+    """Games whose occupied spots are also measured against their print moved by up to this many
+    millimetres (a folded print tented off the table, a lens model a pixel off): a spot whose
+    evidence that takes under 1 holds the print displaced, not a piece (``vision.print_shift``)."""
     dropped_missing: tuple[str, ...] = ("katenmuis",)
     """Games whose ``always`` piece read nowhere is first the spot the count dropped for one
     piece of another kind too many (a solid counter is there; which kind goes where by the

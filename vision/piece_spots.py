@@ -21,6 +21,7 @@ from vision.piece_config import PieceConfig
 from vision.piece_looks import CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
 from vision.printing import render_board
 from vision.printpose import PrintPose, needs_print_pose, print_pose
+from vision.print_shift import displaced
 from vision.read_fast import BoxPatches
 
 
@@ -252,6 +253,11 @@ class SpotFeatures:
         self._last_look_empty = elooks_b  # the empty print's looks where looks are read (raised plane: below)
         self._last_patches, self._last_empty_patches = patches, ep_b
         scores, looks = self._scores(patches, eg0_b, egn_b, elooks_b)
+        if (shift_mm := self.config.print_shift.get(self.board.game)) is not None:  # vision.print_shift
+            total = np.sqrt((scores ** 2).sum(axis=1)) if self.config.combine == "l2" else scores.max(axis=1)
+            occ = np.nonzero((total >= 1) & ~self._never_empty)[0]
+            scores = displaced(warped, empty, patches, scores, self.boxes, occ,
+                               int(np.ceil(shift_mm * self.config.px_per_mm)), self.config.ncc_scale, self.config.combine)
         self.last_base_scores = scores
         frac = self.config.top_plane.get(self.board.game)
         if frac:
