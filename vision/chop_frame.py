@@ -15,7 +15,7 @@ import numpy as np
 from vision.chop_body import cat_body, front_spots
 from vision.chop_count import missing_mice
 from vision.chop_known import follow_confirmed
-from vision.chop_read import HolePictures, apply_rules
+from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
                                  square_model)
 from vision.chop_tall import tall_cat
@@ -45,6 +45,8 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
                                cfg.chop_classifier_likelier)
         decided = merge(decided, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_strict,
                         cfg.chop_classifier_sure_hole, probs, cfg.chop_cat_ratio, cfg.chop_slab_kept)
+        if cfg.chop_shade_mice:  # a mouse where only the brightness changed (vision.chop_read.shade_mice)
+            shade_mice(kinds, decided, reader.last_scores, probs, cfg.chop_shade_max, cfg.chop_classifier_sure_strict)
         if cfg.chop_cat_empty is not None:  # the cat stands where a figure is (vision.chop_squares.cat_stands)
             cat_stands(decided, kinds, probs, cfg.chop_cat_empty)
         if cfg.chop_cat_body and any(t == "cat" for t, _ in decided):  # its body behind it (vision.chop_body)
