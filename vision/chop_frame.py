@@ -1,9 +1,11 @@
 """Chop! Chop!: a frame's tokens decided, once the board reader (``vision.pieces``) has read each
 spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), the
-learned per-square classifier where it is sure (``vision.chop_squares``), the cat's body over the
-square behind it (``vision.chop_body``), a "mouse" on a hole unlike every learned mouse read as the
-opened hole (``chop_squares.far_from_mice``), what the last confirmed position lets each square
-hold (``vision.chop_known``) and its mice missing now (``vision.chop_count``).
+learned per-square classifier where it is sure (``vision.chop_squares``), a mouse on the table top
+or the floor where only the brightness changed (the print's shared chroma taken off) cleared
+(``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
+a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
+what the last confirmed position lets each square hold (``vision.chop_known``) and its mice missing
+now (``vision.chop_count``).
 """
 
 from __future__ import annotations
