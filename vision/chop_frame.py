@@ -35,7 +35,8 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     kinds = reader._chop_kinds
     reader.last_chop_features = spot_features(reader, img, pose, looks, patches, names, protos, holes)
     apply_rules(kinds, score, looks, reader._last_look_empty, decided, names, protos, set(reader.model.looks),
-                cfg.chop_slab_dist, cfg.chop_slab_share, parts=reader.last_scores, shade_max=cfg.chop_shade_max)
+                cfg.chop_slab_dist, cfg.chop_slab_share, parts=reader.last_scores, shade_max=cfg.chop_shade_max,
+                print_chroma=cfg.chop_shade_mice)
     square = square_model() if cfg.chop_classifier else None
     probs = None
     if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)

@@ -75,14 +75,15 @@ def apply_rules(kinds: list[str], score: np.ndarray, looks: np.ndarray, empty_lo
                 decided: Decided, names: list[str], protos: np.ndarray, learned: set[str],
                 slab_dist: float = 0.6, slab_share: float = 0.4, weak: float = 0.3,
                 far: float = 1.6, figure_far: float = 3.0, parts: np.ndarray | None = None,
-                shade_max: float = 1.0) -> None:
+                shade_max: float = 1.0, print_chroma: bool = False) -> None:
     """Chop! Chop!'s rules on one frame's per-spot readings, in place (see the module doc).
 
     ``kinds`` from ``spot_kinds``; ``score`` the occupancy evidence (1: occupied); ``looks`` and
     ``empty_looks`` the spots' look features and their empty print's; ``learned`` the look
     classes learned from known positions (the others are built-in guesses); ``parts`` the
     evidence's parts per spot (structure, chroma, brightness, spread): a figure read where only
-    the brightness changed (each other part under ``shade_max``) is a shadow."""
+    the brightness changed (each other part under ``shade_max``) is a shadow (with
+    ``print_chroma``, the chroma the table top and floor share taken off: ``_print_chroma_less``)."""
     if not len(names):
         return
     d = _class_distances(looks, names, protos)
@@ -119,7 +120,7 @@ def apply_rules(kinds: list[str], score: np.ndarray, looks: np.ndarray, empty_lo
             best = min(allowed, key=lambda c: float(dist(c)[i]))
             decided[i] = (best, conf * 0.7)
     if parts is not None:
-        parts = _print_chroma_less(parts, kinds)
+        parts = _print_chroma_less(parts, kinds) if print_chroma else parts
         for i, (token, _) in enumerate(decided):
             if (token is not None and token.split(":")[0] in ("cat", "mouse") and kinds[i] != "hole"
                     and float(np.max(parts[i, [0, 1, 3]])) < shade_max):
