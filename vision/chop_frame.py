@@ -1,9 +1,11 @@
 """Chop! Chop!: a frame's tokens decided, once the board reader (``vision.pieces``) has read each
 spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), the
-learned per-square classifier where it is sure (``vision.chop_squares``), the cat's body over the
-square behind it (``vision.chop_body``), a "mouse" on a hole unlike every learned mouse read as the
-opened hole (``chop_squares.far_from_mice``), what the last confirmed position lets each square
-hold (``vision.chop_known``) and its mice missing now (``vision.chop_count``).
+learned per-square classifier where it is sure (``vision.chop_squares``), a mouse on the table top
+or the floor where only the brightness changed (the print's shared chroma taken off) cleared
+(``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
+a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
+what the last confirmed position lets each square hold (``vision.chop_known``) and its mice missing
+now (``vision.chop_count``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 from vision.chop_body import cat_body, front_spots
 from vision.chop_count import missing_mice
 from vision.chop_known import follow_confirmed
-from vision.chop_read import HolePictures, apply_rules
+from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
                                  square_model)
 from vision.chop_tall import tall_cat
@@ -33,7 +35,8 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     kinds = reader._chop_kinds
     reader.last_chop_features = spot_features(reader, img, pose, looks, patches, names, protos, holes)
     apply_rules(kinds, score, looks, reader._last_look_empty, decided, names, protos, set(reader.model.looks),
-                cfg.chop_slab_dist, cfg.chop_slab_share, parts=reader.last_scores, shade_max=cfg.chop_shade_max)
+                cfg.chop_slab_dist, cfg.chop_slab_share, parts=reader.last_scores, shade_max=cfg.chop_shade_max,
+                print_chroma=cfg.chop_shade_mice)
     square = square_model() if cfg.chop_classifier else None
     probs = None
     if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
@@ -45,6 +48,8 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
                                cfg.chop_classifier_likelier)
         decided = merge(decided, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_strict,
                         cfg.chop_classifier_sure_hole, probs, cfg.chop_cat_ratio, cfg.chop_slab_kept)
+        if cfg.chop_shade_mice:  # a mouse where only the brightness changed (vision.chop_read.shade_mice)
+            shade_mice(kinds, decided, reader.last_scores, probs, cfg.chop_shade_max, cfg.chop_classifier_sure_strict)
         if cfg.chop_cat_empty is not None:  # the cat stands where a figure is (vision.chop_squares.cat_stands)
             cat_stands(decided, kinds, probs, cfg.chop_cat_empty)
         if cfg.chop_cat_body and any(t == "cat" for t, _ in decided):  # its body behind it (vision.chop_body)

@@ -75,14 +75,15 @@ def apply_rules(kinds: list[str], score: np.ndarray, looks: np.ndarray, empty_lo
                 decided: Decided, names: list[str], protos: np.ndarray, learned: set[str],
                 slab_dist: float = 0.6, slab_share: float = 0.4, weak: float = 0.3,
                 far: float = 1.6, figure_far: float = 3.0, parts: np.ndarray | None = None,
-                shade_max: float = 1.0) -> None:
+                shade_max: float = 1.0, print_chroma: bool = False) -> None:
     """Chop! Chop!'s rules on one frame's per-spot readings, in place (see the module doc).
 
     ``kinds`` from ``spot_kinds``; ``score`` the occupancy evidence (1: occupied); ``looks`` and
     ``empty_looks`` the spots' look features and their empty print's; ``learned`` the look
     classes learned from known positions (the others are built-in guesses); ``parts`` the
     evidence's parts per spot (structure, chroma, brightness, spread): a figure read where only
-    the brightness changed (each other part under ``shade_max``) is a shadow."""
+    the brightness changed (each other part under ``shade_max``) is a shadow (with
+    ``print_chroma``, the chroma the table top and floor share taken off: ``_print_chroma_less``)."""
     if not len(names):
         return
     d = _class_distances(looks, names, protos)
@@ -119,11 +120,49 @@ def apply_rules(kinds: list[str], score: np.ndarray, looks: np.ndarray, empty_lo
             best = min(allowed, key=lambda c: float(dist(c)[i]))
             decided[i] = (best, conf * 0.7)
     if parts is not None:
+        parts = _print_chroma_less(parts, kinds) if print_chroma else parts
         for i, (token, _) in enumerate(decided):
             if (token is not None and token.split(":")[0] in ("cat", "mouse") and kinds[i] != "hole"
                     and float(np.max(parts[i, [0, 1, 3]])) < shade_max):
                 decided[i] = (None, 0.6)  # darker only: the print's lines, colour and texture unchanged
     _one_cat(kinds, decided, dist("cat"), dist("mouse"))
+
+
+def shade_mice(kinds: list[str], decided: Decided, parts: np.ndarray, probs: np.ndarray | None,
+               shade_max: float, strict: float) -> int:
+    """A mouse read on the table top or the floor (the rules' or the classifier's reading, after
+    ``merge``) where the print changed in brightness only is nothing, as ``apply_rules`` reads a
+    shadow: structure, spread and the chroma less the print's shared chroma
+    (``_print_chroma_less``) each under ``shade_max``; kept where the classifier is at least
+    ``strict`` sure of the mouse. A mouse is a solid figure: it changes the print's lines. In
+    place; how many were cleared."""
+    p = _print_chroma_less(parts, kinds)
+    j = 4  # vision.chop_squares.CLASSES.index("mouse") (not imported: chop_squares imports this module)
+    n = 0
+    for i, (token, _) in enumerate(decided):
+        if (token is None or token.split(":")[0] != "mouse" or kinds[i] not in ("table", "floor")
+                or float(np.max(p[i, [0, 1, 3]])) >= shade_max
+                or (probs is not None and float(probs[i, j]) >= strict)):
+            continue
+        decided[i] = (None, 0.6)
+        n += 1
+    return n
+
+
+def _print_chroma_less(parts: np.ndarray, kinds: list[str]) -> np.ndarray:
+    """``parts`` (structure, chroma, brightness, spread per spot) with the chroma of the table-top
+    and floor spots less its median over them (never below 0): those spots are nearly all empty
+    (five figures at most, C1), so a chroma change they share is the print's, not a figure's: a
+    black-and-white laser print of the board's coloured table top shows no colour where the
+    empty print has it, and every empty table spot then reads a chroma change (third family,
+    seed 4261: 0.66-0.69 on every table spot, empty or not)."""
+    ground = [i for i, k in enumerate(kinds) if k in ("table", "floor")]
+    if len(ground) < 3:
+        return parts
+    out = np.array(parts, np.float64, copy=True)
+    shared = max(float(np.median(out[ground, 1])), 0.0)
+    out[ground, 1] = np.maximum(out[ground, 1] - shared, 0.0)
+    return out
 
 
 def _one_cat(kinds: list[str], decided: Decided, d_cat: np.ndarray, d_mouse: np.ndarray) -> None:

@@ -262,6 +262,10 @@ class PieceConfig:
     chop_shade_max: float = 0.5
     """Chop! Chop!: a cat or mouse read off the holes where the print changed in brightness only
     (structure, chroma and spread each under this share of their occupancy scale) is a shadow."""
+    chop_shade_mice: bool = True
+    """Chop! Chop!: the chroma the table top and the floor share is the print's (a black-and-white
+    print of the coloured table top), taken off in that shadow test, which also runs after the
+    classifier on their mice (``vision.chop_read.shade_mice``); False: neither."""
     chop_hole_same: float = 0.8
     chop_open_mouse_dist: float = 0.3
     chop_same_camera_px: float = 6.0

@@ -152,3 +152,28 @@ def test_a_shadow_over_the_empty_table_top_is_not_read_as_mice() -> None:
         got = reader.read_spots(reader.read(image, track=False))
         wrong += sum(got.get(s) is not None for s in under)
     assert wrong == 0
+
+
+def test_a_mouse_where_the_print_shares_its_chroma_change_over_the_table_top_is_nothing() -> None:
+    """A black-and-white print of the coloured table top: every table spot reads a chroma change
+    (0.66-0.69 on seed 4261 of the third family, empty or not) while structure and spread stay
+    low. A mouse read on such an empty spot (the rules' or the classifier's, under 0.9) is
+    nothing; a mouse that changes the print's lines stays, as does one the classifier is sure
+    of, and a slab square is not this rule's."""
+    from vision.chop_read import shade_mice
+
+    kinds = ["table"] * 6 + ["slab", "hole"]
+    parts = np.array([[0.08, 0.68, 0.40, 0.15],   # empty, read as a mouse: cleared
+                      [0.10, 0.66, 0.30, 0.20],   # empty, read as a mouse, the classifier sure: kept
+                      [1.60, 0.64, 0.10, 0.30],   # a mouse: structure changed, kept
+                      [0.05, 0.69, 0.50, 0.10],   # empty, read empty
+                      [0.12, 0.67, 0.20, 0.10],   # empty, read empty
+                      [0.20, 1.90, 0.30, 0.25],   # chroma well above the print's shared change: kept
+                      [0.08, 0.68, 0.40, 0.15],   # a slab square: not this rule's
+                      [0.08, 0.68, 0.40, 0.15]])  # a hole: not this rule's
+    decided: list[tuple[str | None, float]] = [("mouse", 0.7), ("mouse:2", 0.95), ("mouse", 0.99), (None, 0.9),
+                                               (None, 0.9), ("mouse", 0.6), ("mouse", 0.6), ("mouse", 0.9)]
+    probs = np.zeros((8, 6))
+    probs[:, 4] = [0.82, 0.95, 0.99, 0.1, 0.1, 0.6, 0.6, 0.9]
+    assert shade_mice(kinds, decided, parts, probs, 0.5, 0.9) == 1
+    assert [t for t, _ in decided] == [None, "mouse:2", "mouse", None, None, "mouse", "mouse", "mouse"]
