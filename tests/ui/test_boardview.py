@@ -100,3 +100,32 @@ def test_coordinates_around_the_board(make_app: Any) -> None:
         drawn = [lab for lab in view.drawn_labels if lab.where.startswith(("column ", "row "))]
         assert sorted(lab.drawn for lab in drawn) == sorted(frame.column_labels() + frame.row_labels())
         assert all(lab.font_size >= 16 for lab in drawn)
+
+
+def test_a_refresh_draws_the_board_once_and_as_each_property_alone_would(make_app: Any,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # a screen's refresh sets tokens, highlights, tints, paths...: the board was drawn again for each
+    # one that changed (1,067 drawings for 691 refreshes in test_design's English walk); held, it is drawn once
+    from ui.widgets.board import BoardView
+
+    app = make_app()
+    play(app, "chopchop", 3)
+    screen = app.game_screen
+    view = screen.ids.board
+    pump(2)
+    want = ([(lab.where, lab.drawn) for lab in view.drawn_labels], dict(view.mark_dots), dict(view.square_fills))
+    drawn: list[int] = []
+    fit = BoardView._fit
+    monkeypatch.setattr(BoardView, "_fit", lambda self: (drawn.append(1), fit(self))[-1])
+    assert view.tokens and not view.selected
+    view.tokens, view.selected = {}, "0,0"  # each one drawn at once
+    assert len(drawn) == 2 and view.drawn_labels
+    drawn.clear()
+    screen.refresh()
+    assert len(drawn) == 1
+    assert ([(lab.where, lab.drawn) for lab in view.drawn_labels], view.mark_dots, view.square_fills) == want
+    with view.held():
+        with view.held():
+            view.tokens, view.board = {}, None
+        assert len(drawn) == 1 and view.drawn_labels  # not yet: the outer hold is still on
+    assert view.drawn_labels == []  # drawn once, when it ends (no board: nothing drawn)

@@ -58,16 +58,9 @@ class BoardGameScreen(GameScreen):
             return
         s: Any = state
         box = self.side.ids.players
-        box.clear_widgets()
         current = state.current_player()
+        rows = []
         for p in self.session.game.players:
-            row = BoxLayout(size_hint_y=None, height=48, spacing=6)
-            name = KeyLabel(
-                text=self.session.name(p), font_size=theme.FONT_BIG if p == current else theme.FONT,
-                color=theme.text_colour(p), halign="left", valign="middle", size_hint_x=0.55, shorten=True,
-            )
-            name.bind(size=name.setter("text_size"))
-            row.add_widget(name)
             extra = ""
             if hasattr(s, "cats"):
                 n = sum(1 for c in s.cats.values() if c == p)
@@ -77,9 +70,21 @@ class BoardGameScreen(GameScreen):
                 extra = _("pawn {square}").format(square=s.game.square_words(at) if at else "-")
             if p == current:
                 extra = f"{extra} · {_('to play')}" if extra else _("to play")
-            row.add_widget(TextLabel(text=extra, color=theme.TEXT if p == current else theme.MUTED,
-                                     size_hint_x=0.45, font_size=theme.FONT_SMALL))
-            box.add_widget(row)
+            rows.append((p, self.session.name(p), extra, p == current))
+        if rows != getattr(self, "_player_rows", None) or not box.children:
+            self._player_rows = rows  # built again only when a name, a count or the player to play changed
+            box.clear_widgets()
+            for p, who, extra, now in rows:
+                row = BoxLayout(size_hint_y=None, height=48, spacing=6)
+                name = KeyLabel(
+                    text=who, font_size=theme.FONT_BIG if now else theme.FONT,
+                    color=theme.text_colour(p), halign="left", valign="middle", size_hint_x=0.55, shorten=True,
+                )
+                name.bind(size=name.setter("text_size"))
+                row.add_widget(name)
+                row.add_widget(TextLabel(text=extra, color=theme.TEXT if now else theme.MUTED,
+                                         size_hint_x=0.45, font_size=theme.FONT_SMALL))
+                box.add_widget(row)
         info = []
         if hasattr(s, "pool"):
             info.append(_("Cubes in the pool: {n}").format(n=s.pool))

@@ -216,20 +216,26 @@ class ChopChopScreen(BoardGameScreen):
         side.holes = f"{len(tr.holes_opened)}/{len(tr.holes_opened) + len(tr.holes_closed)}"
         side.caught = str(len(tr.mice_caught))
         side.show_counts = self.input_mode != "tile"
-        grid = side.ids.tiles
-        grid.clear_widgets()
+        rows = []
         for t, count in tr.counts.items():
             left = "?" if count.remaining is None else str(count.remaining)
             p = tr.chance.get(t) if tr.chance else None
             pct = "" if not tr.chance else (" · ?" if p is None else f" · {float(p) * 100:.0f}%")
-            row = BoxLayout(size_hint_y=None, height=26, spacing=6)
-            row.add_widget(TileIcon(tile=t, size_hint_x=None, width=28))
-            lab = TextLabel(text=f"{left}{pct}", font_size=theme.FONT_SMALL)  # the picture names the tile
-            lab.tile = t
-            row.add_widget(lab)
-            grid.add_widget(row)
-        grid.add_widget(TextLabel(text=_("face down: {n}").format(n=tr.face_down), font_size=theme.FONT_SMALL,
-                                  color=theme.MUTED, size_hint_y=None, height=26))
+            rows.append((t, f"{left}{pct}"))
+        face_down = _("face down: {n}").format(n=tr.face_down)
+        grid = side.ids.tiles
+        if (rows, face_down) != getattr(self, "_tile_rows", None) or not grid.children:
+            self._tile_rows = (rows, face_down)  # built again only when a count or a word changed
+            grid.clear_widgets()
+            for t, text in rows:
+                row = BoxLayout(size_hint_y=None, height=26, spacing=6)
+                row.add_widget(TileIcon(tile=t, size_hint_x=None, width=28))
+                lab = TextLabel(text=text, font_size=theme.FONT_SMALL)  # the picture names the tile
+                lab.tile = t
+                row.add_widget(lab)
+                grid.add_widget(row)
+            grid.add_widget(TextLabel(text=face_down, font_size=theme.FONT_SMALL,
+                                      color=theme.MUTED, size_hint_y=None, height=26))
         notes = []
         for s in tr.misses_next_turn:
             notes.append(_("cat misses next turn") if s == "cat" else _("mice miss next turn"))

@@ -15,6 +15,7 @@ The camera's offers, notes and disagreements over the board are :class:`ui.scree
 from __future__ import annotations
 
 import importlib
+from contextlib import nullcontext
 from typing import Any
 
 from kivy.app import App
@@ -291,7 +292,9 @@ class GameScreen(GameCamera, Screen):
                     self.prompt = _("Touch a piece, then a lit square.")
         self.input_mode = mode
         self.on_input_mode(self, mode)
-        self.refresh_board(state)
+        view = self.ids.get("board")
+        with view.held() if view is not None else nullcontext():  # drawn once, not per property set
+            self.refresh_board(state)
         self.refresh_panel(state)
         companion_turn.update(self, state)
         self.guide_text = guide.text_for(self)

@@ -19,6 +19,8 @@ coordinates name them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +128,8 @@ class BoardView(StencilView):
         """(path index, x, y, radius) of each path's number as last drawn."""
         self.mark_dots: dict[str, tuple[float, float, float]] = {}
         """square id -> (x, y, radius) of the dot marking it, as last drawn."""
+        self._holding = 0
+        self._stale = False
         self.bind(
             pos=self.redraw, size=self.redraw, board=self.redraw, tokens=self.redraw,
             highlights=self.redraw, selected=self.redraw, tints=self.redraw, marks=self.redraw,
@@ -320,7 +324,22 @@ class BoardView(StencilView):
             self._tex_cache[key] = _texture(text, size, colour, bold, lines)
         return self._tex_cache[key]
 
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Several properties set at once (a screen's refresh sets tokens, highlights, tints...):
+        the board drawn once on leaving, if any changed, instead of once for each."""
+        self._holding += 1
+        try:
+            yield
+        finally:
+            self._holding -= 1
+            if not self._holding and self._stale:
+                self.redraw()
+
     def redraw(self, *_: Any) -> None:
+        self._stale = bool(self._holding)
+        if self._holding:
+            return
         self.canvas.clear()
         self.drawn_labels = []
         self.path_badges = []
