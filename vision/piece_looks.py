@@ -64,6 +64,14 @@ def _still(row: object) -> list[float]:
     return _numbers(row, 23 if isinstance(row, list) and len(row) == 23 else 10)
 
 
+def total_evidence(parts: np.ndarray, combine: str, keepdims: bool = False) -> np.ndarray:
+    """Each spot's occupancy evidence from its parts (rows of ``parts``): their Euclidean norm
+    (``combine`` "l2") or their largest (``PieceConfig.combine``); 1 is the occupied-or-not cut."""
+    out: np.ndarray = (np.sqrt((parts ** 2).sum(axis=1, keepdims=keepdims)) if combine == "l2"
+                       else parts.max(axis=1, keepdims=keepdims))
+    return out
+
+
 def _numbers(row: object, n: int) -> list[float]:
     """``row`` as ``n`` finite numbers, else ``ValueError`` (a hand-edited or foreign model)."""
     if not isinstance(row, list) or len(row) != n:

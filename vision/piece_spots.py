@@ -18,7 +18,8 @@ from vision.arrows import ARROW_SIDE, channel_mean
 from vision.boardlocate import BoardPose, camera_from_homography
 from vision.lens import warp_through
 from vision.piece_config import PieceConfig
-from vision.piece_looks import CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth, appearance
+from vision.piece_looks import (CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth,
+                                appearance, total_evidence)
 from vision.printing import render_board
 from vision.printpose import PrintPose, needs_print_pose, print_pose
 from vision.print_shift import displaced
@@ -254,8 +255,7 @@ class SpotFeatures:
         self._last_patches, self._last_empty_patches = patches, ep_b
         scores, looks = self._scores(patches, eg0_b, egn_b, elooks_b)
         if (shift_mm := self.config.print_shift.get(self.board.game)) is not None:  # vision.print_shift
-            total = np.sqrt((scores ** 2).sum(axis=1)) if self.config.combine == "l2" else scores.max(axis=1)
-            occ = np.nonzero((total >= 1) & ~self._never_empty)[0]
+            occ = np.nonzero((total_evidence(scores, self.config.combine) >= 1) & ~self._never_empty)[0]
             scores = displaced(warped, empty, patches, scores, self.boxes, occ,
                                int(np.ceil(shift_mm * self.config.px_per_mm)), self.config.ncc_scale, self.config.combine)
         self.last_base_scores = scores
@@ -278,14 +278,14 @@ class SpotFeatures:
             self._last_top_patches, self._last_top_empty = tpatches, ep
             self.last_top_scores = tscores
             # occupied only when something is there in both planes; look read up there
-            top_any = np.sqrt((tscores ** 2).sum(axis=1, keepdims=True)) if self.config.combine == "l2" else tscores.max(axis=1, keepdims=True)
+            top_any = total_evidence(tscores, self.config.combine, keepdims=True)
             scores = np.minimum(scores, top_any * self.config.top_weight)
             looks = tlooks
         else:
             self.last_centre = np.full(len(self.groups), np.nan)
         self.last_scores = scores
         self.last_scores[self._never_empty] = np.maximum(self.last_scores[self._never_empty], 9.0)
-        score = np.sqrt((self.last_scores ** 2).sum(axis=1)) if self.config.combine == "l2" else self.last_scores.max(axis=1)
+        score = total_evidence(self.last_scores, self.config.combine)
         return score, looks, patches
 
     def refine(self, image: np.ndarray, pose: BoardPose, gray: np.ndarray | None = None) -> BoardPose:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.piece_looks import WINDOW, P, _detrend, _smooth
+from vision.piece_looks import WINDOW, P, _detrend, _smooth, total_evidence
 
 
 def best_shifts(view: np.ndarray, empty_grey: np.ndarray, boxes: list[tuple[int, int, int, int]],
@@ -96,6 +96,6 @@ def displaced(warped: np.ndarray, empty: np.ndarray, patches: np.ndarray, scores
     struct = structure_against(patches[spots], moved, ncc_scale)
     rows = out[spots].copy()
     rows[:, 0] = np.minimum(rows[:, 0], struct)
-    empty_now = (np.sqrt((rows ** 2).sum(axis=1)) if combine == "l2" else rows.max(axis=1)) < 1.0
+    empty_now = total_evidence(rows, combine) < 1.0
     out[np.asarray(spots)[empty_now]] = rows[empty_now]
     return out

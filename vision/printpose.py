@@ -77,11 +77,15 @@ def print_pose(board: Board, cache: dict[tuple[int, ...], PrintPose], gray: np.n
     """``pose`` from one marker (``needs_print_pose``) refined from the print of the marker
     layout it belongs to (``Board.printed_as``), or kept and marked doubtful; ``cache`` keeps
     each layout's print (a reader's own dict)."""
-    layout = board.printed_as(pose.corners)
-    key = tuple(m.id for m in layout.markers)
+    return printer(board.printed_as(pose.corners), cache).align(gray, pose)
+
+
+def printer(board: Board, cache: dict[tuple[int, ...], PrintPose]) -> PrintPose:
+    """The print of ``board``'s marker layout, made once per layout and kept in ``cache``."""
+    key = tuple(m.id for m in board.markers)
     if key not in cache:
-        cache[key] = PrintPose(layout)
-    return cache[key].align(gray, pose)
+        cache[key] = PrintPose(board)
+    return cache[key]
 
 
 class PrintPose:

@@ -25,7 +25,7 @@ import numpy as np
 from companion.boards import Board
 from vision.boardlocate import BoardPose, as_gray
 from vision.lens import Lens
-from vision.printpose import LEAST, PrintPose, _pyramid
+from vision.printpose import LEAST, PrintPose, _pyramid, printer
 
 KEEP = 0.5
 """The correlation now must be at least this share of the correlation when the pose was found."""
@@ -64,23 +64,23 @@ def print_score(board: Board, cache: dict[tuple[int, ...], PrintPose], gray: np.
                 pose: BoardPose) -> float:
     """The whole board's correlation with its print under ``pose`` (``PrintPose.score``)."""
     assert pose.homography is not None
-    return _printer(board, cache).score(_pyramid(gray), pose.homography / pose.homography[2, 2])
+    return printer(board, cache).score(_pyramid(gray), pose.homography / pose.homography[2, 2])
 
 
 def still_pose(board: Board, cache: dict[tuple[int, ...], PrintPose], gray: np.ndarray,
                candidates: list[tuple[BoardPose, float | None]]) -> BoardPose:
     """The first candidate (pose, its score when found, or None when unknown) that the print
     confirms in ``gray``, as a kept pose with no markers; else not found."""
-    printer = _printer(board, cache)
+    board_print = printer(board, cache)
     levels = _pyramid(gray)
     for pose, then in candidates:
         if pose.homography is None:
             continue
         h = pose.homography / pose.homography[2, 2]
-        now = printer.score(levels, h)
+        now = board_print.score(levels, h)
         if now < LEAST or (then is not None and now < KEEP * then):
             continue
-        moved = max(printer.score(levels, h @ _shift(dx, dy))
+        moved = max(board_print.score(levels, h @ _shift(dx, dy))
                     for dx, dy in ((SQUARE_MM, 0), (-SQUARE_MM, 0), (0, SQUARE_MM), (0, -SQUARE_MM)))
         if now < PEAK * moved:
             continue
@@ -107,13 +107,6 @@ def lost_pose(reader: Any, gray: np.ndarray, track: bool) -> BoardPose:
         candidates.append(learned)
     return still_pose(reader.tracker.board, reader._print_poses, gray, candidates) if candidates \
         else BoardPose(found=False)
-
-
-def _printer(board: Board, cache: dict[tuple[int, ...], PrintPose]) -> PrintPose:
-    key = tuple(m.id for m in board.markers)
-    if key not in cache:
-        cache[key] = PrintPose(board)
-    return cache[key]
 
 
 def _shift(dx: float, dy: float) -> np.ndarray:
