@@ -92,21 +92,19 @@ def pairs_by_rules(decided: Sequence[tuple[str | None, float]], groups: Sequence
     ``confirmed`` position, the mouse still there by the count of mice read (``decided``, one per
     spot; ``groups``: each spot's squares) against that position's (module doc). Nothing
     without a confirmed position or in a new game (``vision.chop_known.new_game``)."""
-    if not confirmed or new_game(decided, [ids[0] for ids in groups], confirmed):
+    if not confirmed:
+        return []
+    cats = [(i, pair) for i, ((token, _), ids) in enumerate(zip(decided, groups))
+            if _base(token) == "cat" and (pair := table_ids(ids)) is not None
+            and _base(confirmed.get(pair[1])) == "mouse"]
+    if not cats or new_game(decided, [ids[0] for ids in groups], confirmed):
         return []
     had = sum(1 for t in confirmed.values() if _base(t) == "mouse")
     seen = sum(1 for t, _ in decided if _base(t) == "mouse")
-    out = []
-    for i, ((token, _), ids) in enumerate(zip(decided, groups)):
-        pair = table_ids(ids)
-        if pair is None or _base(token) != "cat" or _base(confirmed.get(pair[1])) != "mouse":
-            continue
-        # the cat came onto the table top over the mouse: its move did not move the mouse, which is
-        # there unless it is seen elsewhere (every mouse read); the cat stood there already: the
-        # turns since were the mice's, so only when every other mouse is read is it the hidden one
-        if seen < had if confirmed.get(pair[0]) != "cat" else seen == had - 1:
-            out.append(i)
-    return out
+    # the cat came onto the table top over the mouse: its move did not move the mouse, which is
+    # there unless it is seen elsewhere (every mouse read); the cat stood there already: the
+    # turns since were the mice's, so only when every other mouse is read is it the hidden one
+    return [i for i, (top, _) in cats if (seen < had if confirmed.get(top) != "cat" else seen == had - 1)]
 
 
 def chop_pairs(reader: Any, decided: Sequence[tuple[str | None, float]], names: Sequence[str],
