@@ -11,6 +11,16 @@ the rules; this module adds what one spot's reading cannot say:
   (``board read --json`` lists both squares). A cat on the table top without a mouse seen under
   it leaves the floor square under it unsure (the cat hides it): the cross-check asks when a
   mouse should be there, never says it left.
+- **The mouse under the table-top cat by the rules** (``pairs_by_rules``, with a confirmed
+  position): a mouse under the table is out of the cat's reach (C3: the cat never goes under
+  the table; C6: only the cat ending on a mouse catches it), so a mouse that stood on the floor
+  square under the table in the last confirmed position leaves it only by its own move. Where
+  the cat is now read on the table top above that square, having come there since (its move did
+  not move the mouse), and fewer mice are read than the confirmed position has (the mouse is seen
+  nowhere else), or having stood there already (the turns since were the mice's) and every other
+  mouse of that position is read, it is still there: the pair is reported, the mouse unsure
+  (``vision.chop_known.UNSURE``: the cross-check asks). The camera need not see it: the table
+  top hides it on a real board, and a mouse beside a cat figurine is mostly hidden by it.
 - **Which mouse is which** (the camera cannot tell mice apart): from the last confirmed position
   (``name_mice``): the mice seen are matched to the named mice so that the fewest mice moved
   (one piece moves per turn, C2); a mouse is named only when every matching that moves that few
@@ -31,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.chop_known import UNSURE, new_game
 from vision.piece_pairs import look_colour, pair_shares
 
 PAIR_SHARE = 0.25
@@ -71,17 +82,54 @@ def cat_over_mouse(kinds: Sequence[str], decided: Sequence[tuple[str | None, flo
     return out
 
 
-def spot_squares(ids: Sequence[str], token: str | None, conf: float, both: bool,
+def _base(token: str | None) -> str:
+    return "-" if token is None else token.split(":", 1)[0]
+
+
+def pairs_by_rules(decided: Sequence[tuple[str | None, float]], groups: Sequence[Sequence[str]],
+                   confirmed: Mapping[str, str]) -> list[int]:
+    """The table spots (indices) read as the cat whose floor square held a mouse in the
+    ``confirmed`` position, the mouse still there by the count of mice read (``decided``, one per
+    spot; ``groups``: each spot's squares) against that position's (module doc). Nothing
+    without a confirmed position or in a new game (``vision.chop_known.new_game``)."""
+    if not confirmed:
+        return []
+    cats = [(i, pair) for i, ((token, _), ids) in enumerate(zip(decided, groups))
+            if _base(token) == "cat" and (pair := table_ids(ids)) is not None
+            and _base(confirmed.get(pair[1])) == "mouse"]
+    if not cats or new_game(decided, [ids[0] for ids in groups], confirmed):
+        return []
+    had = sum(1 for t in confirmed.values() if _base(t) == "mouse")
+    seen = sum(1 for t, _ in decided if _base(t) == "mouse")
+    # the cat came onto the table top over the mouse: its move did not move the mouse, which is
+    # there unless it is seen elsewhere (every mouse read); the cat stood there already: the
+    # turns since were the mice's, so only when every other mouse is read is it the hidden one
+    return [i for i, (top, _) in cats if (seen < had if confirmed.get(top) != "cat" else seen == had - 1)]
+
+
+def chop_pairs(reader: Any, decided: Sequence[tuple[str | None, float]], names: Sequence[str],
+               protos: np.ndarray) -> dict[int, float | bool]:
+    """The reader's table spots holding the cat over a mouse -> how sure the mouse is: ``True``
+    (as sure as the cat) where the spot shows both colours (``cat_over_mouse``), ``UNSURE`` where
+    the rules alone put it there (``pairs_by_rules``). ``reader``: the ``BoardReader`` right after
+    reading the frame (its spot kinds, patches, groups and confirmed position)."""
+    out: dict[int, float | bool] = {i: UNSURE for i in pairs_by_rules(decided, reader.groups, reader.confirmed)}
+    out.update({i: True for i in cat_over_mouse(reader._chop_kinds, decided, reader._last_patches,
+                                                 reader._last_empty_patches, list(names), protos)})
+    return out
+
+
+def spot_squares(ids: Sequence[str], token: str | None, conf: float, both: bool | float,
                  hidden_conf: float = 0.5) -> dict[str, tuple[str | None, float]] | None:
     """A table spot's squares as the reading reports them, or None for the reader's usual way:
-    both pieces (``both``) on their squares; the cat alone on the table top with the floor under
-    it unsure (``hidden_conf`` at most)."""
+    both pieces (``both``: ``True``, or the mouse's confidence at most) on their squares; the cat
+    alone on the table top with the floor under it unsure (``hidden_conf`` at most)."""
     pair = table_ids(ids)
     if pair is None or token is None:
         return None
     top, floor = pair
-    if both:
-        return {top: ("cat", conf), floor: ("mouse", conf)}
+    if both is not False:
+        return {top: ("cat", conf), floor: ("mouse", conf if both is True else min(conf, float(both)))}
     if token == "cat":
         return {top: ("cat", conf), floor: (None, min(conf, hidden_conf))}
     return None

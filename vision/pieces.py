@@ -64,7 +64,7 @@ from vision.chop_read import (HolePictures, hole_faces, hole_reading, ring_looks
                               start_cat, start_like)
 from vision.chop_frame import chop_decide
 from vision.chop_squares import frame_holes
-from vision.chop_who import cat_over_mouse, pair_token, spot_squares
+from vision.chop_who import chop_pairs, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.katenmuis_read import beyond_edges, count_weight, look_weight, missing_from_dropped, solid_score, spot_crowds
 from vision.piece_config import PieceConfig
@@ -271,10 +271,9 @@ class BoardReader(CubeSpots):
         if (hand := cfg.hand.get(self.board.game)) is not None:  # a hand, an arm or their shadow
             for i in hand_spots(self, score, looks, decided, self.model.looks, hand):
                 decided[i] = (None, 0.5)  # asked (vision.piece_hand)
-        both = (set(cat_over_mouse(self._chop_kinds, decided, self._last_patches, self._last_empty_patches,
-                                   names, protos)) if self._chop_kinds else set())
+        both = chop_pairs(self, decided, names, protos) if self._chop_kinds else {}  # the cat over a mouse
         for i, (ids, (token, conf)) in enumerate(zip(self.groups, decided)):
-            table = spot_squares(ids, token, conf, i in both) if self._chop_kinds else None
+            table = spot_squares(ids, token, conf, both.get(i, False)) if self._chop_kinds else None
             if table is not None:  # the cat on the table top, and a mouse under it (vision.chop_who)
                 out.update(table)
             elif token is None:

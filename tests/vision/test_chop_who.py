@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from companion import games
-from vision.chop_who import camera_moves, cheese_lesson, name_mice, pair_token, spot_squares
+from vision.chop_who import (camera_moves, chop_pairs, cheese_lesson, name_mice, pair_token, pairs_by_rules,
+                             spot_squares)
 from vision.synth.board3d_play import random_action
 
 
@@ -42,6 +43,60 @@ def test_the_cat_over_a_mouse_is_reported_on_both_squares_and_as_one_pair() -> N
     assert spot_squares(ids, "cat", 0.9, both=False) == {"top:2,3": ("cat", 0.9), "2,3": (None, 0.5)}
     assert spot_squares(["4,4"], "cat", 0.9, both=False) is None
     assert pair_token(["mouse", "cat"]) == pair_token(["cat", "mouse:2"]) == "cat+mouse"
+
+
+_GROUPS = [["2,3", "top:2,3"], ["2,4", "top:2,4"], ["0,3"], ["4,4"], ["5,4"], ["1,1"]]
+
+
+def _read(**spots: str) -> list[tuple[str | None, float]]:
+    """One reading per spot of ``_GROUPS`` (keyword: the spot's first square, ``_`` for ``,``)."""
+    return [(spots.get(ids[0].replace(",", "_")), 0.9) for ids in _GROUPS]
+
+
+def test_the_cat_come_onto_the_table_over_a_mouse_keeps_it_under_it_while_it_is_seen_nowhere_else() -> None:
+    # C3, C6: the mouse under the table is out of the cat's reach; the cat's move did not move it
+    confirmed = {"2,3": "mouse:1", "0,3": "mouse:2", "5,4": "mouse:3", "4,4": "cat"}
+    assert pairs_by_rules(_read(**{"2_3": "cat", "0_3": "mouse", "5_4": "mouse"}), _GROUPS, confirmed) == [0]
+    # one of the others not seen either: still there (the cat's arrival moved no mouse)
+    assert pairs_by_rules(_read(**{"2_3": "cat", "0_3": "mouse"}), _GROUPS, confirmed) == [0]
+    # every mouse of the confirmed position is read: the one under the table left before the cat came
+    assert pairs_by_rules(_read(**{"2_3": "cat", "0_3": "mouse", "5_4": "mouse", "1_1": "mouse"}),
+                          _GROUPS, confirmed) == []
+    # no mouse stood under that table square, or the cat is read elsewhere: nothing
+    assert pairs_by_rules(_read(**{"2_4": "cat", "0_3": "mouse"}), _GROUPS, confirmed) == []
+    assert pairs_by_rules(_read(**{"4_4": "cat", "0_3": "mouse"}), _GROUPS, confirmed) == []
+    assert pairs_by_rules(_read(**{"2_3": "cat"}), _GROUPS, {}) == []
+
+
+def test_the_cat_that_stood_over_a_mouse_keeps_it_only_when_every_other_mouse_is_read() -> None:
+    confirmed = {"2,3": "mouse:1", "top:2,3": "cat", "0,3": "mouse:2", "5,4": "mouse:3"}
+    # the turns since were the mice's: the others are seen, so the hidden one is the one under it
+    assert pairs_by_rules(_read(**{"2_3": "cat", "0_3": "mouse", "1_1": "mouse"}), _GROUPS, confirmed) == [0]
+    # two mice unseen (a hand, a miss): the one under the cat may be one that moved out
+    assert pairs_by_rules(_read(**{"2_3": "cat", "0_3": "mouse"}), _GROUPS, confirmed) == []
+    # all three read: it left
+    assert pairs_by_rules(_read(**{"2_3": "cat", "0_3": "mouse", "5_4": "mouse", "1_1": "mouse"}),
+                          _GROUPS, confirmed) == []
+
+
+def test_a_new_game_gives_no_mouse_under_the_cat_by_the_rules() -> None:
+    confirmed = {"2,3": "mouse:1", "0,3": "mouse:2", "4,4": "cat"}
+    groups = [*_GROUPS, *[[f"9,{k}"] for k in range(6)]]
+    decided = [*_read(**{"2_3": "cat"}), *[("slab", 0.95)] * 6]  # six clear slabs where none lay: laid again
+    assert pairs_by_rules(decided, groups, confirmed) == []
+    assert pairs_by_rules(decided[:len(_GROUPS)], _GROUPS, confirmed) == [0]
+
+
+def test_the_mouse_the_rules_put_under_the_cat_is_reported_unsure() -> None:
+    from types import SimpleNamespace
+
+    reader = SimpleNamespace(groups=_GROUPS, confirmed={"2,3": "mouse:1", "0,3": "mouse:2", "4,4": "cat"},
+                             _chop_kinds=["table", "table", "hole", "slab", "hole", "slab"],
+                             _last_patches=np.zeros((6, 16, 16, 3)), _last_empty_patches=np.zeros((6, 16, 16, 3)))
+    decided = _read(**{"2_3": "cat"})
+    both = chop_pairs(reader, decided, ["cat", "mouse"], np.zeros((2, 4)))
+    assert both == {0: 0.5}
+    assert spot_squares(_GROUPS[0], "cat", 0.9, both[0]) == {"top:2,3": ("cat", 0.9), "2,3": ("mouse", 0.5)}
 
 
 def _turn_with_mouse_under_cat(seed: int = 26) -> tuple[Any, Any]:
