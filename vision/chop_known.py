@@ -24,6 +24,15 @@ section 2), however many moves were made:
   has mice means the least likely of them (by the classifier's mouse probability) is something
   else: its likeliest other reading there, neither a mouse nor the cat.
 
+- **a mouse on a hole stays until it leaves** (C3: the cat never enters a hole square, so a
+  mouse there is never caught; C4: its slab is opened only when it leaves): where the confirmed
+  position has a mouse on a hole, the rules' "opened" (the spot unlike the start's picture of the
+  slab with its mouse, ``vision.chop_read.hole_reading``) says nothing, since the mouse that
+  stayed, its figure turned, is as unlike it. A hole spot read as the opened hole there is the
+  mouse, unsure, when the classifier's mouse is likelier than its hole by at least the
+  classifier's usual margin (``mouse_stays_on_hole``; before the learned-mice check,
+  ``vision.chop_squares.far_from_mice``, which may still call it the opened hole).
+
 Otherwise figures are left as read (the cat on a square where a cheese lay: over several moves a
 fork may take it and a piece step there). A reading changed here is always left unsure (``UNSURE``): the cross-check asks rather than
 trusts it, and the tracker is never changed silently. A frame that shows many clear slabs where
@@ -103,6 +112,23 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
         n += 1
     return n + _cheese_stays(decided, kinds, squares, confirmed, probs) + _no_mouse_back(
         decided, kinds, squares, confirmed, probs)
+
+
+def mouse_stays_on_hole(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
+                        confirmed: Mapping[str, str], probs: np.ndarray | None, margin: float) -> int:
+    """A hole spot read as the opened hole where the ``confirmed`` position has a mouse: the
+    mouse, unsure, when the classifier's ``probs`` give the mouse at least ``margin`` more than
+    the hole (module doc; in place; how many changed; 0 in a new game or without ``probs``)."""
+    if not confirmed or probs is None or new_game(decided, squares, confirmed):
+        return 0
+    m, h = CLASSES.index("mouse"), CLASSES.index("hole")
+    n = 0
+    for i, (kind, sq) in enumerate(zip(kinds, squares)):
+        if (kind == "hole" and _base(decided[i][0]) == "hole" and _base(confirmed.get(sq)) == "mouse"
+                and float(probs[i][m]) >= float(probs[i][h]) + margin):
+            decided[i] = ("mouse", UNSURE)
+            n += 1
+    return n
 
 
 def _cheese_stays(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],

@@ -106,9 +106,11 @@ def test_first_family_a_mouse_on_its_hole_read_as_the_hole_is_asked_once_the_pos
     board = board_for("chopchop")
     start, scene = scenes[0], scenes[1]
 
-    def read(rule: bool) -> tuple[dict[str, str], dict[str, tuple[str | None, float]]]:
-        if not rule:
+    def read(count: bool, stays: bool = False) -> tuple[dict[str, str], dict[str, tuple[str | None, float]]]:
+        if not count:
             monkeypatch.setattr(chop_frame, "missing_mice", lambda *a, **k: 0)
+        if not stays:  # the mouse kept on its hole (vision.chop_known.mouse_stays_on_hole) finds it too
+            monkeypatch.setattr(chop_frame, "mouse_stays_on_hole", lambda *a, **k: 0)
         reader = BoardReader(board)
         reader.learn(load_image(root / str(start["file"])).image, dict(start["squares"]))  # type: ignore[call-overload]
         reader.confirmed = dict(scene["squares"])  # type: ignore[call-overload]
@@ -121,4 +123,7 @@ def test_first_family_a_mouse_on_its_hole_read_as_the_hole_is_asked_once_the_pos
     known, squares = read(True)
     assert truth["5,4"].startswith("mouse") and alone.get("5,4") == "hole"
     assert known.get("5,4") == "mouse" and squares["5,4"][1] == UNSURE  # asked, not trusted
+    stays, on_hole = read(False, stays=True)  # its mouse stood on that hole in the confirmed position
+    assert stays.get("5,4") == "mouse" and on_hole["5,4"][1] == UNSURE
+    assert {s: t for s, t in stays.items() if s != "5,4"} == {s: t for s, t in alone.items() if s != "5,4"}
     assert {s: t for s, t in known.items() if s != "5,4"} == {s: t for s, t in alone.items() if s != "5,4"}

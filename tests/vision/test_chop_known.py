@@ -14,7 +14,7 @@ import pytest
 
 from tests.vision.group_reads import c_group
 from vision.boarddefaults import board_for
-from vision.chop_known import UNSURE, allowed_now, follow_confirmed
+from vision.chop_known import UNSURE, allowed_now, follow_confirmed, mouse_stays_on_hole
 from vision.chop_squares import CLASSES
 from vision.imageload import load_image
 from vision.pieces import BoardReader, comparable
@@ -165,3 +165,32 @@ def test_third_family_a_pale_cheese_beside_pale_mice_stays_the_cheese_once_confi
     assert alone[("cheese", "-")] + alone[("cheese", "mouse")] >= 5, alone
     assert known[("cheese", "-")] + known[("cheese", "mouse")] <= 1, known
     assert sum(n for (w, g), n in known.items() if w != g) <= sum(n for (w, g), n in alone.items() if w != g) - 4
+
+
+def test_a_mouse_on_a_hole_in_the_confirmed_position_read_as_the_opened_hole_stays_the_mouse() -> None:
+    # the start-picture comparison read "opened" (the figure turned); the classifier finds the mouse
+    squares = ["3,0", "0,3", "2,7", "5,4", "1,1"]
+    kinds = ["hole", "hole", "hole", "hole", "slab"]
+    confirmed = {"3,0": "mouse:1", "0,3": "hole", "2,7": "mouse:2", "5,4": "mouse:3", "1,1": "mouse:4"}
+    decided: list[tuple[str | None, float]] = [("hole", 0.72), ("hole", 0.7), ("hole", 0.68), ("hole", 0.6),
+                                               (None, 0.8)]
+    probs = _probs([{"mouse": 0.74, "hole": 0.26}, {"mouse": 0.8, "hole": 0.2}, {"mouse": 0.45, "hole": 0.55},
+                    {"mouse": 0.52, "hole": 0.48}, {"mouse": 0.9, "-": 0.1}])
+    assert mouse_stays_on_hole(decided, kinds, squares, confirmed, probs, 0.05) == 1
+    assert decided[0] == ("mouse", UNSURE)  # its mouse never left: still on its hole (C3, C4)
+    assert decided[1] == ("hole", 0.7)  # the opened hole was empty: the rule says nothing there
+    assert decided[2] == ("hole", 0.68)  # the classifier finds the hole likelier: the mouse left
+    assert decided[3] == ("hole", 0.6)  # within the margin: as read
+    assert decided[4] == (None, 0.8)  # only holes (a mouse elsewhere may have been caught, C6)
+
+
+def test_a_mouse_kept_on_its_hole_needs_a_confirmed_position_and_the_classifier_and_no_new_game() -> None:
+    kinds = ["hole"] + ["slab"] * 8
+    squares = ["3,0"] + [f"{r},{c}" for r in range(1, 3) for c in range(1, 5)]
+    decided: list[tuple[str | None, float]] = [("hole", 0.7)] + [(None, 0.9)] * 8
+    probs = _probs([{"mouse": 0.8, "hole": 0.2}] + [{"-": 1.0}] * 8)
+    assert mouse_stays_on_hole(list(decided), kinds, squares, {}, probs, 0.05) == 0
+    assert mouse_stays_on_hole(list(decided), kinds, squares, {"3,0": "mouse:1"}, None, 0.05) == 0
+    laid = [("hole", 0.7)] + [("slab", 0.95)] * 8  # the slabs laid again where none lay: a new game
+    assert mouse_stays_on_hole(list(laid), kinds, squares, {"3,0": "mouse:1"}, probs, 0.05) == 0
+    assert mouse_stays_on_hole(list(decided), kinds, squares, {"3,0": "mouse:1"}, probs, 0.05) == 1
