@@ -40,6 +40,7 @@ from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_tur
                                  like_direction, off_centre_glyphs, silhouette, turned_overlaps)
 from vision.qubism_plates import PlateRule
 from vision.qubism_ring import RingRule, ring_glyph, ring_tops
+from vision.qubism_shift import ShiftRule
 from vision.read_fast import mean_var_of
 
 FACE_SIDE = 48
@@ -126,6 +127,10 @@ class CubeTops:
     """A spot read as empty with an occupied spot's evidence, or as a cube, whose top shows no glyph with a
     direction but a closed ring (``vision.qubism_ring``) has that ring as its glyph: a cube's top, its arrow
     the one inside the ring (None: not looked for)."""
+
+    shift: ShiftRule | None = field(default_factory=ShiftRule)
+    """A frame whose cubes' tops all lie off their crops by one offset (a pose a centimetre off) has
+    them cut there where that shows more tops (``vision.qubism_shift``; None: not looked for)."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""
@@ -362,6 +367,19 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             capped.append((i, decided[i]))
             decided[i] = (None, 0.5)
     return capped
+
+
+def more_tops(faces: list[TopFace], tops: np.ndarray, small: list[bool], than: list[TopFace], than_tops: np.ndarray,
+              than_small: list[bool], rule: CubeTops) -> bool:
+    """The crops ``tops`` (their ``faces``; ``small``: ``small_tops``' answers) show more cubes' tops than
+    ``than_tops`` (``than``, ``than_small``): a glyph on a face (``CubeTops.glyph_like`` or ``is_top``), a
+    small one (``small_tops``) or else a closed ring (``ring_tops``)."""
+    def count(fs: list[TopFace], ts: np.ndarray, hits: list[bool]) -> int:
+        shown = [rule.glyph_like(f) or rule.is_top(f) or h for f, h in zip(fs, hits)]
+        rest = [k for k, s in enumerate(shown) if not s]
+        rings = ring_tops(ts[rest], rule.rings) if rule.rings is not None and rest else []
+        return sum(shown) + sum(r is not None for r in rings)
+    return count(faces, tops, small) > count(than, than_tops, than_small)
 
 
 def small_tops(tops: np.ndarray, faces: list[TopFace], rule: CubeTops) -> list[bool]:
