@@ -63,7 +63,7 @@ class CubeSpots(SpotFeatures):
             if shift is not None:
                 moved_c = centres + shift * cell
                 got = self._tops_at(img, to_image @ lift, moved_c, lens, look, decided, score)
-                if more_tops(got[1], got[0], got[2], found, tops, hits, rule):
+                if more_tops(got[1], got[0], found, tops, rule):
                     (tops, found, hits), centres, shifted = got, moved_c, True
         seen = set(pose.markers)  # a marker seen is no cube's top; one hidden may be under one
         marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]

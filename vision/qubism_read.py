@@ -369,17 +369,17 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
     return capped
 
 
-def more_tops(faces: list[TopFace], tops: np.ndarray, small: list[bool], than: list[TopFace], than_tops: np.ndarray,
-              than_small: list[bool], rule: CubeTops) -> bool:
-    """The crops ``tops`` (their ``faces``; ``small``: ``small_tops``' answers) show more cubes' tops than
-    ``than_tops`` (``than``, ``than_small``): a glyph on a face (``CubeTops.glyph_like`` or ``is_top``), a
-    small one (``small_tops``) or else a closed ring (``ring_tops``)."""
-    def count(fs: list[TopFace], ts: np.ndarray, hits: list[bool]) -> int:
-        shown = [rule.glyph_like(f) or rule.is_top(f) or h for f, h in zip(fs, hits)]
+def more_tops(faces: list[TopFace], tops: np.ndarray, than: list[TopFace], than_tops: np.ndarray, rule: CubeTops) -> bool:
+    """The crops ``tops`` (their ``faces``) show more clear cubes' tops than ``than_tops`` (``than``): a
+    glyph on a face (``CubeTops.glyph_like`` or ``is_top``) or else a closed ring (``ring_tops``); not a
+    small glyph (``small_tops``: on the second family's dev seed 3253 a shift those alone backed put a
+    neighbour's top on an empty square)."""
+    def count(fs: list[TopFace], ts: np.ndarray) -> int:
+        shown = [rule.glyph_like(f) or rule.is_top(f) for f in fs]
         rest = [k for k, s in enumerate(shown) if not s]
         rings = ring_tops(ts[rest], rule.rings) if rule.rings is not None and rest else []
         return sum(shown) + sum(r is not None for r in rings)
-    return count(faces, tops, small) > count(than, than_tops, than_small)
+    return count(faces, tops) > count(than, than_tops)
 
 
 def small_tops(tops: np.ndarray, faces: list[TopFace], rule: CubeTops) -> list[bool]:

@@ -72,11 +72,10 @@ def test_tops_off_their_places_together_are_found_where_the_frame_agrees(offset:
     assert all(seen_after[k] for k in CUBE_ROWS)
     assert sum(seen_after) == len(CUBES)  # no empty square's crop shows a top there
     rule = CubeTops()
-    none = [False] * len(CENTRES)
     faces_a = with_glyphs(top_faces(after), after, GlyphRule())
     faces_b = with_glyphs(top_faces(before), before, GlyphRule())
-    assert more_tops(faces_a, after, none, faces_b, before, none, rule)
-    assert not more_tops(faces_b, before, none, faces_a, after, none, rule)
+    assert more_tops(faces_a, after, faces_b, before, rule)
+    assert not more_tops(faces_b, before, faces_a, after, rule)
 
 
 def test_an_offset_that_turns_over_the_board_is_followed() -> None:
