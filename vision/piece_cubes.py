@@ -14,10 +14,10 @@ from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correl
 from vision.boardlocate import BoardPose
 from vision.lens import Lens
 from vision.piece_spots import SpotFeatures
+from vision.qubism_glyph import _INSET
 from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
-from vision.qubism_glyph import _INSET
 from vision.qubism_read import (FACE_MIDDLE, FACE_SIDE, TopFace, crop_marker_share, more_tops, moved_tops, settle_cubes,
                                 small_rule, small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
 from vision.qubism_shift import blob_offsets, frame_shift

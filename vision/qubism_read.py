@@ -128,9 +128,11 @@ class CubeTops:
     direction but a closed ring (``vision.qubism_ring``) has that ring as its glyph: a cube's top, its arrow
     the one inside the ring (None: not looked for)."""
 
-    shift: ShiftRule | None = field(default_factory=ShiftRule)
+    shift: ShiftRule | None = None
     """A frame whose cubes' tops all lie off their crops by one offset (a pose a centimetre off) has
-    them cut there where that shows more tops (``vision.qubism_shift``; None: not looked for)."""
+    them cut there where that shows more tops (``vision.qubism_shift``; ``ShiftRule()``). None, not
+    looked for, by default: on session 23's held-out second-family seed 3250 it read 2 squares worse
+    (docs/readme/board.md, "Qubism: a frame's cube tops seen off their places together")."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""
