@@ -50,17 +50,33 @@ def start_change(starts: Mapping[str, Sequence[float]], groups: Sequence[Sequenc
     start's level first (its pattern's change: a shadow or a dimmer light over a slab keeps its
     pattern). NaN on the other spots and where no start picture was learned."""
     out = np.full((len(groups), 2), np.nan)
-    for i, (ids, k) in enumerate(zip(groups, kinds)):
-        start = starts.get(ids[0]) if k == "slab" else None
-        if start is None:
-            continue
-        now = np.asarray(patches[i, _MID, _MID], np.float64).ravel()
-        then = np.asarray(start, np.float64)
-        if then.shape != now.shape:
-            continue
-        out[i, 0] = float(np.abs(now - then).mean() / ((now.mean() + then.mean()) / 2 + 1e-3))
-        out[i, 1] = float(np.abs(now * (then.mean() / max(now.mean(), 1e-3)) - then).mean() / (then.mean() + 1e-3))
+    spots, then = _stacked(starts, groups, kinds, patches[0, _MID, _MID].size)
+    if not spots:
+        return out
+    now = np.asarray(patches[spots][:, _MID, _MID], np.float64).reshape(len(spots), -1)
+    m_now, m_then = now.mean(axis=1), then.mean(axis=1)
+    out[spots, 0] = np.abs(now - then).mean(axis=1) / ((m_now + m_then) / 2 + 1e-3)
+    gain = m_then / np.maximum(m_now, 1e-3)
+    out[spots, 1] = np.abs(now * gain[:, None] - then).mean(axis=1) / (m_then + 1e-3)
     return out
+
+
+_STACKED: dict[int, tuple[Mapping[str, Sequence[float]], list[int], np.ndarray]] = {}
+
+
+def _stacked(starts: Mapping[str, Sequence[float]], groups: Sequence[Sequence[str]], kinds: Sequence[str],
+             size: int) -> tuple[list[int], np.ndarray]:
+    """The slab spots with a start picture of ``size`` numbers, and those pictures stacked
+    ([M, size], float64), made once per learned ``starts`` (a reader's model keeps its dict)."""
+    hit = _STACKED.get(id(starts))
+    if hit is None or hit[0] is not starts or len(hit[1]) and len(hit[2][0]) != size:
+        spots = [i for i, (ids, k) in enumerate(zip(groups, kinds))
+                 if k == "slab" and len(starts.get(ids[0], ())) == size]
+        rows = np.asarray([starts[groups[i][0]] for i in spots], np.float64).reshape(len(spots), size)
+        hit = (starts, spots, rows)
+        _STACKED.clear()
+        _STACKED[id(starts)] = hit
+    return hit[1], hit[2]
 
 
 def slabs_laid(decided: list[tuple[str | None, float]], kinds: Sequence[str], change: np.ndarray,
@@ -75,23 +91,26 @@ def slabs_laid(decided: list[tuple[str | None, float]], kinds: Sequence[str], ch
     readings changed."""
     p = None if probs is None else np.asarray(probs, np.float64)
     slab, empty, cat = CLASSES.index("slab"), CLASSES.index("-"), CLASSES.index("cat")
+    allowed = [j for j, name in enumerate(CLASSES) if name in ALLOWED["slab"] and j != slab]
+    level, shape = np.asarray(change, np.float64).T
+    cats = {k for k, (t, _) in enumerate(decided) if t == "cat"}
     n = 0
-    for i, (token, _) in enumerate(decided):
-        level, shape = (float(v) for v in change[i])
-        if kinds[i] != "slab" or not np.isfinite(level):
+    for i in np.nonzero(np.isfinite(level))[0]:
+        token = decided[i][0]
+        if kinds[i] != "slab":
             continue
-        if token == "slab" and level >= gone and shape >= pattern and (p is None or p[i, slab] < sure):
-            others = [j for j, name in enumerate(CLASSES) if name in ALLOWED["slab"] and j != slab]
-            if any(t == "cat" for k, (t, _) in enumerate(decided) if k != i):
-                others.remove(cat)  # one cat (C1)
+        if token == "slab" and level[i] >= gone and shape[i] >= pattern and (p is None or p[i, slab] < sure):
+            others = [j for j in allowed if j != cat or not cats - {i}]  # one cat (C1)
             if p is None:
                 decided[i] = (None, UNSURE)
             else:
                 j = max(others, key=lambda k: float(p[i, k]))
                 q = float(p[i, j]) / max(float(p[i, others].sum()), 1e-9)
                 decided[i] = (None if j == empty else CLASSES[j], float(min(UNSURE, q)))
+                if j == cat:
+                    cats.add(i)
             n += 1
-        elif token is None and level <= kept and (p is None or p[i, empty] < sure):
+        elif token is None and level[i] <= kept and (p is None or p[i, empty] < sure):
             decided[i] = ("slab", UNSURE)
             n += 1
     return n
