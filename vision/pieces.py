@@ -144,7 +144,7 @@ class BoardReader(CubeSpots):
             self.model.hole_starts = [[float(v) for v in faces[spot_index[h]]] for h in holes]
             self.model.rings += [[float(v) for v in rings[spot_index[h]]] for h in holes]
             self.model.start_corners = [float(v) for v in self._corners(pose).ravel()]
-            self.model.slab_starts = slab_starts(self.groups, self._chop_kinds, patches)  # vision.chop_slabs
+            self.model.slab_starts = slab_starts(self.groups, self._chop_kinds, patches) if self.config.chop_slab_start else {}
         if self._chop_kinds and "cat" not in known.values():
             # C1: the cat stands on a table-top square of its player's choice (not in the engine's start)
             tops = [sid for sid in known if sid.startswith("top:")]

@@ -103,3 +103,30 @@ def test_the_start_pictures_are_kept_with_the_learned_looks(tmp_path: Path) -> N
     old = PieceModel("chopchop")  # a file written before: none kept
     old.save(tmp_path / "old.json")
     assert PieceModel.load(tmp_path / "old.json").slab_starts == {}
+
+
+def test_learn_keeps_each_slab_squares_start_picture_only_when_the_rule_is_on() -> None:
+    from vision.boarddefaults import board_for
+    from vision.piece_config import PieceConfig
+    from vision.pieces import BoardReader
+    from vision.synth.board import random_position
+    from vision.synth.board_alt import alt_look, render_alt_scene
+
+    board = board_for("chopchop")
+    rng = np.random.default_rng(7)
+    pieces = alt_look(board, rng)
+    start = random_position(board, rng, reference=True)  # C1: a slab on every slab square
+    image = render_alt_scene(board, start, pieces, rng, occlude=False, hide_marker=False)["image"]
+    known = {s: t for s, t in start.items() if t != "cat"}
+    off = BoardReader(board)
+    off.learn(image, known)
+    assert off.model.slab_starts == {}  # the default: not used, not kept
+    on = BoardReader(board, config=PieceConfig(chop_slab_start=(0.5, 0.3, 0.25)))
+    on.learn(image, known)
+    slabs = [ids[0] for ids, k in zip(on.groups, on._chop_kinds) if k == "slab"]
+    assert sorted(on.model.slab_starts) == sorted(slabs) and len(slabs) == 38
+    pose = on.refine(image, on.tracker.update(image))
+    patches = on.features(image, pose)[2]  # the start photo read again: no slab square changed
+    change = start_change(on.model.slab_starts, on.groups, on._chop_kinds, patches)
+    assert np.isfinite(change[[k == "slab" for k in on._chop_kinds]]).all()
+    assert np.nanmax(change) < 0.05
