@@ -130,6 +130,11 @@ class SolidRule:
 
     share: float = 0.05
     deep: float = -3.5
+    swap: float = 2.0
+    """A spot the count dropped takes the place of the least solid counter read when it shows more
+    than this many times that spot's evidence of a solid (``vision.katenmuis_read.solid_counters``;
+    chosen on the dev sets third 4272 and 4273: the hands' spots beside weak acrylic and lacquer
+    counters showed 1.0-1.9 times theirs, the lost counters 2.1-5.5 times the shadow spots kept)."""
 
 
 @dataclass
