@@ -134,13 +134,13 @@ def lit(reader: SpotFeatures, spots: list[int]) -> np.ndarray:
 
 def count_weight(reader: SpotFeatures, score: np.ndarray, spots: list[int]) -> dict[int, float]:
     """Spot -> what the count divides a spot's look distance by when it keeps one piece of a kind
-    (1 for games without ``PieceConfig.solid_light``): its evidence of a solid (``solid_evidence``,
-    up to 4), and nearly nothing where a change of light explains it, so a solid counter's spot
-    comes first."""
+    (1 for games without ``PieceConfig.solid_light``): its evidence (up to 4; its evidence of a
+    solid, ``solid_evidence``, for games in ``PieceConfig.solid_count``), and nearly nothing where
+    a change of light explains it, so a solid counter's spot comes first."""
     if reader.board.game not in reader.config.solid_light:
         return {i: 1.0 for i in spots}
     light = lit(reader, spots)
-    solid = solid_evidence(reader, score, spots)
+    solid = solid_evidence(reader, score, spots) if reader.board.game in reader.config.solid_count else score[spots]
     return {i: min(float(e), 4.0) * (0.01 if f else 1.0) for i, e, f in zip(spots, solid, light)}
 
 
@@ -227,10 +227,12 @@ def solid_counters(reader: SpotFeatures, decided: list[tuple[str | None, float]]
     of light explains (``lit``), in a group of ``PieceConfig.crowd`` touching solids (a hand), or
     beside a spot read as a counter (a tall counter's top or shadow over its neighbour). Which
     of it and the other counter read holds which is the assignment with the smaller sum of look
-    distances, as ``missing_from_dropped``. Unsure (0.5: the cross-check asks). Only games with
-    ``PieceConfig.solid_light``; returns ``always`` (the caller's search for a piece read nowhere
+    distances, as ``missing_from_dropped``. Unsure (0.5: the cross-check asks). Only games in
+    ``PieceConfig.solid_count`` with ``PieceConfig.solid_light``; returns ``always`` (the caller's search for a piece read nowhere
     follows)."""
     rule = reader.config.solid_light.get(reader.board.game)
+    if reader.board.game not in reader.config.solid_count:
+        return always
     read = {i: t for i, (t, _) in enumerate(decided) if t is not None and not reader._never_empty[i]}
     if (rule is None or not dropped or not read or getattr(reader, "_last_patches", None) is None
             or any(t not in always for t in read.values())):

@@ -10,17 +10,22 @@ that evidence (``count_weight``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
+from tests.vision.group_reads import c_group, wrong_squares
 from vision.boarddefaults import board_for
 from vision.katenmuis_read import count_weight, lit, solid_counters, solid_evidence
 from vision.piece_config import PieceConfig, SolidRule
 from vision.piece_looks import INNER, P, _look_features
 
 CELL = 20.0  # mm between square centres
+ON = ("katenmuis",)  # PieceConfig.solid_count: off by default (session 23: see the module's doc)
 
 
 def _print_patch() -> np.ndarray:
@@ -56,7 +61,7 @@ def _reader(patches: list[np.ndarray], centres_mm: list[tuple[float, float]],
     the empty print's, the spots' centres (1 px a mm)."""
     empty = np.stack([_print_patch()] * len(patches))
     return SimpleNamespace(
-        config=config or PieceConfig(px_per_mm=1.0), board=board_for("katenmuis"), cell_mm=CELL,
+        config=config or PieceConfig(px_per_mm=1.0, solid_count=ON), board=board_for("katenmuis"), cell_mm=CELL,
         _never_empty=np.zeros(len(patches), bool), _spot_centres_px=np.array(centres_mm, np.float64),
         _last_patches=np.stack(patches).astype(np.float32), _last_empty_patches=empty,
         _last_look_empty=_look_features(empty[:, INNER, INNER]))
@@ -115,14 +120,39 @@ def test_no_swap_beside_a_counter_or_for_a_little_more_solid_spot() -> None:
     assert decided == [("cat", 0.9), ("mouse", 0.7), (None, 0.5)]
     # nothing dropped, or a game without the solid rule: nothing changes
     solid_counters(_reader([_disc(0.45), _shadow(), _disc(0.5)], FAR), decided, {}, d, score, ALWAYS)
-    off = _reader([_disc(0.45), _shadow(), _disc(0.5)], FAR, PieceConfig(px_per_mm=1.0, solid_light={}))
+    off = _reader([_disc(0.45), _shadow(), _disc(0.5)], FAR, PieceConfig(px_per_mm=1.0, solid_count=ON, solid_light={}))
     solid_counters(off, decided, {2: "cat"}, d, score, ALWAYS)
     assert decided == [("cat", 0.9), ("mouse", 0.7), (None, 0.5)]
 
 
 def test_the_margin_is_the_rule_s() -> None:
     r = _reader([_disc(0.45), _shadow(), _disc(0.5)], FAR,
-                PieceConfig(px_per_mm=1.0, solid_light={"katenmuis": SolidRule(swap=1e6)}))
+                PieceConfig(px_per_mm=1.0, solid_count=ON, solid_light={"katenmuis": SolidRule(swap=1e6)}))
     decided: list[tuple[str | None, float]] = [("cat", 0.9), ("mouse", 0.7), (None, 0.5)]
     solid_counters(r, decided, {2: "cat"}, _d([1.2, 2.9, 1.7], [2.7, 0.9, 1.8]), np.array([4.0, 1.4, 2.5]), ALWAYS)
     assert decided == [("cat", 0.9), ("mouse", 0.7), (None, 0.5)]
+
+
+@pytest.fixture(scope="module")
+def discs_in_shadow(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    """The third family's seed 4273 (a dev set of session 23), Kat en Muis group 1: metal discs
+    under a ceiling lamp whose arm's shadow lies across the track (rendered once a run)."""
+    return c_group(tmp_path_factory, "katenmuis", 1, 8, 8, 4273)
+
+
+@pytest.mark.slow
+def test_the_mouse_in_a_shadow_is_not_read_squares_away(discs_in_shadow: tuple[Path, list[dict[str, Any]]]) -> None:
+    # measured: without the swap, in scenes 12, 13 and 15 the mouse (a metal disc, read as a
+    # second cat or dropped in a crowd of shadow spots) is missed and a shadow's spot (evidence
+    # 1.2-1.4, light leaving 7-14 % unexplained) read as the mouse instead; with it the three
+    # false mice go and the mice of 13 and 15 are read where they stand (12's is asked: the hand
+    # stage takes the shadowed square)
+    root, scenes = discs_in_shadow
+    board = board_for("katenmuis")
+    old = wrong_squares(scenes, root, board, PieceConfig(solid_count=ON, solid_light={"katenmuis": SolidRule(swap=1e9)}))
+    assert {(f[-8:-4], sq, t, r) for f, sq, t, r in old} == {
+        ("0012", "5", None, "mouse"), ("0012", "10", "mouse", None), ("0013", "14", None, "mouse"),
+        ("0013", "27", "mouse", None), ("0015", "31", None, "mouse"), ("0015", "33", "mouse", None)}, old
+    assert wrong_squares(scenes, root, board, PieceConfig(solid_count=ON)) == [("images/katenmuis-0012.jpg", "10", "mouse", None)]
+    off = wrong_squares(scenes, root, board, PieceConfig())  # off by default: the false mice stay
+    assert {("0012", "5"), ("0013", "14"), ("0015", "31")} <= {(f[-8:-4], sq) for f, sq, t, r in off if r == "mouse"}, off
