@@ -91,3 +91,20 @@ def test_a_needle_read_the_wrong_way_by_a_shape_reader_takes_its_darker_end() ->
     # the wrong end corrected, its confidence kept; its own glyph's read, a top off its place, one ink
     # (no darker end), an asked cube (asked_arrows' work) and an empty spot left as they were
     assert decided == [("cube:E", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:?", 0.55), (None, 0.6)]
+
+
+@pytest.mark.parametrize("degrees,want", TURNS)
+def test_a_fletched_arrow_read_the_wrong_way_by_a_shape_reader_is_read_along_its_axis(degrees: float,
+                                                                                      want: str) -> None:
+    """The third family's 4252: a fletched arrow's tail feathers are a second head to ``vision.arrows``'
+    shape reader, which read six cubes the wrong way round; read along its mirror axis they are right."""
+    wrong = {"N": "S", "S": "N", "E": "W", "W": "E"}[want]
+    arrow = _face(FLETCHED, degrees + 6.0, 0.25, 0.5, sticker=0.76)
+    plain = np.full((48, 48), 0.7, np.float32)  # no glyph on it to check the read against
+    tops = np.array([arrow, arrow, plain])
+    decided: list[tuple[str | None, float]] = [(f"cube:{wrong}", 0.4), (f"cube:{wrong}", 0.4), ("cube:E", 0.4)]
+    needle_checked(decided, [0, 1, 2], tops, {}, frozenset({1}), NeedleRule())
+    assert decided == [(f"cube:{want}", 0.4), (f"cube:{wrong}", 0.4), ("cube:E", 0.4)]  # off its place, no glyph: kept
+    before: list[tuple[str | None, float]] = [(f"cube:{wrong}", 0.4)]
+    needle_checked(before, [0], tops[:1], {}, frozenset(), NeedleRule(checked=False))
+    assert before == [(f"cube:{wrong}", 0.4)]  # the failure: no needle, the shape reader's end kept
