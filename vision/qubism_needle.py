@@ -50,6 +50,20 @@ class AxisRule:
 
 
 @dataclass(frozen=True)
+class SweepRule:
+    """When a line arrow's strokes read its direction by the way they sweep back (``sweep_direction``)."""
+
+    off: float = 3.0
+    """Ink this many pixels or more from the glyph's long axis is a stroke off the shaft (a head's arm, a feather)."""
+    least: int = 5
+    """Off-shaft pixels a half of the glyph needs for its sweep to count."""
+    slope: float = 0.3
+    """Each counted half's strokes move back along the axis by this many pixels or more per pixel out."""
+    turn: float = 25.0
+    """The glyph's long axis within this many degrees of one of the board's axes."""
+
+
+@dataclass(frozen=True)
 class NeedleRule:
     """When a top crop's glyph is a two-tone needle, and how clearly its darker end must show."""
 
@@ -79,6 +93,16 @@ class NeedleRule:
     plate_purity: float = 0.8
     """``plate_ink``: the share of a ring around the ink that must be sticker (not ink): a glyph on a
     plate, not an edge or a line running out of it."""
+    sweep: SweepRule | None = field(default_factory=SweepRule)
+    """Where no mirror axis is clear, the ink read by the way its strokes sweep back (``sweep_direction``;
+    None: not read so)."""
+    pawn_lines: bool = True
+    """``needle_checked`` also turns a spot read as a pawn whose top shows a line arrow (``line_arrow``) into
+    that cube: a pawn's head is no thin print whose strokes sweep back."""
+    line_conf: float = 0.6
+    """The confidence of a cube read so (the reading's threshold: its arrow read clearly, not asked)."""
+    most: int = 9
+    """Cubes in the game (Q1): no pawn is turned into a cube beyond them."""
     checked: bool = True
     """``needle_checked`` also checks a cube's direction read by a shape reader against the arrow its top
     shows read along its mirror axis (``asked_arrow``'s ink path), not only against a needle's darker end."""
@@ -303,18 +327,72 @@ def asked_arrow(top: np.ndarray | None, mask: np.ndarray | None, glyph: GlyphRul
     """The direction of a cube read without one, where its top shows it clearly: a two-tone needle's
     darker end (``needle_direction``), else along its mirror axis the glyph found for it (``mask``, the
     crop's inner square, as ``vision.qubism_glyph``'s) or else the ink in the crop's middle
-    (``central_ink``, else the ink on its sticker: ``plate_ink``; ``axis_direction``); ``top``: its
-    top crop (None: the crop at the spot is not that top's, only ``mask`` is read). None where none
-    is clear."""
+    (``central_ink``, else the ink on its sticker: ``plate_ink``; ``axis_direction``); where neither
+    axis is clear, by the way the ink's strokes sweep back (``sweep_direction``, ``NeedleRule.sweep``);
+    ``top``: its top crop (None: the crop at the spot is not that top's, only ``mask`` is read). None
+    where none is clear."""
     ink = central_ink(top, rule) if top is not None else None
     needle = _needle(ink, rule)[0]
     if needle is not None:
         return needle  # a two-tone needle's outline has no end of its own to check it against
     if mask is not None and np.any(mask):
-        return axis_direction(mask, glyph, rule.axis)[0]
-    if ink is None and top is not None:  # the ink runs out to its sticker's edge: cut at the plate, read
-        ink = plate_ink(top, rule)  # along its axis only (a glyph cut short may show a darker end)
-    return axis_direction(ink[0], glyph, rule.axis)[0] if ink is not None else None
+        direction = axis_direction(mask, glyph, rule.axis)[0]
+        if direction is not None or top is None or rule.sweep is None:
+            return direction
+        ink = ink if ink is not None else plate_ink(top, rule)  # its ink by its strokes alone (along its axis
+        return sweep_direction(ink[0], rule.sweep) if ink is not None else None  # a cut arrow's ends look alike)
+    return ink_direction(top, ink, glyph, rule) if top is not None else None
+
+
+def ink_direction(top: np.ndarray, ink: tuple[np.ndarray, np.ndarray] | None, glyph: GlyphRule,
+                  rule: NeedleRule) -> str | None:
+    """The direction of the ink in a top crop's middle (``ink``: its ``central_ink``), else of the ink on its
+    sticker (``plate_ink``: the ink runs out to the sticker's edge), read along its mirror axis only (a
+    glyph cut short may show a darker end: ``axis_direction``), else by the way its strokes sweep back
+    (``sweep_direction``, ``NeedleRule.sweep``). None where none is clear."""
+    if ink is None:
+        ink = plate_ink(top, rule)
+    if ink is None:
+        return None
+    direction = axis_direction(ink[0], glyph, rule.axis)[0]
+    if direction is None and rule.sweep is not None:
+        direction = sweep_direction(ink[0], rule.sweep)
+    return direction
+
+
+def sweep_direction(mask: np.ndarray, rule: SweepRule = SweepRule()) -> str | None:
+    """N/E/S/W of a line arrow's ink (a mask) by the way its strokes sweep back: every arrow's strokes off
+    its shaft (a head's arms, a triangle's sides, a chevron's, the tail's feathers) run back from where
+    they leave it, away from where it points, whatever the print. Along the ink's long axis (within
+    ``SweepRule.turn`` of a board axis) each half's off-shaft pixels (``SweepRule.off`` or more from the
+    axis, ``SweepRule.least`` of them) are regressed: their place along the axis on their distance out.
+    Every counted half must slope the same way by ``SweepRule.slope`` or more: a needle's rhombus or a
+    bar slopes both ways or not at all (None), and so does ink that is no arrow."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 4 * rule.least:
+        return None
+    dx, dy = xs - float(xs.mean()), ys - float(ys.mean())
+    sxx, syy, sxy = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+    theta = 0.5 * float(np.arctan2(2 * sxy, sxx - syy))  # the long axis (the covariance's first eigenvector)
+    heading = float(np.degrees(theta)) % 180
+    if min(heading % 90, 90 - heading % 90) > rule.turn:
+        return None
+    c, s = float(np.cos(theta)), float(np.sin(theta))
+    along, out = dx * c + dy * s, np.abs(dy * c - dx * s)
+    slopes = []
+    for half in (along > 0, along < 0):
+        o = half & (out >= rule.off)
+        if int(o.sum()) < rule.least:
+            continue
+        po, so = out[o] - float(out[o].mean()), along[o]
+        var = float((po * po).mean())
+        if var > 1e-6:
+            slopes.append(float((po * (so - float(so.mean()))).mean()) / var)
+    if not slopes or min(abs(v) for v in slopes) < rule.slope or len({v > 0 for v in slopes}) > 1:
+        return None
+    sign = -1.0 if slopes[0] > 0 else 1.0  # strokes sweeping back towards -axis: it points along +axis
+    angle = float(np.degrees(np.arctan2(sign * s, sign * c))) % 360
+    return min(_COMPASS, key=lambda d: min(abs(angle - d[1]), 360 - abs(angle - d[1])))[0]
 
 
 def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
@@ -347,7 +425,10 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     decides the same way: a fletched arrow's tail feathers are a second head to a shape reader (the third
     family's 4252: 6 arrows read the wrong way by ``vision.arrows``, all six read right along their
     axis; on its 333 cube tops that read gave 299 right, 34 none, none wrong). A spot whose top was
-    found off its place (``moved``) is left as it is."""
+    found off its place (``moved``) is left as it is. First, with ``NeedleRule.pawn_lines``, a spot read
+    as a pawn whose top shows a line arrow is that cube (``pawn_lines``)."""
+    if rule.pawn_lines:
+        pawn_lines(decided, look, tops, moved, rule)
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token is None or not token.startswith("cube:") or token == "cube:?" or i in moved:
@@ -357,7 +438,50 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
         ink = central_ink(tops[k], rule)
         direction = _needle(ink, rule)[0]  # needle_direction(tops[k], rule)
         if direction is None and rule.checked:  # asked_arrow(tops[k], None, ...), the ink found once
-            ink = ink if ink is not None else plate_ink(tops[k], rule)
-            direction = axis_direction(ink[0], glyph or GlyphRule(), rule.axis)[0] if ink is not None else None
+            direction = ink_direction(tops[k], ink, glyph or GlyphRule(), rule)
         if direction is not None and direction != token[5:]:
             decided[i] = (f"cube:{direction}", conf)
+
+
+def line_arrow(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> str | None:
+    """N/E/S/W of a line arrow printed on a cube's top in a top crop: the ink in its middle or on its sticker
+    (``central_ink``, ``plate_ink``) drawn in thin strokes (its pixels' mean distance to its edge under
+    ``AxisRule.thin``, as ``thick_enough`` measures) whose strokes sweep back (``sweep_direction``). None
+    where there is no such ink: a pawn's head or body is a blob, not strokes (on the dev sets third 4252,
+    first 2252, second 3252 and 3253, no pawn's top crop read so; 6 of 8 cubes read as pawns on 4252 did,
+    all six the right way)."""
+    if rule.sweep is None or rule.axis.thin <= 0:
+        return None
+    ink = central_ink(top, rule)
+    ink = ink if ink is not None else plate_ink(top, rule)
+    if ink is None:
+        return None
+    depth = cv2.distanceTransform(np.pad(ink[0], 1), cv2.DIST_L2, 3)
+    inside = depth[depth > 0]
+    if not len(inside) or float(inside.mean()) >= rule.axis.thin:
+        return None
+    return sweep_direction(ink[0], rule.sweep)
+
+
+def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
+               moved: frozenset[int], rule: NeedleRule) -> list[int]:
+    """A frame's spots read as a pawn whose top crop (``tops[k]``, spot ``look[k]``; not one found off its
+    place, ``moved``) shows a line arrow (``line_arrow``) are that cube, in place, with
+    ``NeedleRule.line_conf``, while the frame has fewer than ``NeedleRule.most`` cubes (Q1): the third
+    family's acrylic and lacquer cubes with fletched arrows look like a white pawn to the spot's look. A
+    cube read less surely whose top shows its own arrow so is as sure (a pawn's head is no line arrow:
+    ``vision.qubism_pawns.pawns_back`` puts a pawn the look saw there back only on a cube read unsurely).
+    Returns the spots changed."""
+    out: list[int] = []
+    for k, i in enumerate(look):
+        token, conf = decided[i]
+        pawn = token is not None and token.startswith("pawn")
+        if token is None or i in moved or not (pawn or (token.startswith("cube:") and conf < rule.line_conf)):
+            continue
+        if pawn and sum(1 for t, _ in decided if t is not None and t.startswith("cube")) >= rule.most:
+            continue
+        direction = line_arrow(tops[k], rule)
+        if direction is not None and (pawn or token[5:] == direction):
+            decided[i] = (f"cube:{direction}", rule.line_conf)
+            out.append(i)
+    return out

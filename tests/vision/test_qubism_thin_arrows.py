@@ -7,16 +7,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision.group_reads import cube_counts
-from tests.vision.test_qubism_needle import NEEDLE, PLAIN_NEEDLE, TURNS, Polys, _face
+from tests.vision.test_qubism_needle import CHEVRON, NEEDLE, PLAIN_NEEDLE, TURNS, Polys, _face
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
 from vision.piece_config import PieceConfig
 from vision.qubism_glyph import GlyphRule, central_glyph
-from vision.qubism_needle import AxisRule, NeedleRule, asked_arrow, needle_checked, plate_ink, thick_enough
+from vision.qubism_needle import (AxisRule, NeedleRule, asked_arrow, line_arrow, needle_checked, plate_ink,
+                                  sweep_direction, thick_enough)
 from vision.qubism_read import CubeTops
 from vision.synth.pieces_c import _arrow_sticker
 from vision.synth.scene_c import write_c_group
@@ -108,3 +110,76 @@ def test_a_fletched_arrow_read_the_wrong_way_by_a_shape_reader_is_read_along_its
     before: list[tuple[str | None, float]] = [(f"cube:{wrong}", 0.4)]
     needle_checked(before, [0], tops[:1], {}, frozenset(), NeedleRule(checked=False))
     assert before == [(f"cube:{wrong}", 0.4)]  # the failure: no needle, the shape reader's end kept
+
+
+STRAY: Polys = [([(0.12, 0.05), (0.15, 0.05), (0.15, 0.36), (0.12, 0.36)], 0.1)]
+"""A dark line beside the fletched arrow's tail, joined to a feather (the sticker's edge, a neighbour's ink
+in the crop: the third family's 4252, group 5): the ink is no longer mirror-symmetric."""
+
+
+@pytest.mark.parametrize("turn", [0.0, 6.0, -6.0])
+@pytest.mark.parametrize("degrees,want", TURNS)
+def test_an_arrow_with_stray_ink_is_read_by_its_strokes_sweeping_back(degrees: float, want: str, turn: float) -> None:
+    crop = _face(FLETCHED + STRAY, degrees + turn, 0.25, 0.5, sticker=0.76)
+    assert asked_arrow(crop, None, GlyphRule(), NeedleRule(sweep=None)) is None  # the failure: no mirror axis
+    assert asked_arrow(crop, None, GlyphRule(), NeedleRule()) == want
+
+
+def test_no_sweep_on_a_needle_a_bar_or_too_little_ink() -> None:
+    for degrees, _ in TURNS:  # a one-ink rhombus sweeps both ways
+        ink = (_face(PLAIN_NEEDLE, degrees, 0.45, 0.3, sticker=0.8)[6:42, 6:42] < 0.3).astype(np.uint8)
+        assert ink.sum() > 40 and sweep_direction(ink) is None
+    bar = np.zeros((36, 36), np.uint8)
+    bar[8:28, 16:20] = 1  # no stroke off its axis
+    assert sweep_direction(bar) is None
+    assert sweep_direction(bar[:, :0]) is None and sweep_direction(np.zeros((36, 36), np.uint8)) is None
+    turned = np.zeros((36, 36), np.uint8)
+    cv2.line(turned, (8, 8), (28, 28), 1, 2)  # half way between two directions
+    cv2.line(turned, (28, 28), (20, 28), 1, 2)
+    cv2.line(turned, (28, 28), (28, 20), 1, 2)
+    assert sweep_direction(turned) is None
+
+
+
+def _pawn(head: float, body: float) -> np.ndarray:
+    """A pawn seen in the plane of a cube's top: its round head over its body running out of the crop."""
+    crop = np.full((48, 48), 0.75, np.float32)
+    cv2.line(crop, (24, 26), (26, 47), body, 8)
+    cv2.circle(crop, (24, 24), 7, head, -1)
+    return np.asarray(cv2.GaussianBlur(crop, (3, 3), 0), np.float32)
+
+
+@pytest.mark.parametrize("degrees,want", TURNS)
+def test_a_pawn_showing_a_line_arrow_on_its_top_is_that_cube(degrees: float, want: str) -> None:
+    """The third family's 4252: acrylic cubes with fletched arrows read as white pawns by the spot's look."""
+    arrow = _face(FLETCHED + STRAY, degrees + 6.0, 0.25, 0.5, sticker=0.76)
+    tops = np.array([arrow, arrow, _pawn(0.1, 0.3), _pawn(0.95, 0.6), arrow])
+    read: list[tuple[str | None, float]] = [("pawn:white", 0.5), ("pawn:black", 0.7), ("pawn:black", 0.9),
+                                            ("pawn:white", 0.8), ("pawn:white", 0.5)]
+    decided = list(read)
+    needle_checked(decided, list(range(5)), tops, {}, frozenset({4}), NeedleRule())
+    # the cubes read as pawns turned into cubes; the pawns' heads and a top off its place (4) kept
+    assert decided == [(f"cube:{want}", 0.6), (f"cube:{want}", 0.6), *read[2:]]
+    before = list(read)
+    needle_checked(before, list(range(5)), tops, {}, frozenset({4}), NeedleRule(pawn_lines=False))
+    assert before == read  # the failure: the look's pawn kept
+    full = [("cube:N", 0.9)] * 8 + list(read)
+    needle_checked(full, list(range(8, 13)), tops, {}, frozenset({12}), NeedleRule())
+    # Q1: nine cubes, no more
+    assert [t for t, _ in full[8:]] == [f"cube:{want}", "pawn:black", "pawn:black", "pawn:white", "pawn:white"]
+
+
+def test_a_pawns_head_is_no_line_arrow() -> None:
+    for head, body in ((0.1, 0.3), (0.95, 0.6), (0.2, 0.5)):
+        assert line_arrow(_pawn(head, body)) is None
+
+
+def test_an_unsure_cube_showing_its_own_line_arrow_is_sure() -> None:
+    """A cube the look took for the white pawn, read as a cube unsurely: with its line arrow it is as sure
+    as a pawn's spot turned into a cube (``pawns_back`` puts a pawn back only on an unsure cube)."""
+    arrow = _face(FLETCHED + STRAY, 6.0, 0.25, 0.5, sticker=0.76)  # north
+    tops = np.array([arrow, arrow, arrow, _pawn(0.95, 0.6)])
+    decided: list[tuple[str | None, float]] = [("cube:N", 0.55), ("cube:S", 0.55), ("cube:N", 0.8), ("cube:W", 0.5)]
+    needle_checked(decided, [0, 1, 2, 3], tops, {}, frozenset(), NeedleRule())
+    # its own arrow: sure; the other way round: turned, its confidence kept; a sure one and no arrow kept
+    assert decided == [("cube:N", 0.6), ("cube:N", 0.55), ("cube:N", 0.8), ("cube:W", 0.5)]
