@@ -13,11 +13,15 @@ middle; its principal axis must be clearly long (``NeedleRule.elongation``) and 
 board's two axes (``NeedleRule.turn``); each half's ink is measured against the face beside that
 half (a shadow or a light band across the face darkens both alike), and the direction is the end
 whose ink is darker by ``NeedleRule.end_margin`` of the face-to-ink range or more. An arrow of one
-ink (a block arrow, a triangle) has no darker end: None, the caller asks (``cube:?``).
+ink (a block arrow, a triangle) has no darker end: it is read along its mirror axis
+(``axis_direction``), else by the way its strokes sweep back from its shaft (``sweep_direction``), or
+None: the caller asks (``cube:?``). A spot read as a pawn whose top shows a line arrow is that cube
+(``pawn_lines``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -106,6 +110,10 @@ class NeedleRule:
     checked: bool = True
     """``needle_checked`` also checks a cube's direction read by a shape reader against the arrow its top
     shows read along its mirror axis (``asked_arrow``'s ink path), not only against a needle's darker end."""
+
+
+_Ink = tuple[np.ndarray, np.ndarray]
+"""A glyph's ink found in a top crop: its mask (uint8 0/1 over the inner square) and the inner square."""
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
@@ -427,18 +435,30 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     axis; on its 333 cube tops that read gave 299 right, 34 none, none wrong). A spot whose top was
     found off its place (``moved``) is left as it is. First, with ``NeedleRule.pawn_lines``, a spot read
     as a pawn whose top shows a line arrow is that cube (``pawn_lines``)."""
+    found: dict[int, tuple[_Ink | None, _Ink | None]] = {}
+
+    def inks(k: int) -> tuple[_Ink | None, _Ink | None]:
+        """Spot ``look[k]``'s ``central_ink`` and the ink read (that, else ``plate_ink``), found once."""
+        if k not in found:
+            central = central_ink(tops[k], rule)
+            found[k] = (central, central if central is not None else plate_ink(tops[k], rule))
+        return found[k]
+
     if rule.pawn_lines:
-        pawn_lines(decided, look, tops, moved, rule)
+        pawn_lines(decided, look, tops, moved, rule, inks)
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token is None or not token.startswith("cube:") or token == "cube:?" or i in moved:
             continue
         if own.get(i) == token[5:]:
             continue  # read from its own glyph's shape
-        ink = central_ink(tops[k], rule)
-        direction = _needle(ink, rule)[0]  # needle_direction(tops[k], rule)
-        if direction is None and rule.checked:  # asked_arrow(tops[k], None, ...), the ink found once
-            direction = ink_direction(tops[k], ink, glyph or GlyphRule(), rule)
+        central, ink = inks(k)
+        direction = _needle(central, rule)[0]  # needle_direction(tops[k], rule)
+        if direction is None and rule.checked and ink is not None:  # as asked_arrow(tops[k], None, ...) reads,
+            if rule.sweep is not None:  # the cheap sweep first (on the dev sets' cube tops both orders read alike)
+                direction = sweep_direction(ink[0], rule.sweep)
+            if direction is None:
+                direction = axis_direction(ink[0], glyph or GlyphRule(), rule.axis)[0]
         if direction is not None and direction != token[5:]:
             decided[i] = (f"cube:{direction}", conf)
 
@@ -450,11 +470,13 @@ def line_arrow(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> str | None:
     where there is no such ink: a pawn's head or body is a blob, not strokes (on the dev sets third 4252,
     first 2252, second 3252 and 3253, no pawn's top crop read so; 6 of 8 cubes read as pawns on 4252 did,
     all six the right way)."""
-    if rule.sweep is None or rule.axis.thin <= 0:
-        return None
     ink = central_ink(top, rule)
-    ink = ink if ink is not None else plate_ink(top, rule)
-    if ink is None:
+    return _line(ink if ink is not None else plate_ink(top, rule), rule)
+
+
+def _line(ink: _Ink | None, rule: NeedleRule) -> str | None:
+    """``line_arrow`` of a top crop's ink (its ``central_ink``, else its ``plate_ink``)."""
+    if ink is None or rule.sweep is None or rule.axis.thin <= 0:
         return None
     depth = cv2.distanceTransform(np.pad(ink[0], 1), cv2.DIST_L2, 3)
     inside = depth[depth > 0]
@@ -464,13 +486,15 @@ def line_arrow(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> str | None:
 
 
 def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
-               moved: frozenset[int], rule: NeedleRule) -> list[int]:
+               moved: frozenset[int], rule: NeedleRule,
+               inks: Callable[[int], tuple[_Ink | None, _Ink | None]] | None = None) -> list[int]:
     """A frame's spots read as a pawn whose top crop (``tops[k]``, spot ``look[k]``; not one found off its
     place, ``moved``) shows a line arrow (``line_arrow``) are that cube, in place, with
     ``NeedleRule.line_conf``, while the frame has fewer than ``NeedleRule.most`` cubes (Q1): the third
     family's acrylic and lacquer cubes with fletched arrows look like a white pawn to the spot's look. A
     cube read less surely whose top shows its own arrow so is as sure (a pawn's head is no line arrow:
     ``vision.qubism_pawns.pawns_back`` puts a pawn the look saw there back only on a cube read unsurely).
+    ``inks``: a spot's (``central_ink``, the ink read) by its index in ``look``, where the caller keeps them.
     Returns the spots changed."""
     out: list[int] = []
     for k, i in enumerate(look):
@@ -480,7 +504,7 @@ def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: n
             continue
         if pawn and sum(1 for t, _ in decided if t is not None and t.startswith("cube")) >= rule.most:
             continue
-        direction = line_arrow(tops[k], rule)
+        direction = line_arrow(tops[k], rule) if inks is None else _line(inks(k)[1], rule)
         if direction is not None and (pawn or token[5:] == direction):
             decided[i] = (f"cube:{direction}", rule.line_conf)
             out.append(i)
