@@ -454,11 +454,10 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
             continue  # read from its own glyph's shape
         central, ink = inks(k)
         direction = _needle(central, rule)[0]  # needle_direction(tops[k], rule)
-        if direction is None and rule.checked and ink is not None:  # as asked_arrow(tops[k], None, ...) reads,
-            if rule.sweep is not None:  # the cheap sweep first (on the dev sets' cube tops both orders read alike)
+        if direction is None and rule.checked and ink is not None:  # as asked_arrow(tops[k], None, ...) reads
+            direction = axis_direction(ink[0], glyph or GlyphRule(), rule.axis)[0]
+            if direction is None and rule.sweep is not None:
                 direction = sweep_direction(ink[0], rule.sweep)
-            if direction is None:
-                direction = axis_direction(ink[0], glyph or GlyphRule(), rule.axis)[0]
         if direction is not None and direction != token[5:]:
             decided[i] = (f"cube:{direction}", conf)
 

@@ -25,8 +25,9 @@ from vision.synth.scene_c import write_c_group
 
 FLETCHED: Polys = [([(float(x), float(y)) for x, y in poly], 0.1) for poly, _ in _arrow_sticker("fletched")]
 """The third family's thin fletched arrow pointing north (a shaft, an open V head, two tail feathers)."""
-OLD = NeedleRule(plate_shrink=0, axis=AxisRule(thin=0))
-"""``asked_arrow`` before: the mirror overlap on the strokes as drawn, no ink cut at the sticker."""
+OLD = NeedleRule(plate_shrink=0, axis=AxisRule(thin=0), sweep=None, checked=False, pawn_lines=False)
+"""``asked_arrow`` before: the mirror overlap on the strokes as drawn, no ink cut at the sticker (nor session
+23's sweep, checks and pawns read as line-arrow cubes)."""
 
 
 def _read(crop: np.ndarray, rule: NeedleRule = NeedleRule()) -> str | None:
