@@ -184,3 +184,54 @@ def test_an_unsure_cube_showing_its_own_line_arrow_is_sure() -> None:
     needle_checked(decided, [0, 1, 2, 3], tops, {}, frozenset(), NeedleRule())
     # its own arrow: sure; the other way round: turned, its confidence kept; a sure one and no arrow kept
     assert decided == [("cube:N", 0.6), ("cube:N", 0.55), ("cube:N", 0.8), ("cube:W", 0.5)]
+
+
+def test_the_mirror_axis_is_not_read_where_the_sweep_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``needle_checked``'s cost was the mirror axis read on every cube a shape reader read (session 23,
+    qspeed): where the strokes' sweep reads the cube's direction already it is not read; where the sweep
+    reads another way (or none) it is, and decides as before."""
+    import vision.qubism_needle as qn
+
+    calls: list[int] = []
+    axis = qn.axis_direction
+
+    def counted(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule()) -> tuple[str | None, float]:
+        calls.append(1)
+        return axis(mask, glyph, rule)
+
+    monkeypatch.setattr(qn, "axis_direction", counted)
+    arrow = _face(FLETCHED, 6.0, 0.25, 0.5, sticker=0.76)  # north
+    assert line_arrow(arrow) == "N"
+    for rule, token, want, reads in ((NeedleRule(), "cube:N", "cube:N", 0), (NeedleRule(agreed=False), "cube:N", "cube:N", 1),
+                                     (NeedleRule(), "cube:S", "cube:N", 1)):
+        calls.clear()
+        decided: list[tuple[str | None, float]] = [(token, 0.7)]
+        needle_checked(decided, [0], np.array([arrow]), {}, frozenset(), rule)
+        assert decided == [(want, 0.7)] and len(calls) == reads, (rule.agreed, token, calls)
+
+
+def _mirror_reference(mask: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """``_mirror_scores`` as first written (session 20): full maps, the union summed from its maxima."""
+    m = np.asarray(mask, np.float32)
+    ys, xs = np.nonzero(m)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    n = 2 * int(np.ceil(float(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).max())))) + 3
+    a = np.radians(np.asarray(turns, np.float32))[:, None, None]
+    v, u = np.mgrid[0:n, 0:n].astype(np.float32) - (n - 1) / 2
+    mx = (np.cos(a) * u - np.sin(a) * v + cx).reshape(-1, n)
+    my = (np.sin(a) * u + np.cos(a) * v + cy).reshape(-1, n)
+    t = cv2.remap(m, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(turns), n, n)
+    return np.stack([np.minimum(t, f).sum(axis=(1, 2)) / (np.maximum(t, f).sum(axis=(1, 2)) + 1e-6)
+                     for f in (t[:, :, ::-1], t[:, ::-1, :])], axis=1)
+
+
+def test_the_mirror_scores_are_those_of_the_full_maps() -> None:
+    from vision.qubism_needle import _mirror_scores
+
+    turns = np.arange(-40.0, 40.5, 4.0)
+    for degrees, _ in TURNS:
+        crop = _face(FLETCHED + STRAY, degrees + 6.0, 0.25, 0.5, sticker=0.76)
+        mask = (crop[6:42, 6:42] < 0.3).astype(np.uint8)
+        scores, turned = _mirror_scores(mask, turns)
+        assert turned.shape[0] == len(turns) and float(scores.max()) > 0.5
+        assert np.allclose(scores, _mirror_reference(mask, turns), atol=1e-5)
