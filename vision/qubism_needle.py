@@ -465,8 +465,16 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
             found[k] = (central, central if central is not None else plate_ink(tops[k], rule))
         return found[k]
 
+    swept: dict[int, str | None] = {}
+
+    def sweep_of(mask: np.ndarray) -> str | None:
+        """``sweep_direction`` of a spot's ink (kept in ``found``), read once for ``pawn_lines`` and the check."""
+        if id(mask) not in swept:
+            swept[id(mask)] = sweep_direction(mask, rule.sweep) if rule.sweep is not None else None
+        return swept[id(mask)]
+
     if rule.pawn_lines:
-        pawn_lines(decided, look, tops, moved, rule, inks)
+        pawn_lines(decided, look, tops, moved, rule, inks, sweep_of)
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token is None or not token.startswith("cube:") or token == "cube:?" or i in moved:
@@ -476,12 +484,12 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
         central, ink = inks(k)
         direction = _needle(central, rule)[0]  # needle_direction(tops[k], rule)
         if direction is None and rule.checked and ink is not None:  # as asked_arrow(tops[k], None, ...) reads
-            swept = sweep_direction(ink[0], rule.sweep) if rule.sweep is not None else None
-            if rule.agreed and swept == token[5:]:
+            sweep = sweep_of(ink[0])
+            if rule.agreed and sweep == token[5:]:
                 continue  # two readers agree: the mirror axis (the check's cost) is not read
             direction = axis_direction(ink[0], glyph or GlyphRule(), rule.axis)[0]
             if direction is None:
-                direction = swept
+                direction = sweep
         if direction is not None and direction != token[5:]:
             decided[i] = (f"cube:{direction}", conf)
 
@@ -497,27 +505,30 @@ def line_arrow(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> str | None:
     return _line(ink if ink is not None else plate_ink(top, rule), rule)
 
 
-def _line(ink: _Ink | None, rule: NeedleRule) -> str | None:
-    """``line_arrow`` of a top crop's ink (its ``central_ink``, else its ``plate_ink``)."""
+def _line(ink: _Ink | None, rule: NeedleRule, sweep: Callable[[np.ndarray], str | None] | None = None) -> str | None:
+    """``line_arrow`` of a top crop's ink (its ``central_ink``, else its ``plate_ink``); ``sweep``: its
+    ``sweep_direction`` where the caller keeps it."""
     if ink is None or rule.sweep is None or rule.axis.thin <= 0:
         return None
-    depth = cv2.distanceTransform(np.pad(ink[0], 1), cv2.DIST_L2, 3)
+    depth = cv2.distanceTransform(cv2.copyMakeBorder(ink[0], 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2, 3)
     inside = depth[depth > 0]
     if not len(inside) or float(inside.mean()) >= rule.axis.thin:
         return None
-    return sweep_direction(ink[0], rule.sweep)
+    return sweep_direction(ink[0], rule.sweep) if sweep is None else sweep(ink[0])
 
 
 def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
                moved: frozenset[int], rule: NeedleRule,
-               inks: Callable[[int], tuple[_Ink | None, _Ink | None]] | None = None) -> list[int]:
+               inks: Callable[[int], tuple[_Ink | None, _Ink | None]] | None = None,
+               sweep: Callable[[np.ndarray], str | None] | None = None) -> list[int]:
     """A frame's spots read as a pawn whose top crop (``tops[k]``, spot ``look[k]``; not one found off its
     place, ``moved``) shows a line arrow (``line_arrow``) are that cube, in place, with
     ``NeedleRule.line_conf``, while the frame has fewer than ``NeedleRule.most`` cubes (Q1): the third
     family's acrylic and lacquer cubes with fletched arrows look like a white pawn to the spot's look. A
     cube read less surely whose top shows its own arrow so is as sure (a pawn's head is no line arrow:
     ``vision.qubism_pawns.pawns_back`` puts a pawn the look saw there back only on a cube read unsurely).
-    ``inks``: a spot's (``central_ink``, the ink read) by its index in ``look``, where the caller keeps them.
+    ``inks``: a spot's (``central_ink``, the ink read) by its index in ``look``, and ``sweep`` an ink's
+    ``sweep_direction``, where the caller keeps them.
     Returns the spots changed."""
     out: list[int] = []
     for k, i in enumerate(look):
@@ -527,7 +538,7 @@ def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: n
             continue
         if pawn and sum(1 for t, _ in decided if t is not None and t.startswith("cube")) >= rule.most:
             continue
-        direction = line_arrow(tops[k], rule) if inks is None else _line(inks(k)[1], rule)
+        direction = line_arrow(tops[k], rule) if inks is None else _line(inks(k)[1], rule, sweep)
         if direction is not None and (pawn or token[5:] == direction):
             decided[i] = (f"cube:{direction}", rule.line_conf)
             out.append(i)
