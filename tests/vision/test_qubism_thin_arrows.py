@@ -202,8 +202,9 @@ def test_the_mirror_axis_is_not_read_where_the_sweep_agrees(monkeypatch: pytest.
     monkeypatch.setattr(qn, "axis_direction", counted)
     arrow = _face(FLETCHED, 6.0, 0.25, 0.5, sticker=0.76)  # north
     assert line_arrow(arrow) == "N"
-    for rule, token, want, reads in ((NeedleRule(), "cube:N", "cube:N", 0), (NeedleRule(agreed=False), "cube:N", "cube:N", 1),
-                                     (NeedleRule(), "cube:S", "cube:N", 1)):
+    cases = ((NeedleRule(), "cube:N", "cube:N", 0), (NeedleRule(agreed=False), "cube:N", "cube:N", 1),
+             (NeedleRule(), "cube:S", "cube:N", 1))  # agreed: not read; not asked to skip, or the sweep disagrees: read
+    for rule, token, want, reads in cases:
         calls.clear()
         decided: list[tuple[str | None, float]] = [(token, 0.7)]
         needle_checked(decided, [0], np.array([arrow]), {}, frozenset(), rule)
