@@ -52,6 +52,47 @@ def play_on(app: Any, rng: Any, steps: int, choose: Callable[[Any, Any], Any] | 
             app.apply(choose(state, rng) if choose is not None else rng.choice(state.legal_actions()))
 
 
+def play_fast(app: Any, rng: Any, steps: int, choose: Callable[[Any, Any], Any] | None = None) -> None:
+    """``play_on``'s game (the same decisions, throws drawn by the picker's own generator), for
+    scenes and tests that check where a game ends, not each move on the way: the decisions are
+    stored through a second session of the open game (the engine reaches the position; no screen
+    redraws a board per move), and the decision that ends the game (or the last of ``steps``) is
+    made on the screen, after the game is opened again, so the end is shown as after play by
+    touch. tests/ui/test_whole_games.py and test_flow's by-touch game play every move on screen."""
+    from companion.session import Session
+    from ui import actions
+
+    game_id = app.session.game_id
+    session = Session.load(app.store, game_id)
+    dice = app.game_screen.picker.rng
+    last: Callable[[], Any] | None = None
+    for _i in range(steps):
+        state = session.state
+        if state.is_over():
+            break
+        kind = actions.chance_kind(state)
+        if kind == "dice":
+            n, faces = actions.dice_spec(state)
+            values = tuple(dice.choice(list(faces)) for _ in range(n))  # as DicePicker.roll
+            act = actions.throw_action(state, list(values))
+            last = lambda v=values: app.game_screen.enter_throw(v)  # noqa: E731
+        elif kind == "tile":
+            label, act, _p = rng.choice(actions.tile_outcomes(state))
+            last = lambda t=label: app.game_screen.enter_tile(t)  # noqa: E731
+        else:
+            act = choose(state, rng) if choose is not None else rng.choice(state.legal_actions())
+            last = lambda a=act: app.apply(a)  # noqa: E731
+        trial = state.clone()
+        trial.apply(act)
+        if trial.is_over() or _i == steps - 1:
+            break
+        session.apply(act)
+        last = None
+    app.continue_game(game_id)
+    if last is not None:
+        last()
+
+
 def tap(widget: Widget) -> None:
     """A simulated finger touch at the widget's centre, through the window's input path."""
     pump()  # lay out first, so the widget is where the finger lands
