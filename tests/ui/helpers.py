@@ -171,33 +171,44 @@ def texts(root: Widget) -> list[str]:
     return [w.text for w in walk(root) if isinstance(w, Label) and w.text and visible(w)]
 
 
+_MEASURED: dict[tuple[bool, str], tuple[float, float]] = {}
+"""Text sizes measured by ``_measure``: the same text in the same font options measures the same,
+and the fit checks meet the same buttons, titles and words on screen after screen."""
+
+
+def _measure(options: dict[str, Any], markup: bool) -> tuple[float, float]:
+    """The texture size of a core label made with ``options`` (remembered in ``_MEASURED``)."""
+    key = (markup, repr(sorted(options.items())))
+    size = _MEASURED.get(key)
+    if size is None:
+        from kivy.core.text import Label as CoreLabel
+        from kivy.core.text.markup import MarkupLabel
+
+        core = (MarkupLabel if markup else CoreLabel)(**options)
+        core.refresh()
+        texture = core.texture
+        size = (float(texture.width), float(texture.height)) if texture is not None else (0.0, 0.0)
+        _MEASURED[key] = size
+    return size
+
+
 def _needed(label: Label, width: float | None) -> tuple[float, float]:
     """The size ``label``'s text needs, wrapped at ``width`` (None: one line per line of text),
     never shortened."""
-    from kivy.core.text import Label as CoreLabel
-    from kivy.core.text.markup import MarkupLabel
-
     options = dict(label._label.options)
     options.update(text=label.text, text_size=(width, None), shorten=False, max_lines=0)
-    core = (MarkupLabel if label.markup else CoreLabel)(**options)
-    core.refresh()
-    texture = core.texture
-    return (float(texture.width), float(texture.height)) if texture is not None else (0.0, 0.0)
+    return _measure(options, bool(label.markup))
 
 
 def _words_too_long(label: Label, width: float) -> list[str]:
     """Words wider than the wrapping width (Kivy would break them mid-word)."""
     if label.markup:
         return []
-    from kivy.core.text import Label as CoreLabel
-
     options = dict(label._label.options)
     out = []
     for word in set(label.text.split()):
         options.update(text=word, text_size=(None, None), shorten=False, max_lines=0)
-        core = CoreLabel(**options)
-        core.refresh()
-        if core.texture is not None and core.texture.width > width + 2:
+        if _measure(options, False)[0] > width + 2:
             out.append(word)
     return out
 
