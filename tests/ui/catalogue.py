@@ -12,6 +12,7 @@ import ast
 import gettext
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +77,14 @@ def locale_dir() -> Path:
     return LOCALE
 
 
-@pytest.fixture
-def lang_app(make_app: Any, locale_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Any]]:
-    """``lang_app("nl")``: an app started in that language, with the catalogues above."""
+@contextmanager
+def in_language(make_app: Any, locale_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Any]]:
+    """``lang_app``'s body: ``make("nl")`` makes an app (with ``make_app``) started in that language,
+    with the catalogues in ``locale_dir``.
+
+    Nothing switches back to English on leaving: the app is still listening then (``make_app``
+    closes it after), and a switch would build every screen again in English for nothing, a whole
+    app's build per Dutch or French test; ``make_app``'s close lets go of it, then switches back."""
     from companion import i18n
 
     monkeypatch.setattr(i18n, "LOCALE_DIR", locale_dir)
@@ -90,4 +96,10 @@ def lang_app(make_app: Any, locale_dir: Path, monkeypatch: pytest.MonkeyPatch) -
         return app
 
     yield make
-    i18n.set_language("en")
+
+
+@pytest.fixture
+def lang_app(make_app: Any, locale_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Any]]:
+    """``lang_app("nl")``: an app started in that language, with the catalogues above."""
+    with in_language(make_app, locale_dir, monkeypatch) as make:
+        yield make

@@ -52,6 +52,47 @@ def play_on(app: Any, rng: Any, steps: int, choose: Callable[[Any, Any], Any] | 
             app.apply(choose(state, rng) if choose is not None else rng.choice(state.legal_actions()))
 
 
+def play_fast(app: Any, rng: Any, steps: int, choose: Callable[[Any, Any], Any] | None = None) -> None:
+    """``play_on``'s game (the same decisions, throws drawn by the picker's own generator), for
+    scenes and tests that check where a game ends, not each move on the way: the decisions are
+    stored through a second session of the open game (the engine reaches the position; no screen
+    redraws a board per move), and the decision that ends the game (or the last of ``steps``) is
+    made on the screen, after the game is opened again, so the end is shown as after play by
+    touch. tests/ui/test_whole_games.py and test_flow's by-touch game play every move on screen."""
+    from companion.session import Session
+    from ui import actions
+
+    game_id = app.session.game_id
+    session = Session.load(app.store, game_id)
+    dice = app.game_screen.picker.rng
+    last: Callable[[], Any] | None = None
+    for _i in range(steps):
+        state = session.state
+        if state.is_over():
+            break
+        kind = actions.chance_kind(state)
+        if kind == "dice":
+            n, faces = actions.dice_spec(state)
+            values = tuple(dice.choice(list(faces)) for _ in range(n))  # as DicePicker.roll
+            act = actions.throw_action(state, list(values))
+            last = lambda v=values: app.game_screen.enter_throw(v)  # noqa: E731
+        elif kind == "tile":
+            label, act, _p = rng.choice(actions.tile_outcomes(state))
+            last = lambda t=label: app.game_screen.enter_tile(t)  # noqa: E731
+        else:
+            act = choose(state, rng) if choose is not None else rng.choice(state.legal_actions())
+            last = lambda a=act: app.apply(a)  # noqa: E731
+        trial = state.clone()
+        trial.apply(act)
+        if trial.is_over() or _i == steps - 1:
+            break
+        session.apply(act)
+        last = None
+    app.continue_game(game_id)
+    if last is not None:
+        last()
+
+
 def tap(widget: Widget) -> None:
     """A simulated finger touch at the widget's centre, through the window's input path."""
     pump()  # lay out first, so the widget is where the finger lands
@@ -130,33 +171,44 @@ def texts(root: Widget) -> list[str]:
     return [w.text for w in walk(root) if isinstance(w, Label) and w.text and visible(w)]
 
 
+_MEASURED: dict[tuple[bool, str], tuple[float, float]] = {}
+"""Text sizes measured by ``_measure``: the same text in the same font options measures the same,
+and the fit checks meet the same buttons, titles and words on screen after screen."""
+
+
+def _measure(options: dict[str, Any], markup: bool) -> tuple[float, float]:
+    """The texture size of a core label made with ``options`` (remembered in ``_MEASURED``)."""
+    key = (markup, repr(sorted(options.items())))
+    size = _MEASURED.get(key)
+    if size is None:
+        from kivy.core.text import Label as CoreLabel
+        from kivy.core.text.markup import MarkupLabel
+
+        core = (MarkupLabel if markup else CoreLabel)(**options)
+        core.refresh()
+        texture = core.texture
+        size = (float(texture.width), float(texture.height)) if texture is not None else (0.0, 0.0)
+        _MEASURED[key] = size
+    return size
+
+
 def _needed(label: Label, width: float | None) -> tuple[float, float]:
     """The size ``label``'s text needs, wrapped at ``width`` (None: one line per line of text),
     never shortened."""
-    from kivy.core.text import Label as CoreLabel
-    from kivy.core.text.markup import MarkupLabel
-
     options = dict(label._label.options)
     options.update(text=label.text, text_size=(width, None), shorten=False, max_lines=0)
-    core = (MarkupLabel if label.markup else CoreLabel)(**options)
-    core.refresh()
-    texture = core.texture
-    return (float(texture.width), float(texture.height)) if texture is not None else (0.0, 0.0)
+    return _measure(options, bool(label.markup))
 
 
 def _words_too_long(label: Label, width: float) -> list[str]:
     """Words wider than the wrapping width (Kivy would break them mid-word)."""
     if label.markup:
         return []
-    from kivy.core.text import Label as CoreLabel
-
     options = dict(label._label.options)
     out = []
     for word in set(label.text.split()):
         options.update(text=word, text_size=(None, None), shorten=False, max_lines=0)
-        core = CoreLabel(**options)
-        core.refresh()
-        if core.texture is not None and core.texture.width > width + 2:
+        if _measure(options, False)[0] > width + 2:
             out.append(word)
     return out
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.ui.catalogue import lang_app, locale_dir  # noqa: F401  (fixtures)
-from tests.ui.helpers import play_on, pump, screenshot, small_touch_targets, tap, wait_for, walk
+from tests.ui.helpers import play_fast, play_on, pump, screenshot, small_touch_targets, tap, wait_for, walk
 
 
 def _views(app: Any, name: str) -> list[Any]:
@@ -198,7 +198,7 @@ def test_end_of_game_screen_chop_chop_counts_cheese(make_app: Any) -> None:
     app = make_app()
     app.start_game("chopchop", {"cat": "Mum", "mice1": "Tom"}, {})
     rng = random.Random(5)
-    play_on(app, rng, 3000)
+    play_fast(app, rng, 3000)  # the engine plays; the move that ends it is made on the screen
     assert app.session.is_over()
     pump(2)
     over = app.screen("gameover")
@@ -212,8 +212,7 @@ def test_end_of_game_screen_chop_chop_counts_cheese(make_app: Any) -> None:
 def test_history_lists_unfinished_games_wins_and_steps_through_a_replay(make_app: Any) -> None:
     app = make_app()
     app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
-    while not app.session.is_over():
-        app.game_screen.picker.roll()
+    play_fast(app, random.Random(0), 3000)  # the winning throw on the screen
     finished = app.session
     app.start_game("kilkenny", {"red": "Anna", "blue": "Carl"}, {})
     app.game_screen.picker.roll()
@@ -367,15 +366,14 @@ def test_flow_screens_in_three_languages(lang_app: Any, lang: str) -> None:
     _ask(app).dismiss(animation=False)
     # a whole Kat en Muis game: the end-of-game screen
     app.continue_game(min(home.unfinished_rows))
-    while not app.session.is_over():
-        app.game_screen.picker.roll()
+    play_fast(app, rng, 3000)  # the winning throw on the screen
     pump(2)
     s.check("flow_gameover_katenmuis")
     tap(app.screen("gameover").ids.board_button)
     s.check("flow_game_over_board")
     # Chop! Chop! to the end
     app.continue_game(max(g.id for g in app.store.unfinished_games("chopchop")))
-    play_on(app, rng, 3000)
+    play_fast(app, rng, 3000)
     pump(2)
     s.check("flow_gameover_chopchop")
     app.start_game("kilkenny", {"red": "Anna", "blue": "Carl"}, {})

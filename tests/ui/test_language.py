@@ -180,3 +180,22 @@ def test_lang_option() -> None:
         parse_lang("de")
     assert build_parser().parse_args(["--lang", "fr"]).lang == "fr"
     assert build_parser().parse_args([]).lang is None
+
+
+def test_a_dutch_apps_test_ends_without_building_its_screens_again(
+        window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """lang_app's end leaves the language alone while the app listens (a switch to English there
+    built every screen again, for nothing); make_app's close lets go of the app, then switches."""
+    from companion import i18n
+    from tests.ui.catalogue import LOCALE, in_language
+    from tests.ui.conftest import apps
+    from ui.application import CompanionApp
+
+    built: list[str] = []
+    make_screens = CompanionApp.make_screens
+    monkeypatch.setattr(CompanionApp, "make_screens", lambda app: built.append(i18n.language()) or make_screens(app))
+    with apps(window, tmp_path) as make_app:
+        with in_language(make_app, LOCALE, monkeypatch) as make:
+            make("nl")
+        assert built == ["nl"] and i18n.language() == "nl"
+    assert built == ["nl"] and i18n.language() == "en"

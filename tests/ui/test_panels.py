@@ -54,3 +54,34 @@ def test_the_tile_counts_are_kept_until_a_count_changes(make_app: Any) -> None:
     screen.refresh()
     assert list(grid.children) != rows
     assert {w.tile: w.text for w in walk(grid) if hasattr(w, "tile") and hasattr(w, "text")} == before
+
+
+def test_homes_unfinished_rows_are_kept_until_what_one_says_changes(make_app: Any) -> None:
+    """Each choice of game refreshes Home: a row is made again only for a game whose line changed
+    (a move made), or in a new language; a game ended or started adds or drops its row."""
+    from companion import i18n
+
+    app = make_app()
+    play(app, "katenmuis", 0)
+    play(app, "kilkenny", 0)
+    app.go("home")
+    home = app.screen("home")
+    rows = dict(home.unfinished_rows)
+    assert len(rows) == 2 and list(home.ids.unfinished.children) == list(reversed(rows.values()))
+    for key in ("chopchop", "qubism", "katenmuis"):
+        home.select_game(key)
+        assert home.unfinished_rows == rows and all(a is b for a, b in zip(home.unfinished_rows.values(),
+                                                                             rows.values(), strict=True))
+    kilkenny = app.session.game_id
+    app.continue_game(kilkenny)
+    app.game_screen.picker.roll()  # Kilkenny Cats: one move made
+    app.go("home")
+    home.select_game("qubism")
+    kept = [gid for gid in rows if home.unfinished_rows[gid] is rows[gid]]
+    assert kept == [gid for gid in rows if gid != kilkenny]
+    assert "1 move" in home.unfinished_rows[kilkenny].label.text
+    assert list(home.ids.unfinished.children) == list(reversed(home.unfinished_rows.values()))
+    i18n.set_language("nl")
+    home.select_game("qubism")
+    assert not any(home.unfinished_rows[gid] is rows[gid] for gid in rows)
+    i18n.set_language("en")

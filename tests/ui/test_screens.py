@@ -3,11 +3,12 @@ artifacts/screens/, checked for its key widgets, touch targets >= 48 px and key 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
-from tests.ui.helpers import screenshot, small_text, small_touch_targets, tap, texts, wait_for
+from tests.ui.helpers import play_fast, screenshot, small_text, small_touch_targets, tap, texts, wait_for
 
 
 def _check(app: Any, name: str) -> list[str]:
@@ -84,9 +85,7 @@ def test_game_screen_1280x720(make_app: Any, key: str) -> None:
 def test_history_with_a_finished_game(make_app: Any) -> None:
     app = make_app()
     app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
-    screen = app.game_screen
-    while not app.session.is_over():
-        screen.picker.roll()
+    play_fast(app, random.Random(0), 3000)  # the winning throw on the screen
     app.go("history")
     shown = _check(app, "history_800x480")
     assert any("Anna" in t for t in shown)

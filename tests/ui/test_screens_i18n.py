@@ -6,12 +6,13 @@ The Dutch and French are the catalogues in companion/locale (made by scripts/cat
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from tests.ui.catalogue import lang_app, locale_dir  # noqa: F401  (fixtures)
-from tests.ui.helpers import clipped, outside_parent, pump, screenshot, small_touch_targets, tap
+from tests.ui.helpers import clipped, outside_parent, play_fast, pump, screenshot, small_touch_targets, tap
 
 LANGS = ["en", "nl", "fr"]
 
@@ -153,9 +154,7 @@ def test_game_pickers_popups_and_the_end(lang_app: Any, lang: str) -> None:
     s.check("game_camera_offer")
     # Kat en Muis to the end
     app.start_game("katenmuis", {"cat": "Anna", "mouse": "Ben"}, {})
-    screen = app.game_screen
-    while not app.session.is_over():
-        screen.picker.roll()
+    play_fast(app, random.Random(0), 3000)  # the winning throw on the screen
     s.check("game_katenmuis_over")
     s.done()
 
@@ -196,8 +195,7 @@ def test_camera_settings_and_history(lang_app: Any, lang: str) -> None:
     settings.ids.port.text = ""
     settings.die_status = settings.die_status  # the status line as it stands
     s.check("settings_top")
-    while not app.session.is_over():
-        app.game_screen.picker.roll()
+    play_fast(app, random.Random(0), 3000)
     app.go("history")
     s.check("history")
     hist = app.screen("history")

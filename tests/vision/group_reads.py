@@ -1,14 +1,19 @@
 """A rendered group of scenes read as the bench reads it (its first scene, the start, learned;
 occluded squares left out), for the reader tests made from rendered scenes; and a rendered group
-written once per test run (``c_group``), read by every test that renders the same."""
+written once (``c_group``, ``a_group``), read by every test that renders the same, and kept under
+.venv/test-cache/ for later runs of the same code (``stored``)."""
 
 from __future__ import annotations
 
 import fcntl
+import functools
+import hashlib
 import json
 import os
 import re
 import shutil
+import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -32,12 +37,63 @@ def run_dir(factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def _once(factory: pytest.TempPathFactory, key: str, write: Callable[[Path], None]) -> tuple[Path, list[dict[str, Any]]]:
+STORED = Path(__file__).resolve().parents[2] / ".venv" / "test-cache" / "rendered"
+"""Rendered groups kept between runs (``stored``), a folder per version of the code that renders."""
+STORED_DAYS = 2.0
+"""A version's folder not used for this long is deleted when another version first stores."""
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """A hash of everything a rendered group can depend on: every file under companion/ and
+    vision/ (the renderers, boards, pieces, printing; any change there makes a new version), the
+    photo sets' labels that the third family's table textures are cut from, and the versions of
+    Python, NumPy and OpenCV."""
+    import cv2
+
+    from vision.synth.scene_c_world import PHOTO_SETS, datasets_dir
+
+    digest = hashlib.sha256(f"{sys.version} {np.__version__} {cv2.__version__}".encode())
+    for name in PHOTO_SETS:
+        labels = datasets_dir() / name / "labels.json"
+        digest.update(str(labels).encode() + b"\0" + (labels.read_bytes() if labels.is_file() else b"-") + b"\0")
+    root = STORED.parents[2]
+    for top in ("companion", "vision"):
+        for path in sorted((root / top).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def stored(factory: pytest.TempPathFactory) -> Path:
+    """Where the groups of this version of the code are kept: under .venv/test-cache/rendered/,
+    so a run renders only what no earlier run of the same code rendered (each group is
+    deterministic in its seed; tests/vision/test_render_determinism.py). TEST_RENDER_CACHE=0: the
+    run's own folder, nothing kept; TEST_RENDER_CACHE=FOLDER: kept in FOLDER instead."""
+    setting = os.environ.get("TEST_RENDER_CACHE", "")
+    if setting == "0":
+        return run_dir(factory) / "rendered"
+    top = Path(setting) if setting not in ("", "1") else STORED
+    folder = top / code_version()
+    if not folder.is_dir():
+        top.mkdir(parents=True, exist_ok=True)
+        for old in top.iterdir():  # other versions' folders, unused for days
+            used = old / ".used"
+            if used.is_file() and time.time() - used.stat().st_mtime > STORED_DAYS * 86400:
+                shutil.rmtree(old, ignore_errors=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ".used").touch()
+    return folder
+
+
+def _once(factory: pytest.TempPathFactory, key: str, write: Callable[[Path], None],
+          cache: Path | None = None) -> tuple[Path, list[dict[str, Any]]]:
     """The folder and scenes of ``key``'s group, written by ``write`` (into the folder, with its
-    labels.json) by the first test of the run that asks for it; the others, in any worker, wait
-    for it and read the same files. Tests only read them."""
-    cache = run_dir(factory) / "rendered"
-    cache.mkdir(exist_ok=True)
+    labels.json) by the first test that asks for it, into ``cache`` (default: this run's own
+    folder); the others, in any worker (and any later run, for a ``stored`` cache), wait for it
+    and read the same files. Tests only read them."""
+    cache = cache if cache is not None else run_dir(factory) / "rendered"
+    cache.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", key)
     root = cache / name
     with open(cache / f"{name}.lock", "w") as lock:
@@ -53,7 +109,7 @@ def _once(factory: pytest.TempPathFactory, key: str, write: Callable[[Path], Non
 
 def c_group(factory: pytest.TempPathFactory, game: str, group_no: int, size: int, first: int, seed: int,
             frame: tuple[int, int] | None = None) -> tuple[Path, list[dict[str, Any]]]:
-    """``write_c_group``'s group (the third 3-D family) rendered once per run: its folder (with
+    """``write_c_group``'s group (the third 3-D family) rendered once (``stored``): its folder (with
     a labels.json of its scenes) and its scenes. Another renderer's group is ``_once`` with its
     own writer."""
     def write(root: Path) -> None:
@@ -61,16 +117,16 @@ def c_group(factory: pytest.TempPathFactory, game: str, group_no: int, size: int
         scenes = write_c_group(root, game, group_no, size, first, seed, frame=frame)
         (root / "labels.json").write_text(json.dumps({"scenes": scenes}))
 
-    return _once(factory, f"c-{game}-{group_no}-{size}-{first}-{seed}-{frame}", write)
+    return _once(factory, f"c-{game}-{group_no}-{size}-{first}-{seed}-{frame}", write, stored(factory))
 
 
 def a_group(factory: pytest.TempPathFactory, game: str, count: int, seed: int) -> tuple[Path, list[dict[str, Any]]]:
     """``write_3d_dataset``'s scenes of one game (the first 3-D family, groups of 8) rendered once
-    per run: its folder and its scenes."""
+    (``stored``): its folder and its scenes."""
     def write(root: Path) -> None:
         write_3d_dataset(root, count, seed=seed, games=[game], group_size=8)
 
-    return _once(factory, f"a-{game}-{count}-{seed}", write)
+    return _once(factory, f"a-{game}-{count}-{seed}", write, stored(factory))
 
 
 def c_group_images(factory: pytest.TempPathFactory, game: str, group_no: int, size: int, first: int, seed: int,

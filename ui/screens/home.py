@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 
-from companion import games
+from companion import games, i18n
 from companion.i18n import N_, _
 from companion.store import StoreError
 from companion.textsafe import clean_name
@@ -100,6 +100,9 @@ class HomeScreen(Screen):
         self.game_buttons: dict[str, BigToggle] = {}
         self.role_buttons: dict[str, BigToggle] = {}
         self.seat_choices: dict[str, seating.SeatChoice] = {}
+        self.unfinished_rows: dict[int, Any] = {}
+        """Home's unfinished games: game id -> its row (ui.screens.unfinished.UnfinishedRow)."""
+        self._row_keys: dict[int, tuple[int, str, tuple[str, str]]] = {}
         self._rules_ticket = 0
         super().__init__(**kwargs)
 
@@ -357,17 +360,25 @@ class HomeScreen(Screen):
         app = self.app
         if app is None:
             return
-        from ui.screens.unfinished import UnfinishedRow, seat_names
+        from ui.screens.unfinished import UnfinishedRow, describe, seat_names
 
         unfinished = app.store.unfinished_games()
         self.unfinished_count = len(unfinished)
-        box = self.ids.unfinished
-        box.clear_widgets()
-        self.unfinished_rows: dict[int, UnfinishedRow] = {}
-        for record in unfinished:
-            row = UnfinishedRow(app.store, record, self.continue_game, self.delete_game)
-            box.add_widget(row)
-            self.unfinished_rows[record.id] = row
+        # a row is made again only when what it says changed (each choice of game refreshes Home:
+        # with many unfinished games, making every row again each time was most of a choice's cost)
+        lang = i18n.language()
+        wanted = [(record, (record.id, lang, describe(app.store, record))) for record in unfinished]
+        if [key for _r, key in wanted] != list(self._row_keys.values()):
+            box = self.ids.unfinished
+            box.clear_widgets()
+            old, made = self.unfinished_rows, self._row_keys
+            self.unfinished_rows, self._row_keys = {}, {}
+            for record, key in wanted:
+                row = old[record.id] if made.get(record.id) == key else \
+                    UnfinishedRow(app.store, record, self.continue_game, self.delete_game, key[2])
+                box.add_widget(row)
+                self.unfinished_rows[record.id] = row
+                self._row_keys[record.id] = key
         mine = [g for g in unfinished if g.game == self.game_key]
         if mine:
             g = mine[0]

@@ -65,10 +65,10 @@ class UnfinishedRow(Panel):
     """One unfinished game: its description, Continue and Delete."""
 
     def __init__(self, store: Store, record: GameRecord, on_continue: Callable[[int], Any],
-                 on_delete: Callable[[int], Any]) -> None:
+                 on_delete: Callable[[int], Any], described: tuple[str, str] | None = None) -> None:
         super().__init__(size_hint_y=None, height=64, padding=[10, 4, 6, 4], spacing=6, bg=list(theme.PANEL))
         self.game_id = record.id
-        first, second = describe(store, record)
+        first, second = described if described is not None else describe(store, record)
         self.label = TextLabel(text=f"{first}\n{second}", font_size=theme.FONT_SMALL)
         self.continue_button = IconButton(icon="play", text=_("Continue"), bg=list(theme.INFO), size_hint_x=None,
                                           width=150)
