@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from vision.chop_known import UNSURE, new_game
+from vision.chop_known import UNSURE, base_token, new_game
 from vision.chop_squares import CLASSES
 
 LEAST = 0.1
@@ -39,17 +39,13 @@ read there (unsure). On the bench sets' misses (``docs/readme/board.md``, sessio
 a mouse that stayed read 0.1-0.8 there."""
 
 
-def _base(token: str | None) -> str:
-    return "-" if token is None else token.split(":", 1)[0]
-
-
 def mice_left(decided: Sequence[tuple[str | None, float]], groups: Sequence[Sequence[str]],
               confirmed: Mapping[str, str]) -> int | None:
     """The mice on the board now by the ``confirmed`` position: all of its mice while the cat is
     read on the spot where it stood (C6: no mouse caught since), else None (not known)."""
-    cat = [k for k, t in confirmed.items() if _base(t) == "cat"]
-    stays = bool(cat) and any(cat[0] in ids and _base(token) == "cat" for (token, _), ids in zip(decided, groups))
-    return sum(1 for t in confirmed.values() if _base(t) == "mouse") if stays else None
+    cat = [k for k, t in confirmed.items() if base_token(t) == "cat"]
+    stays = bool(cat) and any(cat[0] in ids and base_token(token) == "cat" for (token, _), ids in zip(decided, groups))
+    return sum(1 for t in confirmed.values() if base_token(t) == "mouse") if stays else None
 
 
 def missing_mice(decided: list[tuple[str | None, float]], groups: Sequence[Sequence[str]],
@@ -63,16 +59,16 @@ def missing_mice(decided: list[tuple[str | None, float]], groups: Sequence[Seque
     left = mice_left(decided, groups, confirmed)
     if left is None:
         return 0
-    need = left - sum(1 for t, _ in decided if _base(t) == "mouse")
-    if any(_base(t) == "cat" and any(s.startswith("top:") for s in ids) for (t, _), ids in zip(decided, groups)):
+    need = left - sum(1 for t, _ in decided if base_token(t) == "mouse")
+    if any(base_token(t) == "cat" and any(s.startswith("top:") for s in ids) for (t, _), ids in zip(decided, groups)):
         need -= 1  # the cat on the table top hides the floor square under it: a mouse may stand there
     if need <= 0:
         return 0
     q = np.asarray(probs, np.float64)
     p, cat = q[:, CLASSES.index("mouse")], q[:, CLASSES.index("cat")]
     spots = [i for i, ((token, _), ids) in enumerate(zip(decided, groups))
-             if _base(token) not in ("mouse", "cat") and p[i] >= max(least, cat[i])
-             and any(_base(confirmed.get(s)) == "mouse" for s in ids)]
+             if base_token(token) not in ("mouse", "cat") and p[i] >= max(least, cat[i])
+             and any(base_token(confirmed.get(s)) == "mouse" for s in ids)]
     spots.sort(key=lambda i: -p[i])
     for i in spots[:need]:
         decided[i] = ("mouse", UNSURE)

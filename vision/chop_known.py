@@ -56,7 +56,8 @@ mean the slabs were laid again (a new game): the confirmed position is then not 
 CLEAR = 0.9
 
 
-def _base(token: str | None) -> str:
+def base_token(token: str | None) -> str:
+    """A token's kind (``"mouse:2"`` -> ``"mouse"``), ``"-"`` for an empty spot."""
     return "-" if token is None else token.split(":", 1)[0]
 
 
@@ -66,7 +67,7 @@ def allowed_now(kind: str, was: str | None) -> set[str]:
     out = set(ALLOWED[kind])
     if kind != "slab":
         return out
-    before = _base(was)
+    before = base_token(was)
     if before != "slab":
         out.discard("slab")  # C5: a slab never comes back
     if before not in ("slab", "cheese", "cat"):
@@ -79,7 +80,7 @@ def new_game(decided: Sequence[tuple[str | None, float]], squares: Sequence[str]
     """The frame shows at least ``NEW_GAME_SLABS`` clear slabs where the confirmed position has
     none: the slabs were laid again."""
     back = sum(1 for (t, c), s in zip(decided, squares)
-               if _base(t) == "slab" and c >= CLEAR and _base(confirmed.get(s)) != "slab")
+               if base_token(t) == "slab" and c >= CLEAR and base_token(confirmed.get(s)) != "slab")
     return back >= NEW_GAME_SLABS
 
 
@@ -97,10 +98,10 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
     for i, (kind, sq) in enumerate(zip(kinds, squares)):
         token = decided[i][0]
         now = allowed_now(kind, confirmed.get(sq))
-        if _base(token) in now:
+        if base_token(token) in now:
             continue
         now &= {"cheese", "-"}  # a slab or a cheese was seen: something flat, not a figure
-        if _base(confirmed.get(sq)) == "cheese":
+        if base_token(confirmed.get(sq)) == "cheese":
             pick, p = "cheese", UNSURE  # the face-up cheese stays where it lay (C5)
         elif probs is not None:
             q = np.where([c in now for c in CLASSES], np.asarray(probs[i], np.float64), 0.0)
@@ -124,7 +125,7 @@ def mouse_stays_on_hole(decided: list[tuple[str | None, float]], kinds: Sequence
     m, h = CLASSES.index("mouse"), CLASSES.index("hole")
     n = 0
     for i, (kind, sq) in enumerate(zip(kinds, squares)):
-        if (kind == "hole" and _base(decided[i][0]) == "hole" and _base(confirmed.get(sq)) == "mouse"
+        if (kind == "hole" and base_token(decided[i][0]) == "hole" and base_token(confirmed.get(sq)) == "mouse"
                 and float(probs[i][m]) >= float(probs[i][h]) + margin):
             decided[i] = ("mouse", UNSURE)
             n += 1
@@ -140,7 +141,7 @@ def _cheese_stays(decided: list[tuple[str | None, float]], kinds: Sequence[str],
     n = 0
     figures = [CLASSES.index("mouse"), CLASSES.index("cat")]
     for i, (kind, sq) in enumerate(zip(kinds, squares)):
-        if (kind == "slab" and _base(confirmed.get(sq)) == "cheese" and _base(decided[i][0]) in ("-", "mouse")
+        if (kind == "slab" and base_token(confirmed.get(sq)) == "cheese" and base_token(decided[i][0]) in ("-", "mouse")
                 and int(np.asarray(probs[i]).argmax()) in figures):
             decided[i] = ("cheese", UNSURE)
             n += 1
@@ -151,8 +152,8 @@ def _no_mouse_back(decided: list[tuple[str | None, float]], kinds: Sequence[str]
                    confirmed: Mapping[str, str], probs: np.ndarray | None) -> int:
     """More mice read than the confirmed position has (C6: a caught mouse never comes back): the
     least likely mice take their likeliest other reading, unsure (in place; how many)."""
-    left = sum(1 for t in confirmed.values() if _base(t) == "mouse")
-    mice = [i for i, (t, _) in enumerate(decided) if _base(t) == "mouse"]
+    left = sum(1 for t in confirmed.values() if base_token(t) == "mouse")
+    mice = [i for i, (t, _) in enumerate(decided) if base_token(t) == "mouse"]
     if len(mice) <= left:
         return 0
     j = CLASSES.index("mouse")

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.chop_known import UNSURE, new_game
+from vision.chop_known import UNSURE, base_token, new_game
 from vision.piece_pairs import look_colour, pair_shares
 
 PAIR_SHARE = 0.25
@@ -82,10 +82,6 @@ def cat_over_mouse(kinds: Sequence[str], decided: Sequence[tuple[str | None, flo
     return out
 
 
-def _base(token: str | None) -> str:
-    return "-" if token is None else token.split(":", 1)[0]
-
-
 def pairs_by_rules(decided: Sequence[tuple[str | None, float]], groups: Sequence[Sequence[str]],
                    confirmed: Mapping[str, str]) -> list[int]:
     """The table spots (indices) read as the cat whose floor square held a mouse in the
@@ -95,12 +91,12 @@ def pairs_by_rules(decided: Sequence[tuple[str | None, float]], groups: Sequence
     if not confirmed:
         return []
     cats = [(i, pair) for i, ((token, _), ids) in enumerate(zip(decided, groups))
-            if _base(token) == "cat" and (pair := table_ids(ids)) is not None
-            and _base(confirmed.get(pair[1])) == "mouse"]
+            if base_token(token) == "cat" and (pair := table_ids(ids)) is not None
+            and base_token(confirmed.get(pair[1])) == "mouse"]
     if not cats or new_game(decided, [ids[0] for ids in groups], confirmed):
         return []
-    had = sum(1 for t in confirmed.values() if _base(t) == "mouse")
-    seen = sum(1 for t, _ in decided if _base(t) == "mouse")
+    had = sum(1 for t in confirmed.values() if base_token(t) == "mouse")
+    seen = sum(1 for t, _ in decided if base_token(t) == "mouse")
     # the cat came onto the table top over the mouse: its move did not move the mouse, which is
     # there unless it is seen elsewhere (every mouse read); the cat stood there already: the
     # turns since were the mice's, so only when every other mouse is read is it the hidden one
