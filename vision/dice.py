@@ -164,10 +164,12 @@ def _warp(img: np.ndarray, box: Sequence[float], rot: float, grow: float) -> np.
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     side = max(x2 - x1, y2 - y1, 2.0) * grow
     s = CLS_SIZE / side
-    if s < 0.5:  # strong downscale: area-resize first so the pips don't alias away
+    x0, y0 = int(max(0, cx - side)), int(max(0, cy - side))
+    xe, ye = int(min(img.shape[1], cx + side + 1)), int(min(img.shape[0], cy + side + 1))
+    # a strong downscale: area-resize first so the pips don't alias away (not for a square wholly
+    # off the image: the warp below gives it the border's colour)
+    if s < 0.5 and xe - x0 >= 2 and ye - y0 >= 2:
         f = s * 2
-        x0, y0 = int(max(0, cx - side)), int(max(0, cy - side))
-        xe, ye = int(min(img.shape[1], cx + side + 1)), int(min(img.shape[0], cy + side + 1))
         img = cv2.resize(img[y0:ye, x0:xe], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         cx, cy, s = (cx - x0) * f, (cy - y0) * f, 0.5
     m = cv2.getRotationMatrix2D((cx, cy), rot, s)

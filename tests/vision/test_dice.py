@@ -8,7 +8,7 @@ import pytest
 
 from vision.synth import dice as synth_dice
 from vision.cli import boxes_match, score_image
-from vision.dice import DiceConfig, DieReading, RegionOfInterest, read_dice
+from vision.dice import CLS_SIZE, DiceConfig, DieReading, RegionOfInterest, crop_for_classifier, read_dice
 from vision.errors import InvalidImageError, VisionError
 
 
@@ -234,3 +234,14 @@ def test_body_colours_tell_a_games_dice_apart() -> None:
             assert i is not None and boxes_match(list(readings[i].box), d["box"]), (colours[d["die"]], readings)
             checked += 1
     assert checked >= 12
+
+
+def test_a_crop_wholly_off_the_image_is_the_borders_colour() -> None:
+    """A big square far off the image (a training negative drawn beside a die at the edge, issue
+    29's eighteenth round) gave cv2.resize an empty image and stopped the training run."""
+    img = np.zeros((480, 640, 3), np.uint8)
+    img[:, -1] = 200  # the right-hand column: the border the warp repeats
+    crop = crop_for_classifier(img, [900.0, 100.0, 1100.0, 300.0])  # 200 px: a strong downscale
+    assert crop.shape == (CLS_SIZE, CLS_SIZE, 3) and np.isfinite(crop).all()
+    inside = crop_for_classifier(img, [100.0, 100.0, 300.0, 300.0])
+    assert inside.shape == (CLS_SIZE, CLS_SIZE, 3)
