@@ -327,14 +327,6 @@ class PieceConfig:
     """Chop! Chop!: the frame's tallest figure, standing at least this many square sides above
     every other one (seen up its body through the pose, ``vision.chop_tall``), is the cat,
     unsure; None: never."""
-    chop_slab_start: tuple[float, float, float] | None = None
-    """Chop! Chop!, under the start photo's camera (``chop_same_camera_px``): a slab read on a
-    slab square whose picture changed from the start photo's by at least the first (relative to
-    its level) and its pattern by at least the second holds no face-down slab; nothing read where
-    the picture changed by at most the third is still the slab; each unless the classifier is
-    ``chop_classifier_sure`` of the reading (``vision.chop_slabs``); None: never (and ``learn``
-    keeps no start pictures). Not on by default: (0.5, 0.3, 0.25) gained on two sets and lost a
-    square on two others (``docs/readme/board.md``, session 23, chopc)."""
     chop_cat_body: bool = True
     """Chop! Chop!: a spot whose front neighbour (nearer the camera) is read as the cat and where
     the classifier finds the cat likeliest shows the cat's body leaning over it: not a mouse, and

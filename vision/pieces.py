@@ -62,7 +62,7 @@ from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow
 from vision.boardlocate import BoardPose, BoardTracker, as_gray, locate_board
 from vision.chop_read import (HolePictures, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
                               start_cat, start_like)
-from vision.chop_frame import chop_decide, slab_starts
+from vision.chop_frame import chop_decide
 from vision.chop_squares import frame_holes
 from vision.chop_who import chop_pairs, pair_token, spot_squares
 from vision.errors import InvalidImageError
@@ -144,7 +144,6 @@ class BoardReader(CubeSpots):
             self.model.hole_starts = [[float(v) for v in faces[spot_index[h]]] for h in holes]
             self.model.rings += [[float(v) for v in rings[spot_index[h]]] for h in holes]
             self.model.start_corners = [float(v) for v in self._corners(pose).ravel()]
-            self.model.slab_starts = slab_starts(self.groups, self._chop_kinds, patches) if self.config.chop_slab_start else {}
         if self._chop_kinds and "cat" not in known.values():
             # C1: the cat stands on a table-top square of its player's choice (not in the engine's start)
             tops = [sid for sid in known if sid.startswith("top:")]
