@@ -3,7 +3,6 @@ spot by its look. In order: the game's rules on the looks (``vision.chop_read.ap
 learned per-square classifier where it is sure (``vision.chop_squares``), a mouse on the table top
 or the floor where only the brightness changed (the print's shared chroma taken off) cleared
 (``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
-a slab square's picture against the start photo's (``vision.chop_slabs``, off by default),
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
 a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
 what the last confirmed position lets each square hold (``vision.chop_known``) and its mice missing
@@ -19,14 +18,12 @@ import numpy as np
 from vision.chop_body import cat_body, front_spots
 from vision.chop_count import missing_mice
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole
-from vision.chop_read import HolePictures, apply_rules, same_camera, shade_mice
-from vision.chop_slabs import slab_starts, slabs_laid, start_change
+from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
                                  square_model)
 from vision.chop_tall import tall_cat
 
 Decided = list[tuple[str | None, float]]
-__all__ = ["chop_decide", "slab_starts"]  # slab_starts: for BoardReader.learn
 
 
 def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, looks: np.ndarray,
@@ -60,10 +57,6 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
             cat_body(decided, kinds, probs, front_spots(reader, pose, (img.shape[1], img.shape[0])))
         if cfg.chop_cat_tall is not None:  # the cat is the one tallest figure (vision.chop_tall)
             tall_cat(reader, img, pose, decided, kinds, probs, cfg.chop_cat_tall)
-    if (cfg.chop_slab_start is not None and reader.model.slab_starts  # the slab laid at the start (vision.chop_slabs)
-            and same_camera(reader.model.start_corners, reader._corners(pose), cfg.chop_same_camera_px)):
-        change = start_change(reader.model.slab_starts, reader.groups, kinds, patches)
-        slabs_laid(decided, kinds, change, probs, *cfg.chop_slab_start, cfg.chop_classifier_sure)
     if reader.confirmed and cfg.chop_classifier_likelier is not None:  # its mouse stays on the hole (chop_known)
         mouse_stays_on_hole(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs,
                             cfg.chop_classifier_likelier)

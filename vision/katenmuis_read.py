@@ -134,27 +134,12 @@ def lit(reader: SpotFeatures, spots: list[int]) -> np.ndarray:
 
 def count_weight(reader: SpotFeatures, score: np.ndarray, spots: list[int]) -> dict[int, float]:
     """Spot -> what the count divides a spot's look distance by when it keeps one piece of a kind
-    (1 for games without ``PieceConfig.solid_light``): its evidence (up to 4; its evidence of a
-    solid, ``solid_evidence``, for games in ``PieceConfig.solid_count``), and nearly nothing where
-    a change of light explains it, so a solid counter's spot comes first."""
+    (1 for games without ``PieceConfig.solid_light``): its evidence (up to 4), and nearly nothing
+    where a change of light explains it, so a solid counter's spot comes first."""
     if reader.board.game not in reader.config.solid_light:
         return {i: 1.0 for i in spots}
     light = lit(reader, spots)
-    solid = solid_evidence(reader, score, spots) if reader.board.game in reader.config.solid_count else score[spots]
-    return {i: min(float(e), 4.0) * (0.01 if f else 1.0) for i, e, f in zip(spots, solid, light)}
-
-
-def solid_evidence(reader: SpotFeatures, score: np.ndarray, spots: list[int] | np.ndarray) -> np.ndarray:
-    """[len(spots)] each spot's evidence (``score``) times the root of the share of its change a
-    change of light does not explain (``light_share``, an energy share; its root, the share of the
-    change's size): the part of the evidence that shows a solid. A shadow's spot, however strong
-    its change, keeps little; a counter hiding the print's lines keeps most."""
-    idx = np.asarray(spots, int)
-    if not len(idx):
-        return np.zeros(0)
-    share = light_share(reader._last_patches[idx], reader._last_empty_patches[idx])
-    out: np.ndarray = np.asarray(score, np.float64)[idx] * np.sqrt(share)
-    return out
+    return {i: min(float(score[i]), 4.0) * (0.01 if f else 1.0) for i, f in zip(spots, light)}
 
 
 def solid_score(reader: SpotFeatures, score: np.ndarray, spots: dict[int, str]) -> tuple[np.ndarray, bool]:
@@ -214,50 +199,3 @@ def missing_from_dropped(decided: list[tuple[str | None, float]], dropped: dict[
     decided[e] = (missing, 0.5)
     return e
 
-
-
-def solid_counters(reader: SpotFeatures, decided: list[tuple[str | None, float]], dropped: dict[int, str],
-                   d_cls: dict[str, np.ndarray], score: np.ndarray, always: tuple[str, ...]) -> tuple[str, ...]:
-    """Both counters are solids (K1: one cat and one mouse on the board, always). After the
-    counts, where a spot the count dropped for one piece of a kind too many (``dropped``) shows
-    more than ``SolidRule.swap`` times the evidence of a solid (``solid_evidence``) of the least
-    solid spot read as a counter, the dropped spot holds that counter and the read one holds
-    nothing (a metal disc in a lamp's shadow read as a second cat while a shadow's edge, whose
-    look lies near the learned mouse's, was kept as the mouse). Not a dropped spot that a change
-    of light explains (``lit``), in a group of ``PieceConfig.crowd`` touching solids (a hand), or
-    beside a spot read as a counter (a tall counter's top or shadow over its neighbour). Which
-    of it and the other counter read holds which is the assignment with the smaller sum of look
-    distances, as ``missing_from_dropped``. Unsure (0.5: the cross-check asks). Only games in
-    ``PieceConfig.solid_count`` with ``PieceConfig.solid_light``; returns ``always`` (the caller's search for a piece read nowhere
-    follows)."""
-    rule = reader.config.solid_light.get(reader.board.game)
-    if reader.board.game not in reader.config.solid_count:
-        return always
-    read = {i: t for i, (t, _) in enumerate(decided) if t is not None and not reader._never_empty[i]}
-    if (rule is None or not dropped or not read or getattr(reader, "_last_patches", None) is None
-            or any(t not in always for t in read.values())):
-        return always  # (a pair on one square, "cat+mouse", is not in ``always``: left as read)
-    centres = reader._spot_centres_px / reader.config.px_per_mm
-    occ = np.nonzero((score >= 1) & ~reader._never_empty)[0]
-    solid = np.zeros(len(score))
-    solid[occ] = solid_evidence(reader, score, occ)
-    crowd = crowded(centres, solid >= 1, reader.cell_mm, reader.config.crowd.get(reader.board.game) or 3)
-    keys = list(dropped)
-    light = dict(zip(keys, lit(reader, keys)))
-    beside = [min(float(np.linalg.norm(centres[i] - centres[j])) for j in read) <= 1.5 * reader.cell_mm for i in keys]
-    free = [i for i, near in zip(keys, beside) if decided[i][0] is None and not crowd[i] and not light[i] and not near]
-    if not free:
-        return always
-    e = max(free, key=lambda i: float(solid[i]))
-    j = min(read, key=lambda i: float(solid[i]))
-    if solid[e] <= rule.swap * solid[j]:
-        return always
-    kind, decided[j] = read[j], (None, 0.5)
-    others = [k for k in read if k != j]
-    if others and kind in d_cls and read[others[0]] in d_cls:
-        k, other = others[0], read[others[0]]
-        if float(d_cls[other][e] + d_cls[kind][k]) < float(d_cls[kind][e] + d_cls[other][k]):
-            decided[e], decided[k] = (other, 0.5), (kind, 0.5)
-            return always
-    decided[e] = (kind, 0.5)
-    return always

@@ -130,11 +130,6 @@ class SolidRule:
 
     share: float = 0.05
     deep: float = -3.5
-    swap: float = 2.0
-    """A spot the count dropped takes the place of the least solid counter read when it shows more
-    than this many times that spot's evidence of a solid (``vision.katenmuis_read.solid_counters``;
-    chosen on the dev sets third 4272 and 4273: the hands' spots beside weak acrylic and lacquer
-    counters showed 1.0-1.9 times theirs, the lost counters 2.1-5.5 times the shadow spots kept)."""
 
 
 @dataclass
@@ -327,14 +322,6 @@ class PieceConfig:
     """Chop! Chop!: the frame's tallest figure, standing at least this many square sides above
     every other one (seen up its body through the pose, ``vision.chop_tall``), is the cat,
     unsure; None: never."""
-    chop_slab_start: tuple[float, float, float] | None = None
-    """Chop! Chop!, under the start photo's camera (``chop_same_camera_px``): a slab read on a
-    slab square whose picture changed from the start photo's by at least the first (relative to
-    its level) and its pattern by at least the second holds no face-down slab; nothing read where
-    the picture changed by at most the third is still the slab; each unless the classifier is
-    ``chop_classifier_sure`` of the reading (``vision.chop_slabs``); None: never (and ``learn``
-    keeps no start pictures). Not on by default: (0.5, 0.3, 0.25) gained on two sets and lost a
-    square on two others (``docs/readme/board.md``, session 23, chopc)."""
     chop_cat_body: bool = True
     """Chop! Chop!: a spot whose front neighbour (nearer the camera) is read as the cat and where
     the classifier finds the cat likeliest shows the cat's body leaning over it: not a mouse, and
@@ -375,12 +362,6 @@ class PieceConfig:
     """Games of a few solid counters (Kat en Muis): a spot a change of light explains holds no
     counter (``SolidRule``); the count keeps a kind's spot by its look distance per unit of
     evidence among the others, and the search for a missing counter skips it."""
-    solid_count: tuple[str, ...] = ()
-    """Games whose one-of-a-kind count orders spots by their evidence of a solid and lets a more
-    solid dropped spot take a counter's place (``vision.katenmuis_read.solid_evidence``,
-    ``solid_counters``, ``SolidRule.swap``; with ``solid_light``). None by default: measured in
-    session 23 (docs/readme/board.md, kem) it gains on the third family and loses a square on a
-    held-out first-family set and on ``test_katenmuis_hand``'s second-family group."""
     print_shift: dict[str, float] = field(default_factory=lambda: {"katenmuis": 2.0})
     """Games whose occupied spots are also measured against their print moved by up to this many
     millimetres (a folded print tented off the table, a lens model a pixel off): a spot whose

@@ -12,15 +12,12 @@ import numpy as np
 
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
-from vision.lens import Lens
 from vision.piece_spots import SpotFeatures
-from vision.qubism_glyph import _INSET
 from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
-from vision.qubism_read import (FACE_MIDDLE, FACE_SIDE, TopFace, crop_marker_share, more_tops, moved_tops, settle_cubes,
-                                small_rule, small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
-from vision.qubism_shift import blob_offsets, frame_shift
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
+                                top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
 from vision.read_fast import ArrayMemo
 
 if TYPE_CHECKING:
@@ -53,25 +50,20 @@ class CubeSpots(SpotFeatures):
         lift = self._lift(pose, (img.shape[1], img.shape[0]), self.config.cube_top * cell)
         centres = self._spot_centres_px[look] / s
         to_image, lens = pose.sampling()  # through the lens when the pose has one
-        tops, found, hits = self._tops_at(img, to_image @ lift, centres, lens, look, decided, score)
-        shifted = False
-        if rule.shift is not None and rule.glyphs is not None:  # the frame's tops off their places together
-            shift = frame_shift(blob_offsets(top_crops(img, to_image @ lift, centres, cell * rule.shift.wide,
-                                                       side=int(round(FACE_SIDE * rule.shift.wide)), lens=lens),
-                                             rule.shift.share, float((FACE_SIDE - 2 * _INSET) ** 2)),
-                                centres, FACE_SIDE, rule.shift)
-            if shift is not None:
-                moved_c = centres + shift * cell
-                got = self._tops_at(img, to_image @ lift, moved_c, lens, look, decided, score)
-                if more_tops(got[1], got[0], found, tops, rule):
-                    (tops, found, hits), centres, shifted = got, moved_c, True
+        tops = top_crops(img, to_image @ lift, centres, cell, lens=lens)
         seen = set(pose.markers)  # a marker seen is no cube's top; one hidden may be under one
         marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
         faces: dict[int, TopFace] = {}
         blocked: set[int] = set()
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
-        faces.update(zip(look, found))
+        faces.update(zip(look, top_faces(tops)))  # top_face(tops[k], arrow=False) of each, at once
         fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
+        hits = [False] * len(look)  # small_tops' answers, from the glyphs' own labelling where it may (fused)
+        if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
+            ask = [fused and decided[i][0] is None and score[i] >= 1 and not rule.glyph_like(faces[i]) for i in look]
+            found, hits = with_glyphs_small([faces[i] for i in look], tops, rule.glyphs,
+                                            small_rule(rule) if fused else rule.glyphs, ask)
+            faces.update(zip(look, found))
         with_rings(faces, look, tops, decided, score, rule)  # a closed ring on a top (vision.qubism_ring)
         moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
         bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
@@ -94,7 +86,7 @@ class CubeSpots(SpotFeatures):
 
         def arrow_of(i: int) -> tuple[str | None, float]:
             g = faces[i].glyph  # a top seen off its place: its glyph, not the crop at the spot
-            return (g.direction, 1.0) if (i in moved or shifted) and g is not None else self._arrow(img, pose, i)
+            return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
 
         capped = settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None,
                               frozenset(moved), frozenset(small))
@@ -106,23 +98,6 @@ class CubeSpots(SpotFeatures):
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
             needle_checked(decided, look, tops, own, frozenset(moved), rule.needles)  # a needle's end, not a guess
         return capped
-
-    def _tops_at(self, img: np.ndarray, to_image: np.ndarray, centres: np.ndarray, lens: Lens | None, look: list[int],
-                 decided: list[tuple[str | None, float]], score: np.ndarray
-                 ) -> tuple[np.ndarray, list[TopFace], list[bool]]:
-        """The top crops of the spots ``look`` centred at ``centres`` (board mm, in the plane ``to_image``
-        takes to the image), their faces with their glyphs (``top_face``, ``vision.qubism_glyph``) and
-        ``small_tops``' answers from the glyphs' own labelling where it may (else all False)."""
-        rule = self.config.cube_tops
-        assert rule is not None
-        tops = top_crops(img, to_image, centres, self.cell_mm, lens=lens)
-        faces = top_faces(tops)  # top_face(tops[k], arrow=False) of each, at once
-        fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
-        hits = [False] * len(look)
-        if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
-            ask = [fused and decided[i][0] is None and score[i] >= 1 and not rule.glyph_like(f) for i, f in zip(look, faces)]
-            faces, hits = with_glyphs_small(faces, tops, rule.glyphs, small_rule(rule) if fused else rule.glyphs, ask)
-        return tops, faces, hits
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                     looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:

@@ -116,9 +116,6 @@ class PieceModel:
     """Where the board lay in the photo the looks were learned from, and the print's score there
     (``vision.stillpose.pose_record``): a frame whose markers do not decode is read there if the
     print still shows the board there."""
-    slab_starts: dict[str, list[float]] = field(default_factory=dict)
-    """Chop! Chop!: each slab square as the start photo showed it, its slab face down on it
-    (``vision.chop_slabs.slab_starts``: the middle of its light-normalised spot patch)."""
 
     def add(self, cls: str, feat: np.ndarray) -> None:
         self.looks.setdefault(cls, []).append([float(v) for v in feat])
@@ -138,7 +135,7 @@ class PieceModel:
                                           "rings": self.rings, "start_corners": self.start_corners,
                                           "head_plane": self.head_plane, "shapes": self.shapes,
                                           "shape_corners": self.shape_corners, "shadows": self.shadows,
-                                          "still_pose": self.still_pose, "slab_starts": self.slab_starts}),
+                                          "still_pose": self.still_pose}),
                                    encoding="utf-8")
 
     @classmethod
@@ -158,8 +155,7 @@ class PieceModel:
                        {str(k): [_numbers(r, 2 * P * P * 3) for r in v] for k, v in data.get("shapes", {}).items()},
                        _numbers(data["shape_corners"], 8) if data.get("shape_corners") else [],
                        [_numbers(r, NFEAT) for r in data.get("shadows", [])],
-                       _still(data.get("still_pose", [])),
-                       {str(k): list(map(float, v)) for k, v in data.get("slab_starts", {}).items()})
+                       _still(data.get("still_pose", [])))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PieceError(f"cannot load piece model {path}: {exc} (make it again with 'companion board "
                              "learn')") from None

@@ -44,8 +44,10 @@ spot), ``vision.piece_looks`` (look features, learned looks), ``vision.piece_mix
 cat's colour seen partly, the plane of the cats' heads), ``vision.piece_shadow`` (Kilkenny: the
 shadows of the start's light), ``vision.arrows`` (a cube's arrow), ``vision.piece_config``
 (settings), ``vision.chop_read``, ``vision.chop_squares`` and ``vision.chop_frame`` (Chop! Chop!'s
-rules, its learned per-square classifier, a frame's tokens decided); this one reads the spots
-(nearest look, shadows, the spot's middle) and checks the frame as a whole.
+rules, its learned per-square classifier, a frame's tokens decided), ``vision.piece_checks`` (one
+spot's reading checked: a piece seen partly or only tinted, a learned shadow, the spot's middle,
+Chop! Chop!'s holes), ``vision.piece_cubes`` (Qubism's cubes from their tops); this one reads the
+spots (nearest look) and checks the frame as a whole.
 """
 
 from __future__ import annotations
@@ -60,21 +62,21 @@ import numpy as np
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
 from vision.boardlocate import BoardPose, BoardTracker, as_gray, locate_board
-from vision.chop_read import (HolePictures, hole_faces, hole_reading, ring_looks, ring_reading, spot_kinds,
-                              start_cat, start_like)
-from vision.chop_frame import chop_decide, slab_starts
+from vision.chop_read import hole_faces, ring_looks, spot_kinds, start_cat, start_like
+from vision.chop_frame import chop_decide
 from vision.chop_squares import frame_holes
 from vision.chop_who import chop_pairs, pair_token, spot_squares
 from vision.errors import InvalidImageError
-from vision.katenmuis_read import beyond_edges, count_weight, look_weight, missing_from_dropped, solid_counters, solid_score, spot_crowds
+from vision.katenmuis_read import beyond_edges, count_weight, look_weight, missing_from_dropped, solid_score, spot_crowds
 from vision.piece_config import PieceConfig
 from vision.piece_hand import hand_spots
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
-from vision.piece_mix import drop_hidden, learn_head, partly_seen, print_intact, shaded_piece, tinted_light
+from vision.piece_checks import SpotChecks
+from vision.piece_mix import drop_hidden, learn_head
 from vision.piece_pairs import look_colour, pair_shares
-from vision.piece_shadow import in_shadow, learn_shadows
+from vision.piece_shadow import learn_shadows
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
@@ -109,7 +111,7 @@ class BoardReading:
         return {"found": self.found, "board": self.pose.summary(),
                 "squares": {s: {"token": t, "confidence": round(c, 3)} for s, (t, c) in self.squares.items()}}
 
-class BoardReader(CubeSpots):
+class BoardReader(CubeSpots, SpotChecks):
     """Reads one board, frame after frame; learns piece looks from known positions."""
 
     def __init__(self, board: Board, model: PieceModel | None = None,
@@ -144,7 +146,6 @@ class BoardReader(CubeSpots):
             self.model.hole_starts = [[float(v) for v in faces[spot_index[h]]] for h in holes]
             self.model.rings += [[float(v) for v in rings[spot_index[h]]] for h in holes]
             self.model.start_corners = [float(v) for v in self._corners(pose).ravel()]
-            self.model.slab_starts = slab_starts(self.groups, self._chop_kinds, patches) if self.config.chop_slab_start else {}
         if self._chop_kinds and "cat" not in known.values():
             # C1: the cat stands on a table-top square of its player's choice (not in the engine's start)
             tops = [sid for sid in known if sid.startswith("top:")]
@@ -436,7 +437,7 @@ class BoardReader(CubeSpots):
                 else:
                     decided[i], dropped[i] = (None, 0.5), c
         self._pairs(decided, names, protos)
-        for c in solid_counters(self, decided, dropped, d_cls, score, cfg.always.get(self.board.game, ())):
+        for c in cfg.always.get(self.board.game, ()):
             if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue
             if self.board.game in cfg.dropped_missing and missing_from_dropped(
@@ -467,111 +468,6 @@ class BoardReader(CubeSpots):
         shares = pair_shares(self._last_patches[i], self._last_empty_patches[i], colours)
         if min(shares) >= self.config.pair_share:
             decided[i] = ("+".join(pair), decided[i][1])
-
-    def _colourless(self, i: int) -> bool:
-        """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):
-        spot ``i``'s chromaticity changed less than the game's minimum in the board's plane or
-        the raised one."""
-        least = self.config.min_chroma.get(self.board.game)
-        if not least:
-            return False
-        chroma = [float(self.last_base_scores[i][1])]
-        if self.config.top_plane.get(self.board.game):
-            chroma.append(float(self.last_top_scores[i][1]))
-        return min(chroma) < least
-
-    def _partly_seen(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray,
-                     occ_conf: float) -> tuple[str, float] | None:
-        """Spot ``i``, taken for a shadow, as a piece seen partly (``PieceConfig.colour_share``,
-        ``vision.piece_mix``): (token, confidence), or None."""
-        rule = self.config.colour_share.get(self.board.game)
-        if not rule:
-            return None
-        token = partly_seen(look, self._last_look_empty[i], names, protos, *rule)
-        if token is None and (shaded := self.config.shaded.get(self.board.game)) is not None:
-            token = shaded_piece(look, self._last_look_empty[i], names, protos, self._spreads(i), shaded)
-        if token is None or self._centre_weak_for(i, token):
-            return None
-        if self._shadowed(i, look, float(_look_distance(protos[[n == token for n in names]], look).min())):
-            return None  # where this light's learned shadows lie (vision.piece_shadow)
-        return token, 0.8 * occ_conf
-
-    def _spreads(self, i: int, part: int = 3) -> tuple[float, float]:
-        """Spot ``i``'s spread scores (or another evidence ``part``: 1 chroma) in the board's
-        plane and the raised one (the board's twice without a raised plane)."""
-        base = float(self.last_base_scores[i][part])
-        return base, float(self.last_top_scores[i][part]) if self.config.top_plane.get(self.board.game) else base
-
-    def _tinted(self, i: int, look: np.ndarray, token: str, dist: float, names: list[str], protos: np.ndarray) -> bool:
-        """Spot ``i``, read as ``token`` at look distance ``dist``, only tinted towards its colour
-        or on a print seen intact (``PieceConfig.shaded``, ``vision.piece_mix.tinted_light``, ``print_intact``)."""
-        rule = self.config.shaded.get(self.board.game)
-        if rule is None:
-            return False
-        spreads, chromas = self._spreads(i), self._spreads(i, 1)
-        return (tinted_light(look, self._last_look_empty[i], token, dist, names, protos, spreads, chromas, rule)
-                or print_intact(self._spreads(i, 0), spreads, chromas, rule))
-
-    def _shadowed(self, i: int, look: np.ndarray, dist: float) -> bool:
-        """Spot ``i``, read as a piece at look distance ``dist``, lies on a shadow line learned
-        from a known position (``PieceConfig.shadow_looks``, ``vision.piece_shadow.in_shadow``)."""
-        rule = self.config.shadow_looks.get(self.board.game)
-        return rule is not None and in_shadow(look - self._last_look_empty[i], dist, self.model.shadows, rule)
-
-    def _centre_support(self, i: int, cls: str) -> float:
-        """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of
-        what class ``cls``'s learned examples showed there (1 without a raised plane or
-        examples): a piece standing there fills it, a shadow or a neighbour's edge hardly."""
-        centre = float(self.last_centre[i])
-        ref = self.model.centre.get(cls)
-        if not np.isfinite(centre) or not ref:
-            return 1.0
-        return float(np.clip(centre / max(self._medians(cls, ref), 1e-6), 0.2, 1.0))
-
-    def _centre_weak_for(self, i: int, cls: str) -> bool:
-        """The raised plane's middle of spot ``i`` changed much less than class ``cls``'s
-        learned examples did there (see ``PieceConfig.centre_share``)."""
-        centre = float(self.last_centre[i])
-        ref = self.model.centre.get(cls)
-        if not np.isfinite(centre) or not ref:
-            return False
-        return centre < self.config.centre_shares.get(self.board.game, self.config.centre_share) * self._medians(cls, ref)
-
-    def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray,
-                         dist: np.ndarray | None = None) -> bool:
-        """The raised plane's middle of spot ``i`` changed much less than the nearest piece
-        look's learned examples did there (see ``PieceConfig.centre_share``); ``dist``: the
-        look's distances to ``protos`` when the caller has them."""
-        d = _look_distance(protos, look) if dist is None else dist
-        return self._centre_weak_for(i, names[int(np.argmin(d))])
-
-    def _chop_hole(self, i: int, token: str, conf: float, look: np.ndarray, names: list[str], protos: np.ndarray,
-                   holes: HolePictures) -> tuple[str, float]:
-        """A Chop! Chop! hole spot against the start photo (``vision.chop_read``)."""
-        cfg, m = self.config, self.model
-        d_mouse = min((float(_look_distance(p_, look)) for n_, p_ in zip(names, protos) if n_ == "mouse"), default=1e9)
-        r = holes.row(i)
-        if holes.faces is not None and r >= 0:  # a mouse that never left stands where it stood
-            return hole_reading(holes.faces[r], [m.hole_starts[holes.holes[r]]], token, conf, d_mouse,
-                                cfg.chop_hole_same, cfg.chop_open_mouse_dist)
-        if holes.rings is None or r < 0:
-            return token, conf  # no start rings learned (ring_reading would say the same)
-        return ring_reading(holes.rings[r], m.rings, token, conf, d_mouse, cfg.chop_ring_dist,
-                            cfg.chop_ring_mouse_dist)
-
-    def _hole_or_mouse(self, look: np.ndarray, names: list[str], protos: np.ndarray) -> tuple[str, float]:
-        """A Chop! Chop! hole spot: a mouse or an opened hole slab (rule C3), with a confidence."""
-        d_all = _look_distance(protos, look)
-        learned = set(self.model.looks)
-        d_mouse = min((float(d) for n, d in zip(names, d_all) if n == "mouse"), default=1e9)
-        d_hole = min((float(d) for n, d in zip(names, d_all) if n == "hole"), default=1e9)
-        if "mouse" in learned and "hole" not in learned:
-            t = self.config.hole_mouse_dist
-            token = "mouse" if d_mouse < t else "hole"
-            return token, float(np.clip(0.5 + abs(d_mouse - t) / t, 0.0, 1.0))
-        token = "mouse" if d_mouse <= d_hole else "hole"
-        a, b = sorted((d_mouse, d_hole))
-        return token, float(np.clip(0.4 + (b - a) / (b + 1e-6), 0.0, 1.0))
 
     def read_spots(self, reading: BoardReading) -> dict[str, str]:
         """A reading as spot key -> token (for comparing with ``comparable``)."""

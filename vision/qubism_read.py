@@ -40,7 +40,6 @@ from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_tur
                                  like_direction, off_centre_glyphs, silhouette, turned_overlaps)
 from vision.qubism_plates import PlateRule
 from vision.qubism_ring import RingRule, ring_glyph, ring_tops
-from vision.qubism_shift import ShiftRule
 from vision.read_fast import mean_var_of
 
 FACE_SIDE = 48
@@ -127,12 +126,6 @@ class CubeTops:
     """A spot read as empty with an occupied spot's evidence, or as a cube, whose top shows no glyph with a
     direction but a closed ring (``vision.qubism_ring``) has that ring as its glyph: a cube's top, its arrow
     the one inside the ring (None: not looked for)."""
-
-    shift: ShiftRule | None = None
-    """A frame whose cubes' tops all lie off their crops by one offset (a pose a centimetre off) has
-    them cut there where that shows more tops (``vision.qubism_shift``; ``ShiftRule()``). None, not
-    looked for, by default: on session 23's held-out second-family seed 3250 it read 2 squares worse
-    (docs/readme/board.md, "Qubism: a frame's cube tops seen off their places together")."""
 
     def glyph_like(self, f: TopFace) -> bool:
         """``is_cube`` but for the arrow (read only where this holds: it costs most)."""
@@ -369,19 +362,6 @@ def settle_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFa
             capped.append((i, decided[i]))
             decided[i] = (None, 0.5)
     return capped
-
-
-def more_tops(faces: list[TopFace], tops: np.ndarray, than: list[TopFace], than_tops: np.ndarray, rule: CubeTops) -> bool:
-    """The crops ``tops`` (their ``faces``) show more clear cubes' tops than ``than_tops`` (``than``): a
-    glyph on a face (``CubeTops.glyph_like`` or ``is_top``) or else a closed ring (``ring_tops``); not a
-    small glyph (``small_tops``: on the second family's dev seed 3253 a shift those alone backed put a
-    neighbour's top on an empty square)."""
-    def count(fs: list[TopFace], ts: np.ndarray) -> int:
-        shown = [rule.glyph_like(f) or rule.is_top(f) for f in fs]
-        rest = [k for k, s in enumerate(shown) if not s]
-        rings = ring_tops(ts[rest], rule.rings) if rule.rings is not None and rest else []
-        return sum(shown) + sum(r is not None for r in rings)
-    return count(faces, tops) > count(than, than_tops)
 
 
 def small_tops(tops: np.ndarray, faces: list[TopFace], rule: CubeTops) -> list[bool]:
