@@ -10,13 +10,16 @@ slab square 0.89, so the four-mice limit (``decide``) kept three slabs and dropp
 The group's own looks tell them apart: ``board learn`` learned the slab's back and the mice from
 the start photo (C1: every slab square holds a slab, a mouse on every hole), in this group's
 light, and a spot's distance to each is a feature the classifier already has
-(``MOUSE_COLUMN``, ``SLAB_COLUMN``). So, only in a frame where the classifier picks more mice
-than the game can have: a mouse it picks on a slab square whose look is **nearer the learned slab
-look than the learned mouse and cat looks** is given back to the slab (its mouse probability moved to the
-slab's, ``surplus_slabs``), before the rules settle the frame; never the spot the rules read as
-the cat (a figure: a cat the classifier never saw may read as a mouse there). No threshold beyond "nearer"; a
-frame whose classifier picks four mice or fewer is left as it is (there, a few true mice on slab
-squares are nearer the slab look: the second family's seed 3261, three mice).
+(``MOUSE_COLUMN``, ``SLAB_COLUMN``, ``CAT_COLUMN``). A picked mouse on a slab square whose look
+is **nearer the learned slab look than the learned mouse and cat looks** looks like the slab's
+back. Where the classifier picks **more such spots than the game has mice** (so they cannot all
+be mice that happen to look like slabs: the classifier takes this light's slab back for a
+mouse), each of them is given back to the slab (its mouse probability moved to the slab's,
+``surplus_slabs``) before the rules settle the frame; never the spot the rules read as the cat
+(a figure: a cat the classifier never saw may read as a mouse there). No threshold beyond
+"nearer" and the game's count: with four such spots or fewer the classifier's own ranking
+(``decide``) settles the surplus as before (there a true mouse may be nearer the slab look:
+the second family's seed 3261, scene 9, a mouse on a slab square at 0.92 whose look is).
 """
 
 from __future__ import annotations
@@ -52,11 +55,11 @@ def picked_mice(probs: np.ndarray, kinds: list[str], rules_cat: int | None = Non
 
 def surplus_slabs(probs: np.ndarray, kinds: list[str], feats: np.ndarray,
                   rules_cat: int | None = None) -> tuple[np.ndarray, list[int]]:
-    """The classifier's ``probs`` with, where it picks more mice than the game has
-    (``MOST``), each picked mouse on a slab square whose look is nearer the learned slab look
-    than the learned mouse and cat looks given back to the slab, ``rules_cat`` (the spot the rules read as
-    the cat) apart (module doc). Returns the new
-    probabilities (a copy; the same values where nothing changed) and the spots changed."""
+    """The classifier's ``probs`` with, where it picks more mice on slab squares whose looks are
+    nearer the learned slab look than the learned mouse and cat looks than the game has mice
+    (``MOST``), each of those given back to the slab, ``rules_cat`` (the spot the rules read as
+    the cat) apart (module doc). Returns the new probabilities (a copy; the same values where
+    nothing changed) and the spots changed."""
     p = np.array(probs, np.float64, copy=True)
     f = np.asarray(feats, np.float64)
     mice = picked_mice(p, kinds, rules_cat)
@@ -66,6 +69,8 @@ def surplus_slabs(probs: np.ndarray, kinds: list[str], feats: np.ndarray,
     out = [i for i in mice if kinds[i] == "slab" and i != rules_cat and f[i, MOUSE_LEARNED_COLUMN] > 0.5
            and f[i, SLAB_LEARNED_COLUMN] > 0.5 and f[i, SLAB_COLUMN] < f[i, MOUSE_COLUMN]
            and (f[i, CAT_LEARNED_COLUMN] < 0.5 or f[i, SLAB_COLUMN] < f[i, CAT_COLUMN])]
+    if len(out) <= MOST["mouse"]:
+        return p, []  # the surplus may be anything: the classifier's own ranking (decide) settles it
     for i in out:
         p[i, s] += p[i, m]
         p[i, m] = 0.0
