@@ -1,9 +1,9 @@
 """Chop! Chop!: a frame's tokens decided, once the board reader (``vision.pieces``) has read each
 spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), the
 learned per-square classifier where it is sure (``vision.chop_squares``; where it picks more mice
-than the game has, those on slab backs given back to the slab, ``vision.chop_surplus``), a mouse on the table top
-or the floor where only the brightness changed (the print's shared chroma taken off) cleared
-(``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
+than the game has on slab backs, those given back to the slab, ``vision.chop_surplus``), a mouse
+on the table top or the floor where only the brightness changed (the print's shared chroma taken
+off) cleared (``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
 a slab square's picture against the start photo's (``vision.chop_slabs``, off by default),
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
 a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
