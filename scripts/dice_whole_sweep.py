@@ -88,7 +88,7 @@ def line(fig: dict[str, int]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("pairs", nargs="+", help="VAL MODEL [VAL MODEL ...]")
+    ap.add_argument("pairs", nargs="+", help="VAL MODEL [VAL MODEL ...] (MODEL: comma-separated, averaged)")
     ap.add_argument("--grow", type=float, default=1.7)
     ap.add_argument("--below", type=float, default=0.99)
     for k, v in GRID.items():
@@ -99,7 +99,7 @@ def main() -> int:
         ap.error("give VAL MODEL pairs")
     cv2.setNumThreads(1)
     remember_stages()
-    folds = [(load(Path(v)), Path(m)) for v, m in zip(a.pairs[::2], a.pairs[1::2])]
+    folds = [(load(Path(v)), tuple(Path(x) for x in m.split(","))) for v, m in zip(a.pairs[::2], a.pairs[1::2])]
     base = D.DiceConfig()
     rules: list[WholeDie | None] = [None] + [
         WholeDie(Path(), a.grow, a.below, v, g, s)

@@ -150,7 +150,8 @@ def warm_up(config: DiceConfig | None = None) -> None:
     for path, _grow in cfg.cls_models:  # the quick classifier may have read that crop alone
         _net(path)
     if cfg.whole is not None:
-        _net(cfg.whole.model)
+        for path in cfg.whole.paths:
+            _net(path)
     if cfg.small_size > cfg.det_size:  # the pass for small dice has a net of its own
         _net(cfg.det_model, str(cfg.small_size), (1, 3, cfg.small_size, cfg.small_size))
 
@@ -380,7 +381,8 @@ def whole_look(img: np.ndarray, found: list[Found], rule: WholeDie, min_value_pr
     if not idx:
         return found
     probs = np.full((len(found), 7), np.nan, np.float32)
-    probs[idx] = read_crops(rule.model, _crops(img, [found[i][0] for i in idx], rule.grow))
+    crops = _crops(img, [found[i][0] for i in idx], rule.grow)
+    probs[idx] = sum(read_crops(path, crops) for path in rule.paths) / len(rule.paths)
     return combine(found, probs, rule, min_value_prob)
 
 

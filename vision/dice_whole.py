@@ -44,7 +44,7 @@ Found = tuple[tuple[float, float, float, float], float, int, float]
 class WholeDie:
     """The whole-die reader and its rule (see the module docstring)."""
 
-    model: Path
+    model: Path | tuple[Path, ...]  # an ONNX classifier, or several: their probabilities averaged
     grow: float = 1.7  # the crop: the box's longer side times this, centred on the box
     below: float = 0.99  # readings at least this sure are left alone
     # the shipped rule, chosen on two held-out folds of the train photos (docs/readme/dice.md,
@@ -63,6 +63,13 @@ class WholeDie:
                 raise ValueError(f"WholeDie.{name} must be at least 0 (above 1: never), got {getattr(self, name)}")
         if self.grow < 1.0:
             raise ValueError(f"WholeDie.grow must be at least 1 (the box itself), got {self.grow}")
+        if isinstance(self.model, tuple) and not self.model:
+            raise ValueError("WholeDie.model: at least one classifier")
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        """The classifiers read (their probabilities averaged)."""
+        return self.model if isinstance(self.model, tuple) else (self.model,)
 
 
 def combine(found: Sequence[Found], probs: np.ndarray, rule: WholeDie, min_value_prob: float) -> list[Found]:
