@@ -33,9 +33,10 @@ other imaging.
 
 ``--det-model``, ``--cls-model`` and ``--fast-model`` read with another detector, full classifier
 or quick classifier (``--fast-model none``: the full classifier reads every crop); ``--small-size 640``
-with the pass for small dice (thirteenth round; off by default). ``--whole-model M`` reads with
-the whole-die reader M (``vision.dice_whole``, seventeenth round) and its rule (``--whole-veto``,
-``--whole-agree``, ``--whole-sure``, ``--whole-below``, ``--whole-grow``; ``none``: without it).
+with the pass for small dice (thirteenth round; off by default). ``--second-model M[,M2]`` reads
+with another second look at the dice asked about (``vision.dice_whole.SecondLook``; ``none``:
+without it) and ``--second-veto``, ``--second-agree``, ``--second-sure``, ``--second-below``,
+``--second-grow`` change its rule (the seventeenth round's ``--whole-*`` spellings still work).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from vision.synth import dice as synth_dice  # noqa: E402
 from vision.synth import dice3d as synth_dice3d  # noqa: E402
 from vision.cli import _grown_contains, boxes_match, evaluate, score_image  # noqa: E402
 from vision.dice import CROP_GROW, DiceConfig  # noqa: E402
-from vision.dice_whole import WholeDie  # noqa: E402
+from vision.dice_whole import SecondLook  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 import variants  # noqa: E402
@@ -139,12 +140,13 @@ def main() -> int:
                                          "read by the full one")
     ap.add_argument("--small-size", type=int, default=None,
                     help="DiceConfig.small_size: 640 reads with the pass for small dice (thirteenth round; default 0: off)")
-    ap.add_argument("--whole-model", help="the whole-die reader (ONNX; vision.dice_whole), or 'none': without it")
-    ap.add_argument("--whole-veto", type=float, default=None, help="WholeDie.veto (above 1: never)")
-    ap.add_argument("--whole-agree", type=float, default=None, help="WholeDie.agree (above 1: never)")
-    ap.add_argument("--whole-sure", type=float, default=None, help="WholeDie.sure (above 1: never)")
-    ap.add_argument("--whole-below", type=float, default=None, help="WholeDie.below")
-    ap.add_argument("--whole-grow", type=float, default=None, help="WholeDie.grow")
+    ap.add_argument("--second-model", "--whole-model", dest="second_model",
+                    help="the second look's classifiers (ONNX, comma-separated: averaged; vision.dice_whole), "
+                         "or 'none': without it")
+    for k, what in (("veto", " (above 1: never)"), ("agree", " (above 1: never)"), ("sure", " (above 1: never)"),
+                    ("below", ""), ("grow", "")):
+        ap.add_argument(f"--second-{k}", f"--whole-{k}", dest=f"second_{k}", type=float, default=None,
+                        help=f"SecondLook.{k}{what}")
     ap.add_argument("--keep", help="write the synthetic and variant sets here (reused when present)")
     ap.add_argument("--variants", action="store_true", help="also dice-dev's test photos as other cameras take them")
     ap.add_argument("--only-variants", action="store_true", help="only those (no synthetic sets)")
@@ -161,11 +163,12 @@ def main() -> int:
         cfg = replace(cfg, small_size=a.small_size)
     if a.fast_model:
         cfg = replace(cfg, cls_fast=None if a.fast_model == "none" else (Path(a.fast_model), CROP_GROW))
-    if a.whole_model:
-        cfg = replace(cfg, whole=None if a.whole_model == "none" else WholeDie(Path(a.whole_model)))
-    if cfg.whole is not None:
-        rule = {k: getattr(a, f"whole_{k}") for k in ("veto", "agree", "sure", "below", "grow")}
-        cfg = replace(cfg, whole=replace(cfg.whole, **{k: v for k, v in rule.items() if v is not None}))
+    if a.second_model:
+        cfg = replace(cfg, second=None if a.second_model == "none" else
+                      SecondLook(tuple(Path(m) for m in a.second_model.split(","))))
+    if cfg.second is not None:
+        rule = {k: getattr(a, f"second_{k}") for k in ("veto", "agree", "sure", "below", "grow")}
+        cfg = replace(cfg, second=replace(cfg.second, **{k: v for k, v in rule.items() if v is not None}))
     results = []
     a.dataset = a.dataset or str(Path(a.datasets) / "dice-dev")
     names = [] if a.real == "none" else list(REAL_SETS) if a.real == "all" else a.real.split(",")

@@ -1,12 +1,13 @@
-"""Choose the whole-die reader's rule (``vision.dice_whole``) on held-out train photos, never on a
-test split (issue 29, seventeenth round; docs/readme/dice.md).
+"""Choose a second look's rule (``vision.dice_whole.SecondLook``) on held-out train photos, never on
+a test split (issue 29, seventeenth and eighteenth rounds; docs/readme/dice.md).
 
     .venv/bin/python scripts/dice_whole_sweep.py VAL MODEL [VAL2 MODEL2 ...] [--json]
 
-Each VAL is a folder of sets written by ``scripts/train_dice_whole.py --holdout K --fold J
---val-out VAL`` (split "val") and MODEL the whole-die reader trained without those photos. Every
-photo is read by the shipped reader once (its detector passes and classifiers are remembered per
-photo, so each rule costs only the rules after them and the whole-die reads), then with each rule
+Each VAL is a folder of sets written by ``scripts/train_dice.py`` or ``scripts/train_dice_whole.py``
+with ``--holdout K --val-out VAL`` (split "val") and MODEL the second look's classifier(s), trained
+without those photos (comma-separated: averaged). Every photo is read by the shipped reader once
+(its detector passes and classifiers are remembered per photo, so each rule costs only the rules
+after them and the second look's reads), then with each rule
 of the grid; per rule the figures of every set, summed over the folds given (value recall,
 precision, wrong values, unreadable, extra: ``vision.cli.score_image`` with the set's pairing).
 """
@@ -29,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision import dice as D  # noqa: E402
 from vision.cli import box_convention, matcher, score_image  # noqa: E402
-from vision.dice_whole import WholeDie  # noqa: E402
+from vision.dice_whole import SecondLook  # noqa: E402
 
 NEVER = 2.0
 GRID = {"veto": (0.9, 0.95, 0.99, NEVER), "agree": (0.5, 0.65, 0.8, 0.9, NEVER), "sure": (0.98, NEVER)}
@@ -92,7 +93,7 @@ def main() -> int:
     ap.add_argument("--grow", type=float, default=1.7)
     ap.add_argument("--below", type=float, default=0.99)
     for k, v in GRID.items():
-        ap.add_argument(f"--{k}", default=",".join(map(str, v)), help=f"WholeDie.{k} values tried (comma-separated)")
+        ap.add_argument(f"--{k}", default=",".join(map(str, v)), help=f"SecondLook.{k} values tried (comma-separated)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if len(a.pairs) % 2:
@@ -101,14 +102,14 @@ def main() -> int:
     remember_stages()
     folds = [(load(Path(v)), tuple(Path(x) for x in m.split(","))) for v, m in zip(a.pairs[::2], a.pairs[1::2])]
     base = D.DiceConfig()
-    rules: list[WholeDie | None] = [None] + [
-        WholeDie(Path(), a.grow, a.below, v, g, s)
+    rules: list[SecondLook | None] = [None] + [
+        SecondLook(Path(), a.grow, a.below, v, g, s)
         for v, g, s in itertools.product(*([float(x) for x in getattr(a, k).split(",")] for k in GRID))]
     rows = []
     for rule in rules:
         tot: dict[str, dict[str, int]] = {}
         for sets, model in folds:
-            cfg = base if rule is None else replace(base, whole=replace(rule, model=model))
+            cfg = base if rule is None else replace(base, second=replace(rule, model=model))
             for name, fig in figures(sets, cfg).items():
                 t = tot.setdefault(name, {})
                 for k, v in fig.items():

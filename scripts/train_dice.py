@@ -52,6 +52,13 @@ once (``--procs 3`` each, ~6 minutes in all):
         --cls-iters 10000 --real-jitters 3 --seed 4      # --mine reading the tenth round's detector
     (the same with --cls-arch slim --cls-name dice_cls_fast.onnx: the quick classifier, no teacher)
     scripts/quantize_dice.py --dataset $S (each model; calibrated on all four sets' train photos)
+The second look's two wide classifiers (``vision.dice_whole.SecondLook``; issue 29's eighteenth
+round, on an H200, three runs at once, ~5.5 min in all; each copied from DIR/dice_cls_wide.onnx):
+    scripts/train_dice.py --dataset $S --holdout 5 --only cls --mine --out DIR --cls-arch wide \
+        --cls-name dice_cls_wide.onnx --synth 2000 --crowd 150 --synth3d 1000 --cls-iters 14000 \
+        --real-jitters 3 --seed 24 --procs 5                     # -> dice_wide_a.onnx
+    (the same with --cls-iters 12000 --seed 26                     -> dice_wide_b.onnx)
+    (DIR holding a copy of the shipped dice_det.onnx, which --mine reads)
 Issue 29's later rounds (docs/readme/dice.md) added ``--synth3d`` (dice ray-cast in 3-D),
 ``--cls-hard`` (the crops a fine-tuned classifier is unsure of drawn more often) and
 ``--synth3d-looks hard`` (marbled, translucent, spot-lit 3-D dice).

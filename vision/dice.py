@@ -12,9 +12,9 @@ both trained by ``scripts/train_dice.py`` on real photos' train splits plus synt
    (int8 weights and activations in their convolutions, made by ``scripts/quantize_dice.py``):
    a quicker one reads every crop first and answers alone where it is sure, and two full ones,
    averaged, read the others;
-3. a die still asked about gets its value when the whole-die reader (``vision.dice_whole``: the
-   crop grown to hold the die's side faces, read as the top face's value) reads the same value
-   with at least 0.98.
+3. a die still asked about gets a second look (``vision.dice_whole.SecondLook``): two wider
+   classifiers, averaged, read its crop again, and it gets their value where they read it with at
+   least 0.85 (docs/readme/dice.md, eighteenth round).
 
 A die whose value is not read with at least ``config.min_value_prob`` comes back with
 ``value=None`` (ask the player, never guess). An optional region of interest limits where dice
@@ -38,7 +38,7 @@ from vision.colour_names import LUMA, colour_name
 from vision.dice_boxes import Proposal
 from vision.dice_models import CLS_SIZE, _net
 from vision.dice_plane import TablePlane
-from vision.dice_whole import Found, WholeDie, combine, looked_at
+from vision.dice_whole import Found, SecondLook, combine, looked_at
 from vision.errors import InvalidImageError
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -122,10 +122,10 @@ class DiceConfig:
     # the table's plane, when the board was found by its markers (vision.dice_plane): boxes
     # whose footprint there is not a die's top face are dropped (None: no such check)
     table: TablePlane | None = None
-    # a second look at the dice asked about: the whole die (its side faces in view) read as its
-    # top face's value, agree-or-ask (vision.dice_whole, trained by scripts/train_dice_whole.py;
-    # docs/readme/dice.md, seventeenth round; None: off)
-    whole: WholeDie | None = WholeDie(MODELS / "dice_whole.onnx")
+    # a second look at the dice asked about (vision.dice_whole.SecondLook; None: off): two wide
+    # classifiers (scripts/train_dice.py --cls-arch wide, trained on a lent GPU, eighteenth round of
+    # docs/readme/dice.md), averaged, give an asked die the value they read with at least 0.85
+    second: SecondLook | None = SecondLook((MODELS / "dice_wide_a.onnx", MODELS / "dice_wide_b.onnx"))
 
 
 @dataclass(frozen=True)
@@ -149,8 +149,8 @@ def warm_up(config: DiceConfig | None = None) -> None:
     classify(img, [(16.0, 16.0, 48.0, 48.0)], cfg)
     for path, _grow in cfg.cls_models:  # the quick classifier may have read that crop alone
         _net(path)
-    if cfg.whole is not None:
-        for path in cfg.whole.paths:
+    if cfg.second is not None:
+        for path in cfg.second.paths:
             _net(path)
     if cfg.small_size > cfg.det_size:  # the pass for small dice has a net of its own
         _net(cfg.det_model, str(cfg.small_size), (1, 3, cfg.small_size, cfg.small_size))
@@ -374,8 +374,8 @@ def classify(image: np.ndarray, boxes: Sequence[Sequence[float]], config: DiceCo
     return probs
 
 
-def whole_look(img: np.ndarray, found: list[Found], rule: WholeDie, min_value_prob: float) -> list[Found]:
-    """Readings (box, P(die), value, confidence) after the whole-die reader's look at those under
+def second_look(img: np.ndarray, found: list[Found], rule: SecondLook, min_value_prob: float) -> list[Found]:
+    """Readings (box, P(die), value, confidence) after the second look at those under
     ``rule.below`` (``vision.dice_whole.combine``: agree-or-ask)."""
     idx = looked_at(found, rule, min_value_prob)
     if not idx:
@@ -490,8 +490,8 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
                  if p[1] >= SMALL_MIN_SCORE and bx.side(p[0]) < cfg.small_side * px]
         small = bx.new_small(small, found, cfg.min_value_prob, 4 * cfg.small_side * px)
         found = bx.take_small(found, _judge(img, small, cfg), cfg.min_value_prob, cfg.small_value_prob)
-    if cfg.whole is not None:
-        found = whole_look(img, found, cfg.whole, cfg.min_value_prob)
+    if cfg.second is not None:
+        found = second_look(img, found, cfg.second, cfg.min_value_prob)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
     found = bx.one_per_die([f for f in found if not bx.is_group(f[0], sure)])
     found = bx.ask_overlapping(found, cfg.overlap_iou)

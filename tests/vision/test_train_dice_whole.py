@@ -17,7 +17,7 @@ pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 
 from vision import dice as D  # noqa: E402
-from vision.dice_whole import WholeDie  # noqa: E402
+from vision.dice_whole import SecondLook  # noqa: E402
 from vision.synth import dice as synth_dice  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +71,7 @@ def test_training_on_the_cpu_writes_a_model_the_reader_runs(tmp_path: Path) -> N
     assert model.stat().st_size > 100_000 and (out / "dice_whole.onnx").is_file()
     img = cv2.imread(str(ds / "images" / "synth_5_00000.png"))
     assert img is not None
-    cfg = replace(D.DiceConfig(), whole=WholeDie(model, below=1.0, veto=0.0, agree=0.0, sure=0.0))
+    cfg = replace(D.DiceConfig(), second=SecondLook(model, below=1.0, veto=0.0, agree=0.0, sure=0.0))
     # three steps teach nothing: the model loads and runs on every reading, each given a value
     for reading in D.read_dice(img, cfg):
         assert reading.value in (None, 1, 2, 3, 4, 5, 6)
