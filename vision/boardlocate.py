@@ -539,7 +539,7 @@ class CameraGuess:
 
 
 def camera_from_homography(h: np.ndarray, image_size: tuple[int, int],
-                           prior_focal: float | None = None) -> CameraGuess:
+                           prior_focal: float | None = None, focal: float | None = None) -> CameraGuess:
     """Estimate focal length (principal point at the image centre, square pixels) and the
     camera's position from a board homography. A nearly square-on view does not determine the
     focal length (the homography's perspective is then below its noise: a pose off by a
@@ -552,7 +552,8 @@ def camera_from_homography(h: np.ndarray, image_size: tuple[int, int],
     noise: a relative error ``FOCAL_NOISE`` in the board's axes as seen, against a prior
     ``FOCAL_SPREAD`` wide (relative, in ``1/f^2``). The conditions grow with the view's tilt
     squared (sin^2), so the view decides from about 5 degrees of tilt up, the prior below; where
-    they ask for no real focal length (a pose off), the prior alone."""
+    they ask for no real focal length (a pose off), the prior alone. ``focal``, where given (the
+    same camera's, from a better view), is taken as it is: only the camera's place is fitted."""
     w, hgt = image_size
     f0 = float(prior_focal or TYPICAL_FOCAL * w)
     shift = np.array([[1.0, 0, -w / 2], [0, 1.0, -hgt / 2], [0, 0, 1.0]])
@@ -570,7 +571,7 @@ def camera_from_homography(h: np.ndarray, image_size: tuple[int, int],
     # conditions that no camera meets (they ask for 1/f^2 <= 0: a pose off) leave the prior
     wv = (uv + k * k * w_prior) / (float(u @ u) + k * k) if uv > 0 and k > 0 else w_prior
     f = float(1 / np.sqrt(wv)) if wv > 0 else f0
-    f = float(np.clip(f, 0.5 * w, 2.5 * w))
+    f = float(focal) if focal else float(np.clip(f, 0.5 * w, 2.5 * w))
     kinv = np.array([[1 / f, 0, 0], [0, 1 / f, 0], [0, 0, 1.0]])
     m = kinv @ a
     lam_s = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))

@@ -80,3 +80,25 @@ def test_an_oblique_view_still_tells_the_focal_length() -> None:
             guess = camera_from_homography(_noisy_homography(cam, rng, 0.3), (w, h))
             assert abs(guess.focal_px / f - 1) < 0.06, (fov, tilt, guess.focal_px, f)
             assert _top_error(cam, guess.foot, guess.height, 25.0) < 1.5
+
+
+def test_the_reader_keeps_the_learned_photos_focal_length() -> None:
+    from vision.boardlocate import BoardPose
+    from vision.pieces import BoardReader
+    from vision.stillpose import pose_record
+
+    rng = np.random.default_rng(7)
+    w, h = 1024, 768
+    f = (w / 2) / math.tan(math.radians(85.0) / 2)  # a wide lens: 0.55 widths, far from the prior's 0.79
+    reader = BoardReader(board_for("qubism"))
+    square_on = _camera(f, w, h, 2.0, 0.7, 200.0)
+    frames = [BoardPose(True, _noisy_homography(square_on, rng, 0.4)) for _ in range(4)]
+    alone = [reader.camera(p, (w, h)).height for p in frames]  # nothing learned: each frame's own guess
+    assert max(alone) > 1.3 * square_on.C[2]  # the prior's focal length: the camera far too high
+    # the start photo taken from the side, by the same camera: its focal length is seen
+    learned = _camera(f, w, h, 35.0, 2.0, 330.0)
+    reader.model.still_pose = pose_record(BoardPose(True, _noisy_homography(learned, rng, 0.3)), 1.0)
+    kept = [reader.camera(p, (w, h)) for p in frames]
+    assert all(abs(c.focal_px / f - 1) < 0.05 for c in kept)
+    assert all(abs(c.height / square_on.C[2] - 1) < 0.06 for c in kept), [c.height for c in kept]
+    assert max(_top_error(square_on, c.foot, c.height, 25.0) for c in kept) < 2.0
