@@ -507,16 +507,17 @@ class BoardTracker:
         return fresh
 
 
-TYPICAL_FOCAL = 0.785
-"""A camera's focal length in image widths where the view cannot tell it: a 65 degree
-horizontal field of view (a phone's main camera, 26 mm equivalent; a Raspberry Pi camera 62-66)."""
-FOCAL_NOISE = 0.005
+TYPICAL_FOCAL = 1.0
+"""A camera's focal length in image widths where the view cannot tell it: a 53 degree
+horizontal field of view (as before session 24; a Raspberry Pi camera v1 54 degrees, v2 62). A
+65 degree prior (0.785) was measured too: it read dev Qubism 3252 worse (see board.md)."""
+FOCAL_NOISE = 0.002
 """Relative error of the board's axes as a four-marker pose sees them (the lens's rest, the
-markers' corners): measured 0.004 (root mean square, the two conditions at the true focal
-length) on the second family's views of 10 degrees or less, Qubism seeds 3252 and 3253."""
+markers' corners), weighing the view against the prior. Measured 0.004 (root mean square, the
+two conditions at the true focal length) on the second family's views of 10 degrees or less
+(Qubism seeds 3252 and 3253); 0.002 read the dev sets better than 0.005 (board.md, session 24)."""
 FOCAL_SPREAD = 0.6
-"""How far (relative, in 1/f^2) a camera's focal length may lie from ``TYPICAL_FOCAL``: fields
-of view of about 50 to 85 degrees."""
+"""How far (relative, in 1/f^2) a camera's focal length may lie from ``TYPICAL_FOCAL``."""
 
 
 @dataclass(frozen=True)
@@ -544,14 +545,14 @@ def camera_from_homography(h: np.ndarray, image_size: tuple[int, int],
     camera's position from a board homography. A nearly square-on view does not determine the
     focal length (the homography's perspective is then below its noise: a pose off by a
     fraction of a pixel, a lens not quite undone); there ``prior_focal`` (default
-    ``TYPICAL_FOCAL`` image widths, a phone's or a Pi camera's 65 degree field of view) is used,
+    ``TYPICAL_FOCAL`` image widths, a 53 degree field of view) is used,
     and it matters: the camera's height, so where a piece's top appears, goes with the focal
     length (a 2.9 degree view took 2,560 px for 559, the camera 1,434 mm up for 325).
 
     The homography's two conditions on ``1/f^2`` are weighed against the prior by their
     noise: a relative error ``FOCAL_NOISE`` in the board's axes as seen, against a prior
     ``FOCAL_SPREAD`` wide (relative, in ``1/f^2``). The conditions grow with the view's tilt
-    squared (sin^2), so the view decides from about 5 degrees of tilt up, the prior below; where
+    squared (sin^2), so the view decides from about 3 degrees of tilt up, the prior below; where
     they ask for no real focal length (a pose off), the prior alone. ``focal``, where given (the
     same camera's, from a better view), is taken as it is: only the camera's place is fitted."""
     w, hgt = image_size
