@@ -507,19 +507,6 @@ class BoardTracker:
         return fresh
 
 
-TYPICAL_FOCAL = 1.0
-"""A camera's focal length in image widths where the view cannot tell it: a 53 degree
-horizontal field of view (as before session 24; a Raspberry Pi camera v1 54 degrees, v2 62). A
-65 degree prior (0.785) was measured too: it read dev Qubism 3252 worse (see board.md)."""
-FOCAL_NOISE = 0.002
-"""Relative error of the board's axes as a four-marker pose sees them (the lens's rest, the
-markers' corners), weighing the view against the prior. Measured 0.004 (root mean square, the
-two conditions at the true focal length) on the second family's views of 10 degrees or less
-(Qubism seeds 3252 and 3253); 0.002 read the dev sets better than 0.005 (board.md, session 24)."""
-FOCAL_SPREAD = 0.6
-"""How far (relative, in 1/f^2) a camera's focal length may lie from ``TYPICAL_FOCAL``."""
-
-
 @dataclass(frozen=True)
 class CameraGuess:
     """The camera over the board, estimated from a homography (board mm -> pixels).
@@ -540,39 +527,26 @@ class CameraGuess:
 
 
 def camera_from_homography(h: np.ndarray, image_size: tuple[int, int],
-                           prior_focal: float | None = None, focal: float | None = None) -> CameraGuess:
+                           prior_focal: float | None = None) -> CameraGuess:
     """Estimate focal length (principal point at the image centre, square pixels) and the
     camera's position from a board homography. A nearly square-on view does not determine the
-    focal length (the homography's perspective is then below its noise: a pose off by a
-    fraction of a pixel, a lens not quite undone); there ``prior_focal`` (default
-    ``TYPICAL_FOCAL`` image widths, a 53 degree field of view) is used,
-    and it matters: the camera's height, so where a piece's top appears, goes with the focal
-    length (a 2.9 degree view took 2,560 px for 559, the camera 1,434 mm up for 325).
-
-    The homography's two conditions on ``1/f^2`` are weighed against the prior by their
-    noise: a relative error ``FOCAL_NOISE`` in the board's axes as seen, against a prior
-    ``FOCAL_SPREAD`` wide (relative, in ``1/f^2``). The conditions grow with the view's tilt
-    squared (sin^2), so the view decides from about 3 degrees of tilt up, the prior below; where
-    they ask for no real focal length (a pose off), the prior alone. ``focal``, where given (the
-    same camera's, from a better view), is taken as it is: only the camera's place is fitted."""
+    focal length; then ``prior_focal`` (default: the image width, about a 53 degree field of
+    view) is used, which matters little there because pieces then lean little either way."""
     w, hgt = image_size
-    f0 = float(prior_focal or TYPICAL_FOCAL * w)
+    f0 = float(prior_focal or w)
     shift = np.array([[1.0, 0, -w / 2], [0, 1.0, -hgt / 2], [0, 0, 1.0]])
     a = shift @ np.asarray(h, np.float64)
     a1, a2 = a[:, 0], a[:, 1]
     # unknown w = 1/f^2: orthogonal columns and equal norms of K^-1 H (two linear equations)
     u = np.array([a1[0] * a2[0] + a1[1] * a2[1], a1[0] ** 2 + a1[1] ** 2 - a2[0] ** 2 - a2[1] ** 2])
     v = np.array([a1[2] * a2[2], a1[2] ** 2 - a2[2] ** 2])
-    # the prior on w, weighed by the equations' noise: their terms are the axes' squared
-    # lengths (n2, f^2 times their size at w) times FOCAL_NOISE; the prior's spread FOCAL_SPREAD
+    # a weak prior on w keeps the estimate sane when the view is square-on
     w_prior = 1 / f0 ** 2
-    n2 = 0.5 * float(a1[0] ** 2 + a1[1] ** 2 + a2[0] ** 2 + a2[1] ** 2)
-    k = FOCAL_NOISE * n2 / FOCAL_SPREAD
-    uv = -float(u @ v)
-    # conditions that no camera meets (they ask for 1/f^2 <= 0: a pose off) leave the prior
-    wv = (uv + k * k * w_prior) / (float(u @ u) + k * k) if uv > 0 and k > 0 else w_prior
+    scale = float(np.abs(u).max()) * w_prior + float(np.abs(v).max()) + 1e-18
+    k = 0.02 * scale / w_prior  # prior weight, relative to the equations' size
+    wv = (-(u @ v) + k * k * w_prior) / (u @ u + k * k) if (u @ u + k * k) > 0 else w_prior
     f = float(1 / np.sqrt(wv)) if wv > 0 else f0
-    f = float(focal) if focal else float(np.clip(f, 0.5 * w, 2.5 * w))
+    f = float(np.clip(f, 0.5 * w, 2.5 * w))
     kinv = np.array([[1 / f, 0, 0], [0, 1 / f, 0], [0, 0, 1.0]])
     m = kinv @ a
     lam_s = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))

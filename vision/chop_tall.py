@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.boardlocate import camera_from_homography
 from vision.chop_squares import ALLOWED, CLASSES
 
 CLASSES_FIGURES = {CLASSES.index("mouse"), CLASSES.index("cat")}
@@ -46,10 +47,10 @@ LEAN_MIN = 0.3
 no height is seen."""
 
 
-def _lifts(reader: Any, pose: Any, size: tuple[int, int], zs_mm: np.ndarray) -> np.ndarray:
+def _lifts(pose: Any, size: tuple[int, int], zs_mm: np.ndarray) -> np.ndarray:
     """[len(zs_mm), 3, 3]: board mm of each plane ``z`` mm up -> the board mm where it is seen
-    (``SpotFeatures._lift``'s, for many planes from one camera estimate: ``SpotFeatures.camera``)."""
-    cam = reader.camera(pose, size)
+    (``SpotFeatures._lift``'s, for many planes from one camera estimate)."""
+    cam = camera_from_homography(pose.sampling()[0], size)  # a lens's pinhole camera
     fx, fy = cam.foot
     k = cam.height / np.maximum(cam.height - np.asarray(zs_mm, np.float64), 1e-3)  # CameraGuess.plane_scale
     out = np.zeros((len(k), 3, 3))
@@ -71,7 +72,7 @@ def figure_heights(reader: Any, image: np.ndarray, pose: Any, spots: list[int],
     s = reader.config.px_per_mm
     cell = reader.cell_mm
     zs = np.arange(STEP, TOP + 1e-9, STEP)
-    lifts = _lifts(reader, pose, (image.shape[1], image.shape[0]), np.append(zs, 1.0) * cell)
+    lifts = _lifts(pose, (image.shape[1], image.shape[0]), np.append(zs, 1.0) * cell)
     c = np.asarray(reader._spot_centres_px, np.float64)[spots] / s  # board mm
     along = (c @ lifts[-1, :2, :2].T + lifts[-1, :2, 2]) - c  # where the plane one side up shows
     if float(np.median(np.linalg.norm(along, axis=1))) < LEAN_MIN * cell:

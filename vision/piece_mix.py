@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.boardlocate import BoardPose
+from vision.boardlocate import BoardPose, camera_from_homography
 from vision.piece_config import BehindRule, ShadedRule
 from vision.piece_looks import LOOK_SCALE
 
@@ -138,7 +138,7 @@ def drop_hidden(reader: SpotFeatures, image: np.ndarray, pose: BoardPose, plane:
     rule's share of its colour in the heads' ``plane``: read as empty, unsure (0.5)."""
     if plane <= 0 or pose.homography is None:
         return
-    foot = reader.camera(pose, (image.shape[1], image.shape[0])).foot  # the pinhole's
+    foot = camera_from_homography(pose.sampling()[0], (image.shape[1], image.shape[0])).foot  # the pinhole's
     centres = reader._spot_centres_px / reader.config.px_per_mm
     hidden = behind_same(centres, [t for t, _ in decided], foot, reader.cell_mm)
     if not hidden:

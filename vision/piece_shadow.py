@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.boardlocate import BoardPose
+from vision.boardlocate import BoardPose, camera_from_homography
 from vision.piece_config import ShadowLooks
 from vision.piece_looks import LOOK_SCALE, appearance
 from vision.piece_mix import colour_shares
@@ -103,7 +103,7 @@ def learn_shadows(reader: SpotFeatures, image: np.ndarray, pose: BoardPose, scor
     pieces = [i for i, t in known.items() if t is not None]
     shows: dict[int, set[str]] = {}
     if pose.homography is not None and pieces:
-        foot = reader.camera(pose, (image.shape[1], image.shape[0])).foot
+        foot = camera_from_homography(pose.sampling()[0], (image.shape[1], image.shape[0])).foot
         centres = reader._spot_centres_px / reader.config.px_per_mm
         shows = {i: {str(known[j]) for j in front}
                  for i, front in behind_known(centres, empty, pieces, foot, reader.cell_mm).items()}

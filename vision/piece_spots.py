@@ -15,16 +15,15 @@ import numpy as np
 
 from companion.boards import Board
 from vision.arrows import ARROW_SIDE, channel_mean
-from vision.boardlocate import BoardPose, CameraGuess, camera_from_homography
+from vision.boardlocate import BoardPose, camera_from_homography
 from vision.lens import warp_through
 from vision.piece_config import PieceConfig
-from vision.piece_looks import (CENTRE_WINDOW, INNER, P, WINDOW, PieceModel, _centre_change, _detrend,
-                                _look_features, _smooth, appearance, total_evidence)
+from vision.piece_looks import (CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth,
+                                appearance, total_evidence)
 from vision.printing import render_board
 from vision.printpose import PrintPose, needs_print_pose, print_pose
 from vision.print_shift import displaced
 from vision.read_fast import BoxPatches
-from vision.stillpose import pose_from_record
 
 
 def _spot_groups(board: Board) -> list[list[str]]:
@@ -68,9 +67,6 @@ def print_refs(ep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 class SpotFeatures:
     """A board's spots and their per-frame evidence (the base of ``vision.pieces.BoardReader``)."""
 
-    model: PieceModel
-    """The learned looks (set by ``BoardReader``); its ``still_pose`` gives the camera's focal length."""
-
     def __init__(self, board: Board, config: PieceConfig) -> None:
         self.board = board
         self.config = cfg = config
@@ -104,7 +100,6 @@ class SpotFeatures:
         self._ecc_high = self._ecc_blur = np.zeros((1, 1), np.float32)
         self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         self._lifts: tuple[BoardPose | None, dict[tuple[tuple[int, int], float], np.ndarray]] = (None, {})
-        self._focal: tuple[list[float] | None, tuple[int, int], float | None] = (None, (0, 0), None)
         # White paper outside every square and marker: the photometric reference.
         ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
         block = np.zeros_like(ref)
@@ -201,31 +196,12 @@ class SpotFeatures:
             self._lifts = (pose, {})
         lift = self._lifts[1].get((image_size, z_mm))
         if lift is None:
-            cam = self.camera(pose, image_size)
+            cam = camera_from_homography(pose.sampling()[0], image_size)  # a lens's pinhole camera
             k = cam.plane_scale(z_mm)
             fx, fy = cam.foot
             lift = np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
             self._lifts[1][(image_size, z_mm)] = lift
         return lift
-
-    def camera(self, pose: BoardPose, image_size: tuple[int, int]) -> CameraGuess:
-        """The camera over the board in a frame read with ``pose`` (its pinhole, when it has a
-        lens): placed by the pose, its focal length the learned photo's (``PieceModel.still_pose``:
-        the same camera, in the view where every marker is seen) where one was learned. One
-        camera for a group's frames: a frame's own guess moves with the markers it finds, and
-        where the view is nearly square-on with the homography's noise."""
-        return camera_from_homography(pose.sampling()[0], image_size, focal=self._learned_focal(image_size))
-
-    def _learned_focal(self, image_size: tuple[int, int]) -> float | None:
-        """The focal length (px) guessed from the learned photo's pose, or None (none learned)."""
-        record = getattr(self, "model", None) and self.model.still_pose
-        if not record:
-            return None
-        if self._focal[0] is not record or self._focal[1] != image_size:
-            learned = pose_from_record(record)
-            f = camera_from_homography(learned[0].sampling()[0], image_size).focal_px if learned else None
-            self._focal = (record, image_size, f)
-        return self._focal[2]
 
     def _gain_at(self, lift_px: np.ndarray, coef: np.ndarray, spots: list[int] | None = None) -> np.ndarray:
         """The fitted light (``coef``: ``_gain``'s) at the spots (all, or ``spots``) seen in a
