@@ -18,6 +18,7 @@ pytest.importorskip("onnxruntime")
 
 from vision import dice as D  # noqa: E402
 from vision import dice_models as M  # noqa: E402
+from vision.dice_whole import SecondLook  # noqa: E402
 from vision.synth import dice as synth_dice  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -412,3 +413,25 @@ def test_the_detectors_batches_drawn_by_workers_are_the_same_for_any_number(tiny
     assert not np.array_equal(one[0], one[1])
     alone = draw(0)  # this process's own draw: as many batches, of the same shape
     assert len(alone) == 5 and alone[0].shape == one[0].shape
+
+
+def test_a_wide_classifier_trains_and_the_shipped_wide_ones_read_back(tiny_set: Path, tmp_path: Path) -> None:
+    """The second look's classifiers (issue 29, eighteenth round): ``--cls-arch wide`` trains on
+    the CPU into a model the reader runs, and the shipped ones have that architecture's layers."""
+    import torch
+
+    r = _run("scripts/train_dice.py", "--dataset", tiny_set, "--synth", "2", "--only", "cls", "--device", "cpu",
+             "--cls-arch", "wide", "--cls-name", "dice_cls_wide.onnx", "--cls-iters", "3", "--out", tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    img = cv2.imread(str(tiny_set / "images" / "synth_5_00000.png"))
+    rule = D.DiceConfig().second
+    assert rule is not None
+    cfg = D.DiceConfig(second=SecondLook(tmp_path / "dice_cls_wide.onnx", below=1.0, sure=0.0))
+    for reading in D.read_dice(img, cfg):
+        assert reading.value in (None, 1, 2, 3, 4, 5, 6)
+    N = _nets()
+    for path in rule.paths:
+        model = N.Cls("wide")
+        N.load_onnx_cls(model, path, "wide")  # a SystemExit if its layers were not the wide ones
+        x = torch.zeros(1, 3, D.CLS_SIZE, D.CLS_SIZE)
+        assert model.eval()(x).shape == (1, 7)
