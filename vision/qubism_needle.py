@@ -109,6 +109,11 @@ class NeedleRule:
     """The confidence of a cube read so (the reading's threshold: its arrow read clearly, not asked)."""
     most: int = 9
     """Cubes in the game (Q1): no pawn is turned into a cube beyond them."""
+    own_read: bool = True
+    """``pawn_lines`` does not look at a cube read unsurely whose direction its own glyph gave (its top's print
+    is the glyph reader's compact blob, not thin strokes; ``needle_checked`` leaves such a cube as it is too):
+    on the dev sets third 4252, second 3252 and first 2252 none of 256 such cubes showed its arrow as a line
+    (the same reads), and on 2252 they were 181 of the 196 unsure cubes whose top's ink was found for it."""
     checked: bool = True
     """``needle_checked`` also checks a cube's direction read by a shape reader against the arrow its top
     shows read along its mirror axis (``asked_arrow``'s ink path), not only against a needle's darker end."""
@@ -414,7 +419,7 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     frame's ``asked_arrows`` found it (each crop's found once, ``vision.qubism_ink.TopInks``)."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
     if rule.pawn_lines:
-        pawn_lines(decided, look, tops, moved, rule, inks)
+        pawn_lines(decided, look, tops, moved, rule, inks, own)
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token is None or not token.startswith("cube:") or token == "cube:?" or i in moved:
@@ -456,13 +461,15 @@ def _line(inks: qink.TopInks, k: int, rule: NeedleRule) -> str | None:
 
 
 def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
-               moved: frozenset[int], rule: NeedleRule, inks: qink.TopInks | None = None) -> list[int]:
+               moved: frozenset[int], rule: NeedleRule, inks: qink.TopInks | None = None,
+               own: dict[int, str | None] | None = None) -> list[int]:
     """A frame's spots read as a pawn whose top crop (``tops[k]``, spot ``look[k]``; not one found off its
     place, ``moved``) shows a line arrow (``line_arrow``) are that cube, in place, with
     ``NeedleRule.line_conf``, while the frame has fewer than ``NeedleRule.most`` cubes (Q1): the third
     family's acrylic and lacquer cubes with fletched arrows look like a white pawn to the spot's look. A
     cube read less surely whose top shows its own arrow so is as sure (a pawn's head is no line arrow:
-    ``vision.qubism_pawns.pawns_back`` puts a pawn the look saw there back only on a cube read unsurely).
+    ``vision.qubism_pawns.pawns_back`` puts a pawn the look saw there back only on a cube read unsurely),
+    but not one whose direction its own glyph gave (``own``, as ``needle_checked``'s; ``NeedleRule.own_read``).
     ``inks``: the crops' ink where the caller keeps it (``needle_checked``). Returns the spots changed."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
     out: list[int] = []
@@ -473,6 +480,8 @@ def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: n
             continue
         if pawn and sum(1 for t, _ in decided if t is not None and t.startswith("cube")) >= rule.most:
             continue
+        if not pawn and rule.own_read and own is not None and own.get(i) == token[5:]:
+            continue  # its own glyph read it (needle_checked leaves it so too)
         direction = _line(inks, k, rule)
         if direction is not None and (pawn or token[5:] == direction):
             decided[i] = (f"cube:{direction}", rule.line_conf)
