@@ -13,6 +13,7 @@ import numpy as np
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
+from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
@@ -94,9 +95,10 @@ class CubeSpots(SpotFeatures):
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
-            asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles)
+            inks = TopInks(tops, rule.needles)  # each crop's ink found once for both (vision.qubism_ink)
+            asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles, inks)
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
-            needle_checked(decided, look, tops, own, frozenset(moved), rule.needles)  # a needle's end, not a guess
+            needle_checked(decided, look, tops, own, frozenset(moved), rule.needles, inks=inks)  # a needle's end, not a guess
         return capped
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,

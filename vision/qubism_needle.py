@@ -21,13 +21,15 @@ None: the caller asks (``cube:?``). A spot read as a pawn whose top shows a line
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from vision import qubism_ink as qink
 from vision.qubism_glyph import GlyphRule, glyph_direction
+from vision.qubism_ink import _quantile
+from vision.read_fast import mean_of
 
 _INSET = 6
 """Pixels of a top crop's border the glyph's mask leaves out (as ``vision.qubism_glyph``'s)."""
@@ -107,6 +109,11 @@ class NeedleRule:
     """The confidence of a cube read so (the reading's threshold: its arrow read clearly, not asked)."""
     most: int = 9
     """Cubes in the game (Q1): no pawn is turned into a cube beyond them."""
+    own_read: bool = True
+    """``pawn_lines`` does not look at a cube read unsurely whose direction its own glyph gave (its top's print
+    is the glyph reader's compact blob, not thin strokes; ``needle_checked`` leaves such a cube as it is too):
+    on the dev sets third 4252, second 3252 and first 2252 none of 256 such cubes showed its arrow as a line
+    (the same reads), and on 2252 they were 181 of the 196 unsure cubes whose top's ink was found for it."""
     checked: bool = True
     """``needle_checked`` also checks a cube's direction read by a shape reader against the arrow its top
     shows read along its mirror axis (``asked_arrow``'s ink path), not only against a needle's darker end."""
@@ -114,17 +121,6 @@ class NeedleRule:
     """That check skips the mirror axis (2 ms a cube) where the strokes' sweep (``sweep_direction``) reads the
     direction the cube has: a shape reader and the sweep agree (dev third 4252: 184 of 208 checks; on 4252,
     second 3252 and first 2252 no cube so skipped read another way along its axis)."""
-
-
-_Ink = tuple[np.ndarray, np.ndarray]
-"""A glyph's ink found in a top crop: its mask (uint8 0/1 over the inner square) and the inner square."""
-
-
-def _quantile(values: np.ndarray, q: float) -> float:
-    """The value of rank ``q`` (0-1, nearest rank) of an array: a percentile without interpolation (faster)."""
-    flat = np.ravel(values)
-    k = int(round(q * (flat.size - 1)))
-    return float(np.partition(flat, k)[k])
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -143,39 +139,7 @@ def central_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.nd
     than the face (the 75th percentile of the inner square's middle two thirds) by ``NeedleRule.ink`` of the
     face-to-darkest range, within its share and offset, not touching the inner square's border.
     Returns (its mask, uint8 0/1 over the inner square; the inner square), or None."""
-    g = np.asarray(top, np.float32)
-    n = g.shape[0]
-    inner = g[rule.inset:n - rule.inset, rule.inset:n - rule.inset]
-    h, w = inner.shape
-    k = h // 6
-    face = _quantile(inner[k:h - k, k:w - k], 0.75)  # the face's middle: a sticker, not the cube's side
-    span = face - _quantile(inner, 0.02)
-    if span < rule.min_range:
-        return None
-    mask = (inner < face - rule.ink * span).astype(np.uint8)
-    blob = _largest_central(mask, n, rule, inside=True)
-    return None if blob is None else (blob, inner)
-
-
-def _largest_central(mask: np.ndarray, n: int, rule: NeedleRule, inside: bool) -> np.ndarray | None:
-    """The largest connected part of ``mask`` (0/1, square) within ``rule``'s share of ``n``² and its
-    offset from the middle (with ``inside``: not touching the mask's border, which a print, a side or
-    a shadow's edge runs out of), as a uint8 0/1 mask; None when no part is."""
-    h, w = mask.shape
-    count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    c = (h - 1) / 2
-    best = 0
-    for j in range(1, count):
-        x, y, bw, bh, area = (int(v) for v in stats[j])
-        if inside and (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
-            continue
-        if not rule.share[0] <= area / (n * n) <= rule.share[1]:
-            continue
-        if float(np.hypot(cents[j][0] - c, cents[j][1] - c)) / n > rule.offset:
-            continue
-        if best == 0 or area > int(stats[best, cv2.CC_STAT_AREA]):
-            best = j
-    return None if best == 0 else (labels == best).astype(np.uint8)
+    return qink.central_ink(top, rule)
 
 
 def plate_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndarray, np.ndarray] | None:
@@ -186,38 +150,7 @@ def plate_ink(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[np.ndar
     the hull shrunk by ``NeedleRule.plate_shrink`` pixels; its largest part within ``central_ink``'s
     share and offset, wholly surrounded by the plate (``NeedleRule.plate_purity``). Returns (its mask,
     uint8 0/1 over the inner square; the inner square), or None."""
-    if rule.plate_shrink <= 0:
-        return None
-    g = np.asarray(top, np.float32)
-    n = g.shape[0]
-    inner = g[rule.inset:n - rule.inset, rule.inset:n - rule.inset]
-    h, w = inner.shape
-    k = h // 6
-    face = _quantile(inner[k:h - k, k:w - k], 0.75)
-    span = face - _quantile(inner, 0.02)
-    if span < rule.min_range:
-        return None
-    dark = (inner < face - rule.ink * span).astype(np.uint8)
-    count, labels, _, _ = cv2.connectedComponentsWithStats(1 - dark, connectivity=4)
-    if count < 2:
-        return None
-    middle = labels[k:h - k, k:w - k]
-    share = np.bincount(middle.ravel(), weights=(1 - dark[k:h - k, k:w - k]).ravel().astype(np.float64),
-                        minlength=count)
-    share[0] = -1  # the ink's label: what is not light
-    light = labels == int(np.argmax(share))  # the plate: the light part over most of the middle
-    hull = cv2.convexHull(np.column_stack(np.nonzero(light))[:, ::-1].astype(np.int32))
-    outline = np.zeros_like(dark)
-    cv2.fillConvexPoly(outline, hull, 1)
-    kernel = np.ones((3, 3), np.uint8)
-    plate = np.asarray(cv2.erode(outline, kernel, iterations=rule.plate_shrink), np.uint8)
-    blob = _largest_central(dark & plate, n, rule, inside=False)
-    if blob is None:
-        return None
-    ring = (cv2.dilate(blob, kernel, iterations=3) > 0) & (cv2.dilate(blob, kernel) == 0)
-    if int(ring.sum()) < 20 or float((dark[ring] == 0).mean()) < rule.plate_purity:
-        return None  # an edge or a line across the crop, not a glyph on a plate
-    return blob, inner
+    return qink.plate_ink(top, rule)
 
 
 def needle_direction(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> tuple[str | None, float]:
@@ -231,10 +164,10 @@ def _needle(found: tuple[np.ndarray, np.ndarray] | None, rule: NeedleRule) -> tu
     if found is None:
         return None, 0.0
     glyph, inner = found
-    ys, xs = np.nonzero(glyph)
-    mid = (float(xs.mean()), float(ys.mean()))
+    ys, xs = np.nonzero(glyph)  # (mean_of: ``.mean()`` bit for bit, without its argument handling)
+    mid = (float(mean_of(xs)), float(mean_of(ys)))
     dx, dy = xs - mid[0], ys - mid[1]
-    sxx, syy, sxy = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+    sxx, syy, sxy = float(mean_of(dx * dx)), float(mean_of(dy * dy)), float(mean_of(dx * dy))
     half, gap = (sxx + syy) / 2, float(np.hypot((sxx - syy) / 2, sxy))
     if half - gap <= 0 or float(np.sqrt((half + gap) / (half - gap))) < rule.elongation:
         return None, 0.0
@@ -253,7 +186,7 @@ def _needle(found: tuple[np.ndarray, np.ndarray] | None, rule: NeedleRule) -> tu
         ink, paper = inner[ink_px & side], inner[side & ~near]
         if len(ink) < 4 or len(paper) < 8:
             return None, 0.0
-        darkness.append(1 - float(ink.mean()) / max(_quantile(paper, 0.75), 1e-3))
+        darkness.append(1 - float(mean_of(ink)) / max(_quantile(paper, 0.75), 1e-3))
     margin = darkness[0] - darkness[1]
     if abs(margin) < rule.end_margin:
         return None, abs(margin)
@@ -283,7 +216,7 @@ def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.
     share) and the union from the sums (min + max = both): a few whole-array passes, not twelve."""
     m = np.asarray(mask, np.float32)
     ys, xs = np.nonzero(m)
-    cx, cy = float(xs.mean()), float(ys.mean())
+    cx, cy = float(mean_of(xs)), float(mean_of(ys))
     reach = float(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).max()))
     n = 2 * int(np.ceil(reach)) + 3
     a = np.radians(np.asarray(turns, np.float32))[:, None, None]
@@ -310,7 +243,7 @@ def thick_enough(mask: np.ndarray, rule: AxisRule) -> np.ndarray:
     m = np.asarray(mask, np.uint8)
     depth = cv2.distanceTransform(cv2.copyMakeBorder(m, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2, 3)
     inside = depth[depth > 0]
-    if not len(inside) or float(inside.mean()) >= rule.thin:
+    if not len(inside) or float(mean_of(inside)) >= rule.thin:
         return mask
     out: np.ndarray = cv2.dilate(m, np.ones((3, 3), np.uint8))
     return out
@@ -360,33 +293,56 @@ def asked_arrow(top: np.ndarray | None, mask: np.ndarray | None, glyph: GlyphRul
     axis is clear, by the way the ink's strokes sweep back (``sweep_direction``, ``NeedleRule.sweep``);
     ``top``: its top crop (None: the crop at the spot is not that top's, only ``mask`` is read). None
     where none is clear."""
-    ink = central_ink(top, rule) if top is not None else None
-    needle = _needle(ink, rule)[0]
+    return _asked(None if top is None else qink.TopInks(np.asarray(top)[None], rule), 0, mask, glyph, rule)
+
+
+def _asked(inks: qink.TopInks | None, k: int, mask: np.ndarray | None, glyph: GlyphRule, rule: NeedleRule) -> str | None:
+    """``asked_arrow`` of crop ``k`` of a frame's ``inks`` (None: no crop, the glyph's ``mask`` alone)."""
+    needle = _needle_of(inks, k, rule)[0] if inks is not None else None
     if needle is not None:
         return needle  # a two-tone needle's outline has no end of its own to check it against
     if mask is not None and np.any(mask):
         direction = axis_direction(mask, glyph, rule.axis)[0]
-        if direction is not None or top is None or rule.sweep is None:
+        if direction is not None or inks is None:
             return direction
-        ink = ink if ink is not None else plate_ink(top, rule)  # its ink by its strokes alone (along its axis
-        return sweep_direction(ink[0], rule.sweep) if ink is not None else None  # a cut arrow's ends look alike)
-    return ink_direction(top, ink, glyph, rule) if top is not None else None
+        return _sweep_of(inks, k, rule)  # its ink by its strokes alone (along its axis a cut arrow's ends look alike)
+    return _ink_direction(inks, k, glyph, rule) if inks is not None else None
 
 
-def ink_direction(top: np.ndarray, ink: tuple[np.ndarray, np.ndarray] | None, glyph: GlyphRule,
-                  rule: NeedleRule) -> str | None:
-    """The direction of the ink in a top crop's middle (``ink``: its ``central_ink``), else of the ink on its
-    sticker (``plate_ink``: the ink runs out to the sticker's edge), read along its mirror axis only (a
-    glyph cut short may show a darker end: ``axis_direction``), else by the way its strokes sweep back
-    (``sweep_direction``, ``NeedleRule.sweep``). None where none is clear."""
-    if ink is None:
-        ink = plate_ink(top, rule)
-    if ink is None:
+def _ink_direction(inks: qink.TopInks, k: int, glyph: GlyphRule, rule: NeedleRule) -> str | None:
+    """The direction of crop ``k``'s ink (``TopInks.ink``: its ``central_ink``, else the ink on its sticker,
+    ``plate_ink``: the ink runs out to the sticker's edge), read along its mirror axis only (a glyph cut short
+    may show a darker end: ``axis_direction``), else by the way its strokes sweep back (``sweep_direction``,
+    ``NeedleRule.sweep``). None where none is clear."""
+    if inks.ink(k) is None:
         return None
-    direction = axis_direction(ink[0], glyph, rule.axis)[0]
-    if direction is None and rule.sweep is not None:
-        direction = sweep_direction(ink[0], rule.sweep)
-    return direction
+    direction = _axis_of(inks, k, glyph, rule)
+    return _sweep_of(inks, k, rule) if direction is None else direction
+
+
+def _needle_of(inks: qink.TopInks, k: int, rule: NeedleRule) -> tuple[str | None, float]:
+    """``needle_direction`` of crop ``k`` (``_needle`` of its ``central_ink``), read once a frame."""
+    if k not in inks.needles:
+        inks.needles[k] = _needle(inks.central(k), rule)
+    return inks.needles[k]
+
+
+def _sweep_of(inks: qink.TopInks, k: int, rule: NeedleRule) -> str | None:
+    """``sweep_direction`` of crop ``k``'s ink (``TopInks.ink``; None: no ink, or ``NeedleRule.sweep`` None),
+    read once a frame."""
+    if k not in inks.sweeps:
+        ink = inks.ink(k)
+        inks.sweeps[k] = None if ink is None or rule.sweep is None else sweep_direction(ink[0], rule.sweep)
+    return inks.sweeps[k]
+
+
+def _axis_of(inks: qink.TopInks, k: int, glyph: GlyphRule, rule: NeedleRule) -> str | None:
+    """``axis_direction`` of crop ``k``'s ink (``TopInks.ink``, not None), read once a frame for each glyph rule."""
+    if (k, glyph) not in inks.axes:
+        ink = inks.ink(k)
+        assert ink is not None
+        inks.axes[k, glyph] = axis_direction(ink[0], glyph, rule.axis)[0]
+    return inks.axes[k, glyph]
 
 
 def sweep_direction(mask: np.ndarray, rule: SweepRule = SweepRule()) -> str | None:
@@ -400,23 +356,25 @@ def sweep_direction(mask: np.ndarray, rule: SweepRule = SweepRule()) -> str | No
     ys, xs = np.nonzero(mask)
     if len(xs) < 4 * rule.least:
         return None
-    dx, dy = xs - float(xs.mean()), ys - float(ys.mean())
-    sxx, syy, sxy = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+    dx, dy = xs - float(mean_of(xs)), ys - float(mean_of(ys))  # (mean_of: ``.mean()`` bit for bit, faster)
+    sxx, syy, sxy = float(mean_of(dx * dx)), float(mean_of(dy * dy)), float(mean_of(dx * dy))
     theta = 0.5 * float(np.arctan2(2 * sxy, sxx - syy))  # the long axis (the covariance's first eigenvector)
     heading = float(np.degrees(theta)) % 180
     if min(heading % 90, 90 - heading % 90) > rule.turn:
         return None
     c, s = float(np.cos(theta)), float(np.sin(theta))
     along, out = dx * c + dy * s, np.abs(dy * c - dx * s)
+    off = out >= rule.off
     slopes = []
     for half in (along > 0, along < 0):
-        o = half & (out >= rule.off)
-        if int(o.sum()) < rule.least:
+        o = half & off
+        if int(np.count_nonzero(o)) < rule.least:
             continue
-        po, so = out[o] - float(out[o].mean()), along[o]
-        var = float((po * po).mean())
+        oo, so = out[o], along[o]
+        po = oo - float(mean_of(oo))
+        var = float(mean_of(po * po))
         if var > 1e-6:
-            slopes.append(float((po * (so - float(so.mean()))).mean()) / var)
+            slopes.append(float(mean_of(po * (so - float(mean_of(so))))) / var)
     if not slopes or min(abs(v) for v in slopes) < rule.slope or len({v > 0 for v in slopes}) > 1:
         return None
     sign = -1.0 if slopes[0] > 0 else 1.0  # strokes sweeping back towards -axis: it points along +axis
@@ -426,23 +384,25 @@ def sweep_direction(mask: np.ndarray, rule: SweepRule = SweepRule()) -> str | No
 
 def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
                  masks: dict[int, np.ndarray | None], moved: frozenset[int], glyph: GlyphRule,
-                 rule: NeedleRule) -> None:
+                 rule: NeedleRule, inks: qink.TopInks | None = None) -> None:
     """A frame's cubes read without a direction (``cube:?``) take, in place, ``asked_arrow``'s where it
     is clear, their confidence unchanged: ``tops[k]`` is spot ``look[k]``'s top crop, ``masks`` the
     glyph found for a spot (``vision.qubism_glyph.CentralGlyph.mask``); a spot whose top was found off
-    its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone."""
+    its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone. ``inks``: the
+    crops' ink as the frame's later checks read it (``needle_checked``: found once)."""
+    inks = qink.TopInks(tops, rule) if inks is None else inks
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token != "cube:?":
             continue
-        direction = asked_arrow(None if i in moved else tops[k], masks.get(i), glyph, rule)
+        direction = _asked(None if i in moved else inks, k, masks.get(i), glyph, rule)
         if direction is not None:
             decided[i] = (f"cube:{direction}", conf)
 
 
 def needle_checked(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
                    own: dict[int, str | None], moved: frozenset[int], rule: NeedleRule,
-                   glyph: GlyphRule | None = None) -> None:
+                   glyph: GlyphRule | None = None, inks: qink.TopInks | None = None) -> None:
     """A frame's cubes read with a direction by something other than their own glyph (``own``: the
     direction the glyph found for a spot gave, ``vision.qubism_glyph.CentralGlyph.direction``) whose
     top crop (``tops[k]``, spot ``look[k]``) shows a two-tone needle clearly take, in place, its darker
@@ -455,39 +415,23 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     family's 4252: 6 arrows read the wrong way by ``vision.arrows``, all six read right along their
     axis; on its 333 cube tops that read gave 299 right, 34 none, none wrong). A spot whose top was
     found off its place (``moved``) is left as it is. First, with ``NeedleRule.pawn_lines``, a spot read
-    as a pawn whose top shows a line arrow is that cube (``pawn_lines``)."""
-    found: dict[int, tuple[_Ink | None, _Ink | None]] = {}
-
-    def inks(k: int) -> tuple[_Ink | None, _Ink | None]:
-        """Spot ``look[k]``'s ``central_ink`` and the ink read (that, else ``plate_ink``), found once."""
-        if k not in found:
-            central = central_ink(tops[k], rule)
-            found[k] = (central, central if central is not None else plate_ink(tops[k], rule))
-        return found[k]
-
-    swept: dict[int, str | None] = {}
-
-    def sweep_of(mask: np.ndarray) -> str | None:
-        """``sweep_direction`` of a spot's ink (kept in ``found``), read once for ``pawn_lines`` and the check."""
-        if id(mask) not in swept:
-            swept[id(mask)] = sweep_direction(mask, rule.sweep) if rule.sweep is not None else None
-        return swept[id(mask)]
-
+    as a pawn whose top shows a line arrow is that cube (``pawn_lines``). ``inks``: the crops' ink as the
+    frame's ``asked_arrows`` found it (each crop's found once, ``vision.qubism_ink.TopInks``)."""
+    inks = qink.TopInks(tops, rule) if inks is None else inks
     if rule.pawn_lines:
-        pawn_lines(decided, look, tops, moved, rule, inks, sweep_of)
+        pawn_lines(decided, look, tops, moved, rule, inks, own)
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token is None or not token.startswith("cube:") or token == "cube:?" or i in moved:
             continue
         if own.get(i) == token[5:]:
             continue  # read from its own glyph's shape
-        central, ink = inks(k)
-        direction = _needle(central, rule)[0]  # needle_direction(tops[k], rule)
-        if direction is None and rule.checked and ink is not None:  # as asked_arrow(tops[k], None, ...) reads
-            sweep = sweep_of(ink[0])
+        direction = _needle_of(inks, k, rule)[0]  # needle_direction(tops[k], rule)
+        if direction is None and rule.checked and inks.ink(k) is not None:  # as asked_arrow(tops[k], None, ...) reads
+            sweep = _sweep_of(inks, k, rule)
             if rule.agreed and sweep == token[5:]:
                 continue  # two readers agree: the mirror axis (the check's cost) is not read
-            direction = axis_direction(ink[0], glyph or GlyphRule(), rule.axis)[0]
+            direction = _axis_of(inks, k, glyph or GlyphRule(), rule)
             if direction is None:
                 direction = sweep
         if direction is not None and direction != token[5:]:
@@ -501,35 +445,33 @@ def line_arrow(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> str | None:
     where there is no such ink: a pawn's head or body is a blob, not strokes (on the dev sets third 4252,
     first 2252, second 3252 and 3253, no pawn's top crop read so; 6 of 8 cubes read as pawns on 4252 did,
     all six the right way)."""
-    ink = central_ink(top, rule)
-    return _line(ink if ink is not None else plate_ink(top, rule), rule)
+    return _line(qink.TopInks(np.asarray(top)[None], rule), 0, rule)
 
 
-def _line(ink: _Ink | None, rule: NeedleRule, sweep: Callable[[np.ndarray], str | None] | None = None) -> str | None:
-    """``line_arrow`` of a top crop's ink (its ``central_ink``, else its ``plate_ink``); ``sweep``: its
-    ``sweep_direction`` where the caller keeps it."""
+def _line(inks: qink.TopInks, k: int, rule: NeedleRule) -> str | None:
+    """``line_arrow`` of crop ``k`` of a frame's ``inks`` (its ink read: ``central_ink``, else ``plate_ink``)."""
+    ink = inks.ink(k)
     if ink is None or rule.sweep is None or rule.axis.thin <= 0:
         return None
     depth = cv2.distanceTransform(cv2.copyMakeBorder(ink[0], 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2, 3)
     inside = depth[depth > 0]
-    if not len(inside) or float(inside.mean()) >= rule.axis.thin:
+    if not len(inside) or float(mean_of(inside)) >= rule.axis.thin:
         return None
-    return sweep_direction(ink[0], rule.sweep) if sweep is None else sweep(ink[0])
+    return _sweep_of(inks, k, rule)
 
 
 def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
-               moved: frozenset[int], rule: NeedleRule,
-               inks: Callable[[int], tuple[_Ink | None, _Ink | None]] | None = None,
-               sweep: Callable[[np.ndarray], str | None] | None = None) -> list[int]:
+               moved: frozenset[int], rule: NeedleRule, inks: qink.TopInks | None = None,
+               own: dict[int, str | None] | None = None) -> list[int]:
     """A frame's spots read as a pawn whose top crop (``tops[k]``, spot ``look[k]``; not one found off its
     place, ``moved``) shows a line arrow (``line_arrow``) are that cube, in place, with
     ``NeedleRule.line_conf``, while the frame has fewer than ``NeedleRule.most`` cubes (Q1): the third
     family's acrylic and lacquer cubes with fletched arrows look like a white pawn to the spot's look. A
     cube read less surely whose top shows its own arrow so is as sure (a pawn's head is no line arrow:
-    ``vision.qubism_pawns.pawns_back`` puts a pawn the look saw there back only on a cube read unsurely).
-    ``inks``: a spot's (``central_ink``, the ink read) by its index in ``look``, and ``sweep`` an ink's
-    ``sweep_direction``, where the caller keeps them.
-    Returns the spots changed."""
+    ``vision.qubism_pawns.pawns_back`` puts a pawn the look saw there back only on a cube read unsurely),
+    but not one whose direction its own glyph gave (``own``, as ``needle_checked``'s; ``NeedleRule.own_read``).
+    ``inks``: the crops' ink where the caller keeps it (``needle_checked``). Returns the spots changed."""
+    inks = qink.TopInks(tops, rule) if inks is None else inks
     out: list[int] = []
     for k, i in enumerate(look):
         token, conf = decided[i]
@@ -538,7 +480,9 @@ def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: n
             continue
         if pawn and sum(1 for t, _ in decided if t is not None and t.startswith("cube")) >= rule.most:
             continue
-        direction = line_arrow(tops[k], rule) if inks is None else _line(inks(k)[1], rule, sweep)
+        if not pawn and rule.own_read and own is not None and own.get(i) == token[5:]:
+            continue  # its own glyph read it (needle_checked leaves it so too)
+        direction = _line(inks, k, rule)
         if direction is not None and (pawn or token[5:] == direction):
             decided[i] = (f"cube:{direction}", rule.line_conf)
             out.append(i)
