@@ -69,8 +69,9 @@ def footprint_swap(reader: SpotFeatures, decided: list[tuple[str | None, float]]
         return
     centres = reader._spot_centres_px / reader.config.px_per_mm
     occ = np.nonzero((score >= 1) & ~reader._never_empty)[0]
-    near = {i: [int(k) for k in occ if k != i and np.linalg.norm(centres[k] - centres[i]) <= 1.5 * reader.cell_mm]
-            for i in free if crowd[i]}
+    in_crowd = [i for i in free if crowd[i]]
+    close = np.linalg.norm(centres[in_crowd][:, None, :] - centres[occ][None, :, :], axis=2) <= 1.5 * reader.cell_mm
+    near = {i: [int(k) for k in occ[row] if k != i] for i, row in zip(in_crowd, close)}
     idx = sorted(set(free) | set(read) | {k for v in near.values() for k in v})
     foot = dict(zip(idx, footprint_share(reader._last_patches[idx], reader._last_empty_patches[idx])))
     solid = dict(zip(idx, light_share(reader._last_patches[idx], reader._last_empty_patches[idx])))
