@@ -366,6 +366,10 @@ class PieceConfig:
     """Games of a few solid counters (Kat en Muis): a spot a change of light explains holds no
     counter (``SolidRule``); the count keeps a kind's spot by its look distance per unit of
     evidence among the others, and the search for a missing counter skips it."""
+    footprint_swap: tuple[str, ...] = ("katenmuis",)
+    """Games of one counter of each kind, always: a dropped spot with more evidence and more of its
+    change on a counter's footprint than a counter read takes its place
+    (``vision.katenmuis_solid``)."""
     print_shift: dict[str, float] = field(default_factory=lambda: {"katenmuis": 2.0})
     """Games whose occupied spots are also measured against their print moved by up to this many
     millimetres (a folded print tented off the table, a lens model a pixel off): a spot whose

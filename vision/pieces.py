@@ -68,6 +68,7 @@ from vision.chop_squares import frame_holes
 from vision.chop_who import chop_pairs, pair_token, spot_squares
 from vision.errors import InvalidImageError
 from vision.katenmuis_read import beyond_edges, count_weight, look_weight, missing_from_dropped, solid_score, spot_crowds
+from vision.katenmuis_solid import footprint_swap
 from vision.piece_config import PieceConfig
 from vision.piece_hand import hand_spots
 from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW, P, PieceError, PieceModel,
@@ -437,6 +438,7 @@ class BoardReader(CubeSpots, SpotChecks):
                 else:
                     decided[i], dropped[i] = (None, 0.5), c
         self._pairs(decided, names, protos)
+        footprint_swap(self, decided, dropped, d_cls, score, crowd, cfg.always.get(self.board.game, ()))  # K1
         for c in cfg.always.get(self.board.game, ()):
             if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue

@@ -74,7 +74,7 @@ def test_the_cat_beside_a_hand_is_not_dropped_for_it(with_hands: Path) -> None:
     # (both without the print's shift, vision.print_shift: it moves scene 7's false cat, read
     # with the cat on 66 misread either way, from square 3 to 31; with it, last line)
     new = _wrong(with_hands, PieceConfig(print_shift={}))
-    old = _wrong(with_hands, PieceConfig(crowd={}, print_shift={}))
+    old = _wrong(with_hands, PieceConfig(crowd={}, print_shift={}, footprint_swap=()))
     assert ("images/00002.jpg", "48", "cat", None) in old  # the scenes still show the failure
     assert ("images/00005.jpg", "57", "cat", None) in old
     assert not any(w[0] in ("images/00002.jpg", "images/00005.jpg") and w[2] == "cat" for w in new), new

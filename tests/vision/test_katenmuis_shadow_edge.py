@@ -32,7 +32,7 @@ def test_a_shadow_edge_is_not_the_see_through_mouse(acrylic_evening: tuple[Path,
     # (the shadow's edge) was read as the mouse in five of the seven reads
     root, scenes = acrylic_evening
     new = wrong_squares(scenes, root, BOARD, PieceConfig())
-    old = wrong_squares(scenes, root, BOARD, PieceConfig(shadow_edge=()))
+    old = wrong_squares(scenes, root, BOARD, PieceConfig(shadow_edge=(), footprint_swap=()))
     false_18 = [w for w in old if w[1] == "18" and w[3] == "mouse"]
     assert len(false_18) >= 4, old  # the scenes still show the failure
     assert not any(w[1] == "18" for w in new), new

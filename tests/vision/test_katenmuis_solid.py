@@ -65,9 +65,10 @@ def test_counters_are_kept_over_lit_spots(counters_group: tuple[Path, list[dict[
     # it, every square of the group is right. The light part alone (share 0: no spot lit) still
     # loses the cat on 31.
     root, scenes = counters_group
-    old = wrong_squares(scenes, root, BOARD, PieceConfig(solid_light={}))
+    old = wrong_squares(scenes, root, BOARD, PieceConfig(solid_light={}, footprint_swap=()))
     assert ("images/katenmuis-0006.jpg", "cat-start", None, "mouse") in old, old  # the group still fails
     assert ("images/katenmuis-0007.jpg", "31", "cat", None) in old, old
     assert wrong_squares(scenes, root, BOARD, PieceConfig()) == []
-    unlit = wrong_squares(scenes, root, BOARD, PieceConfig(solid_light={"katenmuis": SolidRule(share=0.0)}))
+    unlit = wrong_squares(scenes, root, BOARD, PieceConfig(solid_light={"katenmuis": SolidRule(share=0.0)},
+                                                          footprint_swap=()))
     assert ("images/katenmuis-0007.jpg", "31", "cat", None) in unlit, unlit
