@@ -1,9 +1,8 @@
 """Chop! Chop!: a frame's tokens decided, once the board reader (``vision.pieces``) has read each
 spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), the
-learned per-square classifier where it is sure (``vision.chop_squares``; where it picks more mice
-than the game has on slab backs, those given back to the slab, ``vision.chop_surplus``), a mouse
-on the table top or the floor where only the brightness changed (the print's shared chroma taken
-off) cleared (``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
+learned per-square classifier where it is sure (``vision.chop_squares``), a mouse on the table top
+or the floor where only the brightness changed (the print's shared chroma taken off) cleared
+(``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
 a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
 what the last confirmed position lets each square hold (``vision.chop_known``) and its mice missing
@@ -20,7 +19,6 @@ from vision.chop_body import cat_body, front_spots
 from vision.chop_count import missing_mice
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole
 from vision.chop_read import HolePictures, apply_rules, shade_mice
-from vision.chop_surplus import surplus_slabs
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
                                  square_model)
 from vision.chop_tall import tall_cat
@@ -45,8 +43,6 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
         probs = square.probs(reader.last_chop_features)
         cats = [i for i, (t, _) in enumerate(decided) if t == "cat"]
-        if cfg.chop_surplus_slabs:  # more mice than the game has: those on slab backs (vision.chop_surplus)
-            probs, _ = surplus_slabs(probs, kinds, reader.last_chop_features, cats[0] if cats else None)
         learned = decide(probs, kinds, cats[0] if cats else None)
         if cfg.chop_classifier_likelier is not None:  # neither sure: the more sure (vision.chop_squares.likelier)
             decided = likelier(decided, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_hole,

@@ -326,10 +326,6 @@ class PieceConfig:
     """Chop! Chop!: a spot whose front neighbour (nearer the camera) is read as the cat and where
     the classifier finds the cat likeliest shows the cat's body leaning over it: not a mouse, and
     unsure (``vision.chop_body``); False: never."""
-    chop_surplus_slabs: bool = True
-    """Chop! Chop!: where the classifier picks more mice than the game has, a mouse it picks on a
-    slab square whose look is nearer the learned slab look than the learned mouse look is the slab
-    (``vision.chop_surplus``); False: never."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},
