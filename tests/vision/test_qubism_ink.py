@@ -104,14 +104,8 @@ def test_the_ink_is_session_23s() -> None:
     assert found >= 20  # the crops do show ink, both ways found
 
 
-def test_each_crops_ink_is_found_once_a_frame(monkeypatch: pytest.MonkeyPatch) -> None:
-    arrow = _face(FLETCHED + STRAY, 6.0, 0.25, 0.5, sticker=0.76)  # north
-    needle = _face(NEEDLE, 90.0, 0.45, 0.3, sticker=0.8)
-    tops = np.array([arrow, needle, arrow, _pawn(0.1, 0.3)])
-    read: list[tuple[str | None, float]] = [("cube:?", 0.7), ("cube:N", 0.7), ("cube:S", 0.55), ("pawn:white", 0.5)]
-    alone = list(read)
-    asked_arrows(alone, [0, 1, 2, 3], tops, {}, frozenset(), GlyphRule(), NeedleRule())
-    needle_checked(alone, [0, 1, 2, 3], tops, {}, frozenset(), NeedleRule())
+def _count_ink(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gains an item each time a crop's ink is found (``qubism_ink.dark_ink``)."""
     calls: list[int] = []
     dark = qink.dark_ink
 
@@ -120,6 +114,18 @@ def test_each_crops_ink_is_found_once_a_frame(monkeypatch: pytest.MonkeyPatch) -
         return dark(top, rule)
 
     monkeypatch.setattr(qink, "dark_ink", counted)
+    return calls
+
+
+def test_each_crops_ink_is_found_once_a_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    arrow = _face(FLETCHED + STRAY, 6.0, 0.25, 0.5, sticker=0.76)  # north
+    needle = _face(NEEDLE, 90.0, 0.45, 0.3, sticker=0.8)
+    tops = np.array([arrow, needle, arrow, _pawn(0.1, 0.3)])
+    read: list[tuple[str | None, float]] = [("cube:?", 0.7), ("cube:N", 0.7), ("cube:S", 0.55), ("pawn:white", 0.5)]
+    alone = list(read)
+    asked_arrows(alone, [0, 1, 2, 3], tops, {}, frozenset(), GlyphRule(), NeedleRule())
+    needle_checked(alone, [0, 1, 2, 3], tops, {}, frozenset(), NeedleRule())
+    calls = _count_ink(monkeypatch)
     shared = list(read)
     inks = qink.TopInks(tops, NeedleRule())
     asked_arrows(shared, [0, 1, 2, 3], tops, {}, frozenset(), GlyphRule(), NeedleRule(), inks)
@@ -131,14 +137,7 @@ def test_each_crops_ink_is_found_once_a_frame(monkeypatch: pytest.MonkeyPatch) -
 def test_no_line_arrow_is_looked_for_on_a_cube_its_own_glyph_read(monkeypatch: pytest.MonkeyPatch) -> None:
     arrow = _face(FLETCHED + STRAY, 6.0, 0.25, 0.5, sticker=0.76)  # north
     tops = np.array([arrow])
-    calls: list[int] = []
-    dark = qink.dark_ink
-
-    def counted(top: np.ndarray, rule: NeedleRule) -> qink._Dark | None:
-        calls.append(1)
-        return dark(top, rule)
-
-    monkeypatch.setattr(qink, "dark_ink", counted)
+    calls = _count_ink(monkeypatch)
     own_read: list[tuple[str | None, float]] = [("cube:N", 0.55)]
     needle_checked(own_read, [0], tops, {0: "N"}, frozenset(), NeedleRule())
     assert own_read == [("cube:N", 0.55)] and calls == []  # left as its glyph read it, its crop not looked at
