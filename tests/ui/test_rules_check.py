@@ -49,7 +49,10 @@ def test_a_huge_board_in_the_saved_rules_leaves_the_defaults(make_app: Any, tmp_
     app.store.set_setting("ui.rules.chopchop", {"board": str(_huge(tmp_path)), "mice_players": 3})
     t = time.perf_counter()
     home.select_game("chopchop")
-    assert time.perf_counter() - t < 2.0
+    # the UI thread is not held by the check (a huge board built there would never finish); the
+    # bound is loose: select_game builds Home's rows, which took 2.2 s on a 2-core VM at load ~5
+    # (session 24's fresh-clone CI beside the board benchmarks)
+    assert time.perf_counter() - t < 8.0
     time.sleep(0.3)
     pump(3)
     assert home.settings["board"] == "chopchop" and home.settings["mice_players"] == 1
