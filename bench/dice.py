@@ -36,7 +36,9 @@ or quick classifier (``--fast-model none``: the full classifier reads every crop
 with the pass for small dice (thirteenth round; off by default). ``--second-model M[,M2]`` reads
 with another second look at the dice asked about (``vision.dice_whole.SecondLook``; ``none``:
 without it) and ``--second-veto``, ``--second-agree``, ``--second-sure``, ``--second-below``,
-``--second-grow`` change its rule (the seventeenth round's ``--whole-*`` spellings still work).
+``--second-grow`` change its rule. The seventeenth round's ``--whole-*`` spellings still work,
+but ``SecondLook``'s defaults are now the eighteenth round's (crop 1.15, ``sure`` 0.85): its
+whole-die reader is read as trained with ``--whole-grow 1.7`` added to its commands.
 """
 
 from __future__ import annotations
