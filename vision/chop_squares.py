@@ -334,8 +334,8 @@ def decide(probs: np.ndarray, kinds: list[str], rules_cat: int | None = None,
     start in its own light); when given and more than four spots are picked as mice, those the
     rules read as a mouse too, or on a hole (where the rules' opened hole, unlike the start's
     picture, is as unlike a mouse that stayed and turned), keep the four places first, the
-    likeliest first among each: a hand over a row of slabs or a group's slab backs the
-    classifier takes for mice while the learned looks see slabs (``mice_agree``)."""
+    likeliest first among each: a group's slab backs the classifier takes for mice while the
+    learned looks see slabs; unless more than four agree (``mice_agree``)."""
     p = np.asarray(probs, np.float64).copy()
     for i, k in enumerate(kinds):
         p[i, [c not in ALLOWED[k] for c in CLASSES]] = 0.0
@@ -363,8 +363,12 @@ def decide(probs: np.ndarray, kinds: list[str], rules_cat: int | None = None,
 
 def mice_agree(at: list[int], kinds: list[str], rules: list[str | None]) -> list[int]:
     """The spots ``at`` (picked as mice, likeliest first) with those the ``rules`` read as a
-    mouse, or on a hole, first, each part in its order (``decide``)."""
+    mouse, or on a hole, first, each part in its order (``decide``). Where more than four of
+    them agree, the rules over-read too (a hand over a row of squares reads as mice to both):
+    they tell nothing of which four, and ``at`` is returned as it was (C1)."""
     agree = [i for i in at if kinds[i] == "hole" or (rules[i] or "").split(":")[0] == "mouse"]
+    if len(agree) > MOST["mouse"]:
+        return at
     return agree + [i for i in at if i not in agree]
 
 

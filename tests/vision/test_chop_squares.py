@@ -55,6 +55,10 @@ def test_decide_keeps_the_mice_the_rules_read_too_when_more_than_four_are_picked
     assert got[4] == "mouse" and got[5] == "mouse"  # the rules' mouse, the mouse on its hole
     assert got.count("mouse") == 4 and got[:2] == ["mouse"] * 2 and got[2:4] == ["slab"] * 2  # the least likely go
     assert got[6] == "slab"
+    # dev set 3261, scene 9: a hand over a row the rules read as mice too: more than four agree,
+    # they tell nothing, and the likeliest keep the places
+    many: list[str | None] = ["mouse", "mouse", "mouse", "slab", "mouse", "hole", "slab"]
+    assert [t for t, _ in decide(_probs(rows), kinds, rules=many)] == before
     # four picked mice or fewer: the rules change nothing
     few = [t for t, _ in decide(_probs(rows[2:]), kinds[2:], rules=["slab"] * 5)]
     assert few == [t for t, _ in decide(_probs(rows[2:]), kinds[2:])] and few.count("mouse") == 4
