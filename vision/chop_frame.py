@@ -43,8 +43,7 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
         probs = square.probs(reader.last_chop_features)
         cats = [i for i, (t, _) in enumerate(decided) if t == "cat"]
-        learned = decide(probs, kinds, cats[0] if cats else None,
-                         [t for t, _ in decided] if cfg.chop_mice_agree else None)  # C1: the four mice
+        learned = decide(probs, kinds, cats[0] if cats else None)
         if cfg.chop_classifier_likelier is not None:  # neither sure: the more sure (vision.chop_squares.likelier)
             decided = likelier(decided, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_hole,
                                cfg.chop_classifier_likelier)

@@ -323,19 +323,12 @@ def use_model(path: Path) -> SquareModel:
     return model
 
 
-def decide(probs: np.ndarray, kinds: list[str], rules_cat: int | None = None,
-           rules: list[str | None] | None = None) -> list[tuple[str | None, float]]:
+def decide(probs: np.ndarray, kinds: list[str], rules_cat: int | None = None) -> list[tuple[str | None, float]]:
     """Each spot's reading from the classifier's probabilities and the rules (module doc).
     ``rules_cat``: the spot the rules read as the cat; where the classifier reads the cat
     nowhere and a mouse there, that mouse is not counted among the four (one of the five
     figures is the cat, C1: a cat of a look the classifier never saw reads as a mouse, and
-    counting it would drop a true mouse, the least likely, to its next reading). ``rules``:
-    each spot's token by the rules (``vision.chop_read``, the group's looks learned at the
-    start in its own light); when given and more than four spots are picked as mice, those the
-    rules read as a mouse too, or on a hole (where the rules' opened hole, unlike the start's
-    picture, is as unlike a mouse that stayed and turned), keep the four places first, the
-    likeliest first among each: a group's slab backs the classifier takes for mice while the
-    learned looks see slabs; unless more than four agree (``mice_agree``)."""
+    counting it would drop a true mouse, the least likely, to its next reading)."""
     p = np.asarray(probs, np.float64).copy()
     for i, k in enumerate(kinds):
         p[i, [c not in ALLOWED[k] for c in CLASSES]] = 0.0
@@ -345,8 +338,6 @@ def decide(probs: np.ndarray, kinds: list[str], rules_cat: int | None = None,
     for c in ("cat", "mouse"):  # one cat, four mice at most: the likeliest keep it
         j = CLASSES.index(c)
         at = sorted((int(i) for i in np.nonzero(pick == j)[0]), key=lambda i: -p[i, j])
-        if c == "mouse" and rules is not None and len(at) > MOST[c]:
-            at = mice_agree(at, kinds, rules)
         if c == "mouse" and rules_cat is not None and rules_cat in at and not (pick == cat).any():
             at.remove(rules_cat)  # the cat, read as a mouse: not one of the four
         for i in at[MOST[c]:]:
@@ -359,17 +350,6 @@ def decide(probs: np.ndarray, kinds: list[str], rules_cat: int | None = None,
         token = CLASSES[int(j)]
         out.append((None if token == "-" else token, float(p[i, j])))
     return out
-
-
-def mice_agree(at: list[int], kinds: list[str], rules: list[str | None]) -> list[int]:
-    """The spots ``at`` (picked as mice, likeliest first) with those the ``rules`` read as a
-    mouse, or on a hole, first, each part in its order (``decide``). Where more than four of
-    them agree, the rules over-read too (a hand over a row of squares reads as mice to both):
-    they tell nothing of which four, and ``at`` is returned as it was (C1)."""
-    agree = [i for i in at if kinds[i] == "hole" or (rules[i] or "").split(":")[0] == "mouse"]
-    if len(agree) > MOST["mouse"]:
-        return at
-    return agree + [i for i in at if i not in agree]
 
 
 MOUSE_COLUMN = 16

@@ -326,11 +326,6 @@ class PieceConfig:
     """Chop! Chop!: a spot whose front neighbour (nearer the camera) is read as the cat and where
     the classifier finds the cat likeliest shows the cat's body leaning over it: not a mouse, and
     unsure (``vision.chop_body``); False: never."""
-    chop_mice_agree: bool = True
-    """Chop! Chop!: where the classifier picks more than four mice (C1), those the rules' reading
-    by the group's learned looks also reads as a mouse (on a hole: any, the rules' opened hole
-    says nothing of a mouse that turned) keep the four places first, then the likeliest, unless
-    more than four agree (``vision.chop_squares.decide``); False: the likeliest alone."""
     counts: dict[str, dict[str, int]] = field(default_factory=lambda: {
         "qubism": {"pawn:white": 1, "pawn:black": 1, "cube": 9},
         "katenmuis": {"cat": 1, "mouse": 1},
