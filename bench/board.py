@@ -185,7 +185,8 @@ def print_kinds(r: dict[str, object]) -> None:
             line = f"  {game:<10} {kind:<11} {total:6d}  right {exact[kind] / total * 100:7.2f}%"
             if kind == "cube":  # the arrow counts: a cube read with another arrow is wrong
                 seen = sum(n for got, n in c.items() if got.startswith("cube:"))
-                line += f"  (a cube {seen / total * 100:6.2f}%, arrow wrong {seen - exact[kind]})"
+                line += (f"  (a cube {seen / total * 100:6.2f}%, arrow wrong {seen - exact[kind]}: "
+                         f"{seen - exact[kind] - c['cube:?']} another way, {c['cube:?']} asked)")
                 wrong = [(got, n) for got, n in c.most_common() if not got.startswith("cube:")]
             else:
                 wrong = [(got, n) for got, n in c.most_common() if got != kind]

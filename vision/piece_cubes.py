@@ -19,6 +19,7 @@ from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spo
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
                                 top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
+from vision.qubism_shift import shifted_arrows
 from vision.read_fast import ArrayMemo
 
 if TYPE_CHECKING:
@@ -99,6 +100,9 @@ class CubeSpots(SpotFeatures):
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles, inks)
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
             needle_checked(decided, look, tops, own, frozenset(moved), rule.needles, inks=inks)  # a needle's end, not a guess
+            if rule.shifted is not None:  # a cube still asked, its top cut a little off its place (vision.qubism_shift)
+                shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_image @ lift, at, cell, lens=lens),
+                               frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
         return capped
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,

@@ -40,6 +40,7 @@ from vision.qubism_glyph import (_TURNS, WIDE, CentralGlyph, GlyphRule, best_tur
                                  like_direction, off_centre_glyphs, silhouette, turned_overlaps)
 from vision.qubism_plates import PlateRule
 from vision.qubism_ring import RingRule, ring_glyph, ring_tops
+from vision.qubism_shift import ShiftRule
 from vision.read_fast import mean_var_of
 
 FACE_SIDE = 48
@@ -119,6 +120,9 @@ class CubeTops:
     needles: NeedleRule | None = field(default_factory=NeedleRule)
     """A cube left asked (``cube:?``) whose top crop shows an elongated glyph with one clearly darker
     end (a compass needle: ``vision.qubism_needle``) points that way. None: not looked for."""
+    shifted: ShiftRule | None = field(default_factory=ShiftRule)
+    """A cube still asked after ``needles``' reading whose top's ink reads one direction when cut 1.5-3 %
+    of a square off its place (``vision.qubism_shift``) points that way. None: not looked for."""
     plates: PlateRule | None = field(default_factory=PlateRule)
     """A spot still read as empty with an occupied spot's evidence whose top shows a plate holding a
     glyph (``vision.qubism_plates``) is a cube, past the rules above (None: not looked for)."""

@@ -139,11 +139,14 @@ def test_no_line_arrow_is_looked_for_on_a_cube_its_own_glyph_read(monkeypatch: p
     tops = np.array([arrow])
     calls = _count_ink(monkeypatch)
     own_read: list[tuple[str | None, float]] = [("cube:N", 0.55)]
-    needle_checked(own_read, [0], tops, {0: "N"}, frozenset(), NeedleRule())
+    needle_checked(own_read, [0], tops, {0: "N"}, frozenset(), NeedleRule(own_checked=False))
     assert own_read == [("cube:N", 0.55)] and calls == []  # left as its glyph read it, its crop not looked at
+    checked: list[tuple[str | None, float]] = [("cube:N", 0.55)]
+    needle_checked(checked, [0], tops, {0: "N"}, frozenset(), NeedleRule())
+    assert checked == [("cube:N", 0.55)] and len(calls) == 1  # session 25: its ink checked (agrees), not made sure
     before: list[tuple[str | None, float]] = [("cube:N", 0.55)]
-    needle_checked(before, [0], tops, {0: "N"}, frozenset(), NeedleRule(own_read=False))
-    assert before == [("cube:N", 0.6)] and len(calls) == 1  # session 23: its line arrow found, made sure
+    needle_checked(before, [0], tops, {0: "N"}, frozenset(), NeedleRule(own_read=False, own_checked=False))
+    assert before == [("cube:N", 0.6)] and len(calls) == 2  # session 23: its line arrow found, made sure
     unread: list[tuple[str | None, float]] = [("cube:N", 0.55)]
     needle_checked(unread, [0], tops, {0: None}, frozenset(), NeedleRule())
     assert unread == [("cube:N", 0.6)]  # a cube its glyph did not read is looked at as before

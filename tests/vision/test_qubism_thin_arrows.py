@@ -89,11 +89,28 @@ def test_a_needle_read_the_wrong_way_by_a_shape_reader_takes_its_darker_end() ->
     tops = np.array([east, east, east, plain, east, east])
     decided: list[tuple[str | None, float]] = [("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7),
                                                ("cube:?", 0.55), (None, 0.6)]
-    own: dict[int, str | None] = {1: "W"}  # spot 1 was read from its own glyph's shape: kept
-    needle_checked(decided, list(range(6)), tops, own, frozenset({2}), NeedleRule())
+    own: dict[int, str | None] = {1: "W"}  # spot 1 was read from its own glyph's shape: kept (own_checked off)
+    needle_checked(decided, list(range(6)), tops, own, frozenset({2}), NeedleRule(own_checked=False))
     # the wrong end corrected, its confidence kept; its own glyph's read, a top off its place, one ink
     # (no darker end), an asked cube (asked_arrows' work) and an empty spot left as they were
     assert decided == [("cube:E", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:?", 0.55), (None, 0.6)]
+
+
+@pytest.mark.parametrize("degrees,want", TURNS)
+def test_a_cube_its_own_glyph_read_the_wrong_way_takes_its_inks_direction(degrees: float, want: str) -> None:
+    """Session 25 (``NeedleRule.own_checked``): a needle's or a fletched arrow's outline read by the glyph
+    reader the wrong way (its tip: dev third 4250, three cubes, the ink right on all) is checked against
+    the top's ink like any other read: its darker end, its mirror axis."""
+    wrong = {"N": "S", "S": "N", "E": "W", "W": "E"}[want]
+    needle = _face(NEEDLE, degrees, 0.45, 0.3, sticker=0.8)
+    fletched = _face(FLETCHED, degrees + 6.0, 0.25, 0.5, sticker=0.76)
+    for top in (needle, fletched):
+        decided: list[tuple[str | None, float]] = [(f"cube:{wrong}", 0.55), (f"cube:{want}", 0.55)]
+        needle_checked(decided, [0, 1], np.array([top, top]), {0: wrong, 1: want}, frozenset(), NeedleRule())
+        assert decided == [(f"cube:{want}", 0.55), (f"cube:{want}", 0.55)]  # corrected; the right read kept
+        before: list[tuple[str | None, float]] = [(f"cube:{wrong}", 0.55)]
+        needle_checked(before, [0], np.array([top]), {0: wrong}, frozenset(), NeedleRule(own_checked=False))
+        assert before == [(f"cube:{wrong}", 0.55)]  # the failure: its own glyph's read kept unchecked
 
 
 @pytest.mark.parametrize("degrees,want", TURNS)
