@@ -59,6 +59,14 @@ class RingRule:
     """The arrow is looked for inside the ring less this, pixels."""
     arrow_share: tuple[float, float] = (0.06, 0.5)
     """The arrow's area over the disc it is looked for in."""
+    starts: int = 3
+    """Circles refined: each radius's best place of either tone, the most closed of them (1: the strongest
+    correlation of all, as before session 25)."""
+    wide: float = 1.5
+    """A spot read as empty with an occupied spot's evidence and no top seen in place is searched for a
+    ring in a crop this many spans wide (``vision.qubism_ring_moved``; 1 or less: not searched)."""
+    wide_offset: float = 0.2
+    """That search's reach: the ring's centre at most this share of the wide crop's side from its middle."""
 
 
 @dataclass(frozen=True)
@@ -131,12 +139,38 @@ def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingT
                               for k in spectra]))
     out: list[RingTop | None] = []
     for n, (g, w) in enumerate(zip(smooth, wins)):
+        cover, cx, cy, r, tone = _best_start(g, w, radii, lo, rule)
+        out.append(None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule)))
+    return out
+
+
+def _best_start(g: np.ndarray, w: np.ndarray, radii: np.ndarray, lo: int,
+                rule: RingRule) -> tuple[float, float, float, float, int]:
+    """``(cover, x, y, r, tone)`` of the closed ring the search's window ``w`` (a radius's correlations a
+    row, half resolution, from ``lo``) points to on the crop ``g`` (smoothed, full resolution): each
+    radius's best place of either tone (not only the strongest correlation of all: a face's outline or a
+    cube's rounded edge correlates more strongly with a large ring than a faint printed ring does with its
+    own), the ``RingRule.starts`` of them whose own circle is most closed refined (``_best_cover``)."""
+    if rule.starts <= 1:
         j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
         tone = 1 if w[j, y, x] > 0 else -1
         cx, cy, r = 2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j])
-        cover, cx, cy, r = _best_cover(g, cx, cy, r, tone, rule)
-        out.append(None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule)))
-    return out
+        return (*_best_cover(g, cx, cy, r, tone, rule), tone)
+    flat = w.reshape(len(w), -1)
+    cands = []
+    for tone in (1, -1):
+        at = np.argmax(tone * flat, axis=1)
+        ys, xs = np.unravel_index(at, w.shape[1:])
+        cands.append((tone, np.column_stack([2 * (xs + lo - _PAD) + 0.5, 2 * (ys + lo - _PAD) + 0.5, 2 * radii])))
+    noise = _noise(g)
+    scored = [(float(c), tone, row) for tone, rows in cands for c, row in zip(_covers(g, rows, tone, noise, rule), rows)]
+    scored.sort(key=lambda t: -t[0])
+    best = (-1.0, 0.0, 0.0, 0.0, 1)
+    for _, tone, (x, y, r) in scored[:rule.starts]:
+        found = _best_cover(g, float(x), float(y), float(r), tone, rule)
+        if found[0] > best[0]:
+            best = (*found, tone)
+    return best
 
 
 def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> tuple[float, float, float, float]:
@@ -145,10 +179,15 @@ def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: Ri
     it is darker (``tone`` -1; lighter, 1) than the circles ``beside`` in and out by more than the crop's
     fine noise."""
     cand = _NEAR + np.array([x, y, r])
-    noise = float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
+    noise = _noise(g)
     cover = _covers(g, cand, tone, noise, rule)
     k = int(np.argmax(cover))
     return float(cover[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2])
+
+
+def _noise(g: np.ndarray) -> float:
+    """The crop's fine noise (what a ring's step must exceed): the spread of what a 2-pixel blur takes off, + 0.01."""
+    return float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
 
 
 def _covers(g: np.ndarray, cand: np.ndarray, tone: int, noise: float, rule: RingRule) -> np.ndarray:
