@@ -114,16 +114,16 @@ class CubeSpots(SpotFeatures):
         face's glyph the ring's and their top's centre there (``moved``, in place)."""
         rule = self.config.cube_tops
         assert rule is not None and rule.rings is not None and rule.glyphs is not None
-        ask = [k for k, i in enumerate(look) if decided[i][0] is None and score[i] >= 1 and i not in moved
+        ask = [i for i in look if decided[i][0] is None and score[i] >= 1 and i not in moved
                and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]
         if not ask:
             return
         taken = [moved[i] if i in moved else centres[k] for k, i in enumerate(look)
                  if str(decided[i][0]).startswith("cube") or rule.is_top(faces[i]) or i in moved]
-        found = moved_rings(img, to_image, centres, self.cell_mm, ask, np.array(taken).reshape(-1, 2),
+        spots = self._spot_centres_px / self.config.px_per_mm  # every spot's, not only those looked at
+        found = moved_rings(img, to_image, spots, self.cell_mm, ask, np.array(taken).reshape(-1, 2),
                             rule.rings, rule.glyphs, lens)
-        for k, (centre, ring) in found.items():
-            i = look[k]
+        for i, (centre, ring) in found.items():
             faces[i], moved[i] = replace(faces[i], glyph=ring), centre
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,

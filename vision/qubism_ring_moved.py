@@ -29,7 +29,7 @@ from vision.qubism_ring import SIDE, RingRule, ring_glyph, ring_tops
 def moved_rings(image: np.ndarray, to_image: np.ndarray, centres_mm: np.ndarray, span_mm: float,
                 ask: list[int], taken_mm: np.ndarray, rule: RingRule, glyphs: GlyphRule,
                 lens: Lens | None = None) -> dict[int, tuple[np.ndarray, CentralGlyph]]:
-    """The spots ``ask`` (rows of ``centres_mm``, every spot looked at, board mm in the plane of the
+    """The spots ``ask`` (rows of ``centres_mm``, every spot's centre, board mm in the plane of the
     cubes' tops that ``to_image`` takes to image pixels) whose top shows a closed ring off its crop's
     middle: row -> (the ring's centre, board mm; its glyph, ``ring_glyph``). ``taken_mm``: the places
     of the tops seen already ([m, 2]); a ring within half a span of one, or nearer another spot of
