@@ -6,14 +6,12 @@ reader's seam between the games' shared reading and this game's own."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
-from vision.lens import Lens
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
@@ -21,7 +19,6 @@ from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spo
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
                                 top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
-from vision.qubism_ring_moved import moved_rings
 from vision.read_fast import ArrayMemo
 
 if TYPE_CHECKING:
@@ -70,8 +67,6 @@ class CubeSpots(SpotFeatures):
             faces.update(zip(look, found))
         with_rings(faces, look, tops, decided, score, rule)  # a closed ring on a top (vision.qubism_ring)
         moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
-        if rule.rings is not None and rule.glyphs is not None:  # a closed ring off its place (vision.qubism_ring_moved)
-            self._moved_rings(img, to_image @ lift, look, centres, score, decided, faces, moved, lens)
         bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
                 and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]  # occupied, by its evidence
         if not fused:  # no glyphs, or a small share no lower than theirs: labelled on its own
@@ -105,26 +100,6 @@ class CubeSpots(SpotFeatures):
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
             needle_checked(decided, look, tops, own, frozenset(moved), rule.needles, inks=inks)  # a needle's end, not a guess
         return capped
-
-    def _moved_rings(self, img: np.ndarray, to_image: np.ndarray, look: list[int], centres: np.ndarray,
-                     score: np.ndarray, decided: list[tuple[str | None, float]], faces: dict[int, TopFace],
-                     moved: dict[int, np.ndarray], lens: Lens | None) -> None:
-        """Spots of ``look`` read as empty with an occupied spot's evidence, no top seen in place nor off it
-        (``moved``), whose top shows a closed ring off its crop's middle (``vision.qubism_ring_moved``): their
-        face's glyph the ring's and their top's centre there (``moved``, in place)."""
-        rule = self.config.cube_tops
-        assert rule is not None and rule.rings is not None and rule.glyphs is not None
-        ask = [i for i in look if decided[i][0] is None and score[i] >= 1 and i not in moved
-               and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]
-        if not ask:
-            return
-        taken = [moved[i] if i in moved else centres[k] for k, i in enumerate(look)
-                 if str(decided[i][0]).startswith("cube") or rule.is_top(faces[i]) or i in moved]
-        spots = self._spot_centres_px / self.config.px_per_mm  # every spot's, not only those looked at
-        found = moved_rings(img, to_image, spots, self.cell_mm, ask, np.array(taken).reshape(-1, 2),
-                            rule.rings, rule.glyphs, lens)
-        for i, (centre, ring) in found.items():
-            faces[i], moved[i] = replace(faces[i], glyph=ring), centre
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                     looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:

@@ -59,14 +59,9 @@ class RingRule:
     """The arrow is looked for inside the ring less this, pixels."""
     arrow_share: tuple[float, float] = (0.06, 0.5)
     """The arrow's area over the disc it is looked for in."""
-    starts: int = 3
-    """Circles refined: each radius's best place of either tone, the most closed of them (1: the strongest
-    correlation of all, as before session 25)."""
-    wide: float = 1.5
-    """A spot read as empty with an occupied spot's evidence and no top seen in place is searched for a
-    ring in a crop this many spans wide (``vision.qubism_ring_moved``; 1 or less: not searched)."""
-    wide_offset: float = 0.2
-    """That search's reach: the ring's centre at most this share of the wide crop's side from its middle."""
+    starts: int = 1
+    """Where the circle of the strongest correlation is not closed: how many of each radius's best places
+    (either tone) are refined, the most closed first (0: none, as before session 25)."""
 
 
 @dataclass(frozen=True)
@@ -147,40 +142,42 @@ def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingT
 def _best_start(g: np.ndarray, w: np.ndarray, radii: np.ndarray, lo: int,
                 rule: RingRule) -> tuple[float, float, float, float, int]:
     """``(cover, x, y, r, tone)`` of the closed ring the search's window ``w`` (a radius's correlations a
-    row, half resolution, from ``lo``) points to on the crop ``g`` (smoothed, full resolution): each
-    radius's best place of either tone (not only the strongest correlation of all: a face's outline or a
-    cube's rounded edge correlates more strongly with a large ring than a faint printed ring does with its
-    own), the ``RingRule.starts`` of them whose own circle is most closed refined (``_best_cover``)."""
-    if rule.starts <= 1:
-        j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
-        tone = 1 if w[j, y, x] > 0 else -1
-        cx, cy, r = 2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j])
-        return (*_best_cover(g, cx, cy, r, tone, rule), tone)
-    flat = w.reshape(len(w), -1)
-    cands = []
-    for tone in (1, -1):
-        at = np.argmax(tone * flat, axis=1)
-        ys, xs = np.unravel_index(at, w.shape[1:])
-        cands.append((tone, np.column_stack([2 * (xs + lo - _PAD) + 0.5, 2 * (ys + lo - _PAD) + 0.5, 2 * radii])))
+    row, half resolution, from ``lo``) points to on the crop ``g`` (smoothed, full resolution): the circle
+    of the strongest correlation of all, refined (``_best_cover``); where that is not closed, each radius's
+    best place of either tone, the ``RingRule.starts`` most closed of them refined (a face's outline, a
+    cube's rounded edge or the light band inside a faint ring correlates more strongly than the ring)."""
+    j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
+    tone = 1 if w[j, y, x] > 0 else -1
+    cx, cy, r = 2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j])
     noise = _noise(g)
-    scored = [(float(c), tone, row) for tone, rows in cands for c, row in zip(_covers(g, rows, tone, noise, rule), rows)]
-    scored.sort(key=lambda t: -t[0])
-    best = (-1.0, 0.0, 0.0, 0.0, 1)
-    for _, tone, (x, y, r) in scored[:rule.starts]:
-        found = _best_cover(g, float(x), float(y), float(r), tone, rule)
-        if found[0] > best[0]:
-            best = (*found, tone)
-    return best
+    first = (*_best_cover(g, cx, cy, r, tone, rule, noise), tone)
+    if rule.starts <= 0 or first[0] >= rule.cover:
+        return first
+    flat = w.reshape(len(w), -1)
+    rows, tones = [], []
+    for sign in (1, -1):
+        ys, xs = np.unravel_index(np.argmax(sign * flat, axis=1), w.shape[1:])
+        rows.append(np.column_stack([2 * (xs + lo - _PAD) + 0.5, 2 * (ys + lo - _PAD) + 0.5, 2 * radii]))
+        tones.append(np.full(len(radii), sign))
+    every, tone_of = np.concatenate(rows), np.concatenate(tones)
+    top = np.argsort(-_covers(g, every, tone_of, noise, rule), kind="stable")[:rule.starts]
+    cand = (every[top, None, :] + _NEAR[None]).reshape(-1, 3)  # each one's circles around it (``_best_cover``)
+    cand_tone = np.repeat(tone_of[top], len(_NEAR))
+    near = _covers(g, cand, cand_tone, noise, rule)
+    k = int(np.argmax(near))
+    if near[k] <= first[0]:
+        return first
+    return float(near[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2]), int(cand_tone[k])
 
 
-def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> tuple[float, float, float, float]:
+def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule,
+                noise: float | None = None) -> tuple[float, float, float, float]:
     """``(cover, x, y, r)`` of the best of the circles within a pixel and half a pixel of radius of the one
     the search found (its half resolution's rounding); a circle's cover is the share of its angles at which
     it is darker (``tone`` -1; lighter, 1) than the circles ``beside`` in and out by more than the crop's
-    fine noise."""
+    fine noise (``_noise``, unless given)."""
     cand = _NEAR + np.array([x, y, r])
-    noise = _noise(g)
-    cover = _covers(g, cand, tone, noise, rule)
+    cover = _covers(g, cand, tone, _noise(g) if noise is None else noise, rule)
     k = int(np.argmax(cover))
     return float(cover[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2])
 
@@ -190,14 +187,18 @@ def _noise(g: np.ndarray) -> float:
     return float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
 
 
-def _covers(g: np.ndarray, cand: np.ndarray, tone: int, noise: float, rule: RingRule) -> np.ndarray:
-    """The cover of each circle (rows of ``cand``: x, y, radius), sampled in one remap."""
+def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: float, rule: RingRule) -> np.ndarray:
+    """The cover of each circle (rows of ``cand``: x, y, radius; ``tone`` one for all or one a circle), sampled
+    in one remap."""
     ring = cand[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])  # [k, 3] radii
     mx = (cand[:, 0, None, None] + ring[:, :, None] * _COS).astype(np.float32).reshape(len(cand) * 3, -1)
     my = (cand[:, 1, None, None] + ring[:, :, None] * _SIN).astype(np.float32).reshape(len(cand) * 3, -1)
     v = np.asarray(cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)).reshape(len(cand), 3, -1)
     on, inner, outer = v[:, 0], v[:, 1], v[:, 2]
-    step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
+    if isinstance(tone, np.ndarray):
+        step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
+    else:
+        step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
     cover: np.ndarray = (step > noise).mean(axis=1)
     return cover
 
