@@ -17,7 +17,10 @@ could hold: the correlation with a thin ring less its two neighbouring rings, a 
 radius, at half the crop's resolution), checks it and the circles a pixel around it at the crop's
 own, and keeps the best where it is closed (``RingRule.cover`` of its angles); inside it, the arrow
 (the largest part of the ring's tone, Otsu's split of the disc) gives the direction
-(``vision.qubism_glyph.glyph_direction``).
+(``vision.qubism_glyph.glyph_direction``). Where the circle of the strongest correlation is not closed
+(on a faint ring the light band between the ring and the arrow, or the face's rounded edge, correlates
+more strongly than the ring: the second family's wooden ring cubes, dev set 3254), each radius's best
+place of either tone is checked and the most closed refined (``RingRule.starts``, session 25).
 """
 
 from __future__ import annotations
