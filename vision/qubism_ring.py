@@ -135,42 +135,59 @@ def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingT
         f = cv2.dft(cv2.copyMakeBorder(small, _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE), flags=cv2.DFT_COMPLEX_OUTPUT)
         wins.append(np.stack([cv2.idft(cv2.mulSpectrums(f, k, 0), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[lo:hi, lo:hi]
                               for k in spectra]))
-    out: list[RingTop | None] = []
-    for n, (g, w) in enumerate(zip(smooth, wins)):
-        cover, cx, cy, r, tone = _best_start(g, w, radii, lo, rule)
-        out.append(None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule)))
+    found = []
+    for g, w in zip(smooth, wins):  # the circle of the strongest correlation of all, refined
+        j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
+        tone = 1 if w[j, y, x] > 0 else -1
+        cx, cy, r = 2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j])
+        noise = _noise(g)
+        found.append((*_best_cover(g, cx, cy, r, tone, rule, noise), tone, noise))
+    again = [n for n, f in enumerate(found) if f[0] < rule.cover] if rule.starts > 0 else []
+    if again:  # not closed: each radius's best place of either tone, the most closed refined (all crops at once)
+        better = _best_starts([smooth[n] for n in again], [wins[n] for n in again], radii, lo,
+                              np.array([found[n][5] for n in again]), rule)
+        for n, (cover, cx, cy, r, tone) in zip(again, better):
+            if cover > found[n][0]:
+                found[n] = (cover, cx, cy, r, tone, found[n][5])
+    return [None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule))
+            for n, (cover, cx, cy, r, tone, _) in enumerate(found)]
+
+
+_STACK_PAD = 12
+"""Replicated border around each crop stacked for ``_best_starts`` (every circle looked at stays inside it)."""
+
+
+def _best_starts(gs: list[np.ndarray], wins: list[np.ndarray], radii: np.ndarray, lo: int, noise: np.ndarray,
+                 rule: RingRule) -> list[tuple[float, float, float, float, int]]:
+    """``(cover, x, y, r, tone)`` for each crop ``gs`` (smoothed, full resolution) whose circle of the strongest
+    correlation is not closed: each radius's best place of either tone in its search window ``wins`` (a
+    radius's correlations a row, half resolution, from ``lo``), the ``RingRule.starts`` most closed of them
+    refined (the circles a pixel around each, as ``_best_cover``): a face's outline, a cube's rounded edge or
+    the light band inside a faint ring correlates more strongly than the ring. The crops are stacked (each
+    in a replicated border) and every crop's circles sampled in one remap, twice."""
+    p, tall = _STACK_PAD, SIDE + 2 * _STACK_PAD
+    stack = np.vstack([cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE) for g in gs])
+    w = np.stack(wins)  # [crops, radii, rows, columns]
+    flat = w.reshape(len(gs), len(radii), -1)
+    at = np.concatenate([np.argmax(flat, axis=2), np.argmin(flat, axis=2)], axis=1)  # light, then dark: [crops, 2 radii]
+    ys, xs = np.divmod(at, w.shape[3])
+    rr = np.broadcast_to(np.concatenate([radii, radii])[None], at.shape)
+    every = np.stack([2 * (xs + lo - _PAD) + 0.5, 2 * (ys + lo - _PAD) + 0.5, 2 * rr], axis=2).reshape(-1, 3)
+    tone_of = np.tile(np.repeat([1, -1], len(radii)), len(gs))
+    of = np.repeat(np.arange(len(gs)), 2 * len(radii))
+    shift = np.column_stack([np.full(len(of), p), p + tall * of, np.zeros(len(of))])
+    cover = _covers(stack, every + shift, tone_of, noise[of], rule).reshape(len(gs), -1)
+    top = np.argsort(-cover, axis=1, kind="stable")[:, :rule.starts] + (np.arange(len(gs)) * cover.shape[1])[:, None]
+    top = top.ravel()
+    cand = (every[top, None, :] + _NEAR[None]).reshape(-1, 3)
+    cand_tone, cand_of = np.repeat(tone_of[top], len(_NEAR)), np.repeat(of[top], len(_NEAR))
+    shift = np.column_stack([np.full(len(cand_of), p), p + tall * cand_of, np.zeros(len(cand_of))])
+    near = _covers(stack, cand + shift, cand_tone, noise[cand_of], rule).reshape(len(gs), -1)
+    out = []
+    for n in range(len(gs)):
+        k = int(np.argmax(near[n])) + n * near.shape[1]
+        out.append((float(near.flat[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2]), int(cand_tone[k])))
     return out
-
-
-def _best_start(g: np.ndarray, w: np.ndarray, radii: np.ndarray, lo: int,
-                rule: RingRule) -> tuple[float, float, float, float, int]:
-    """``(cover, x, y, r, tone)`` of the closed ring the search's window ``w`` (a radius's correlations a
-    row, half resolution, from ``lo``) points to on the crop ``g`` (smoothed, full resolution): the circle
-    of the strongest correlation of all, refined (``_best_cover``); where that is not closed, each radius's
-    best place of either tone, the ``RingRule.starts`` most closed of them refined (a face's outline, a
-    cube's rounded edge or the light band inside a faint ring correlates more strongly than the ring)."""
-    j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
-    tone = 1 if w[j, y, x] > 0 else -1
-    cx, cy, r = 2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j])
-    noise = _noise(g)
-    first = (*_best_cover(g, cx, cy, r, tone, rule, noise), tone)
-    if rule.starts <= 0 or first[0] >= rule.cover:
-        return first
-    flat = w.reshape(len(w), -1)
-    rows, tones = [], []
-    for sign in (1, -1):
-        ys, xs = np.unravel_index(np.argmax(sign * flat, axis=1), w.shape[1:])
-        rows.append(np.column_stack([2 * (xs + lo - _PAD) + 0.5, 2 * (ys + lo - _PAD) + 0.5, 2 * radii]))
-        tones.append(np.full(len(radii), sign))
-    every, tone_of = np.concatenate(rows), np.concatenate(tones)
-    top = np.argsort(-_covers(g, every, tone_of, noise, rule), kind="stable")[:rule.starts]
-    cand = (every[top, None, :] + _NEAR[None]).reshape(-1, 3)  # each one's circles around it (``_best_cover``)
-    cand_tone = np.repeat(tone_of[top], len(_NEAR))
-    near = _covers(g, cand, cand_tone, noise, rule)
-    k = int(np.argmax(near))
-    if near[k] <= first[0]:
-        return first
-    return float(near[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2]), int(cand_tone[k])
 
 
 def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule,
@@ -190,9 +207,10 @@ def _noise(g: np.ndarray) -> float:
     return float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
 
 
-def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: float, rule: RingRule) -> np.ndarray:
-    """The cover of each circle (rows of ``cand``: x, y, radius; ``tone`` one for all or one a circle), sampled
-    in one remap."""
+def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: float | np.ndarray,
+            rule: RingRule) -> np.ndarray:
+    """The cover of each circle (rows of ``cand``: x, y, radius; ``tone`` and ``noise`` one for all or one a
+    circle), sampled in one remap."""
     ring = cand[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])  # [k, 3] radii
     mx = (cand[:, 0, None, None] + ring[:, :, None] * _COS).astype(np.float32).reshape(len(cand) * 3, -1)
     my = (cand[:, 1, None, None] + ring[:, :, None] * _SIN).astype(np.float32).reshape(len(cand) * 3, -1)
@@ -202,7 +220,7 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
         step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
     else:
         step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
-    cover: np.ndarray = (step > noise).mean(axis=1)
+    cover: np.ndarray = (step > (noise[:, None] if isinstance(noise, np.ndarray) else noise)).mean(axis=1)
     return cover
 
 
