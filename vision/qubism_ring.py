@@ -17,7 +17,10 @@ could hold: the correlation with a thin ring less its two neighbouring rings, a 
 radius, at half the crop's resolution), checks it and the circles a pixel around it at the crop's
 own, and keeps the best where it is closed (``RingRule.cover`` of its angles); inside it, the arrow
 (the largest part of the ring's tone, Otsu's split of the disc) gives the direction
-(``vision.qubism_glyph.glyph_direction``).
+(``vision.qubism_glyph.glyph_direction``). Where the circle of the strongest correlation is not closed
+(on a faint ring the light band between the ring and the arrow, or the face's rounded edge, correlates
+more strongly than the ring: the second family's wooden ring cubes, dev set 3254), each radius's best
+place of either tone is checked and the most closed refined (``RingRule.starts``, session 25).
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ class RingRule:
     """The arrow is looked for inside the ring less this, pixels."""
     arrow_share: tuple[float, float] = (0.06, 0.5)
     """The arrow's area over the disc it is looked for in."""
+    starts: int = 1
+    """Where the circle of the strongest correlation is not closed: how many of each radius's best places
+    (either tone) are refined, the most closed first (0: none, as before session 25)."""
 
 
 @dataclass(frozen=True)
@@ -129,37 +135,92 @@ def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingT
         f = cv2.dft(cv2.copyMakeBorder(small, _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE), flags=cv2.DFT_COMPLEX_OUTPUT)
         wins.append(np.stack([cv2.idft(cv2.mulSpectrums(f, k, 0), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[lo:hi, lo:hi]
                               for k in spectra]))
-    out: list[RingTop | None] = []
-    for n, (g, w) in enumerate(zip(smooth, wins)):
+    found = []
+    for g, w in zip(smooth, wins):  # the circle of the strongest correlation of all, refined
         j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
         tone = 1 if w[j, y, x] > 0 else -1
         cx, cy, r = 2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j])
-        cover, cx, cy, r = _best_cover(g, cx, cy, r, tone, rule)
-        out.append(None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule)))
+        noise = _noise(g)
+        found.append((*_best_cover(g, cx, cy, r, tone, rule, noise), tone, noise))
+    again = [n for n, f in enumerate(found) if f[0] < rule.cover] if rule.starts > 0 else []
+    if again:  # not closed: each radius's best place of either tone, the most closed refined (all crops at once)
+        better = _best_starts([smooth[n] for n in again], [wins[n] for n in again], radii, lo,
+                              np.array([found[n][5] for n in again]), rule)
+        for n, (cover, cx, cy, r, tone) in zip(again, better):
+            if cover > found[n][0]:
+                found[n] = (cover, cx, cy, r, tone, found[n][5])
+    return [None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule))
+            for n, (cover, cx, cy, r, tone, _) in enumerate(found)]
+
+
+_STACK_PAD = 12
+"""Replicated border around each crop stacked for ``_best_starts`` (every circle looked at stays inside it)."""
+
+
+def _best_starts(gs: list[np.ndarray], wins: list[np.ndarray], radii: np.ndarray, lo: int, noise: np.ndarray,
+                 rule: RingRule) -> list[tuple[float, float, float, float, int]]:
+    """``(cover, x, y, r, tone)`` for each crop ``gs`` (smoothed, full resolution) whose circle of the strongest
+    correlation is not closed: each radius's best place of either tone in its search window ``wins`` (a
+    radius's correlations a row, half resolution, from ``lo``), the ``RingRule.starts`` most closed of them
+    refined (the circles a pixel around each, as ``_best_cover``): a face's outline, a cube's rounded edge or
+    the light band inside a faint ring correlates more strongly than the ring. The crops are stacked (each
+    in a replicated border) and every crop's circles sampled in one remap, twice."""
+    p, tall = _STACK_PAD, SIDE + 2 * _STACK_PAD
+    stack = np.vstack([cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE) for g in gs])
+    w = np.stack(wins)  # [crops, radii, rows, columns]
+    flat = w.reshape(len(gs), len(radii), -1)
+    at = np.concatenate([np.argmax(flat, axis=2), np.argmin(flat, axis=2)], axis=1)  # light, then dark: [crops, 2 radii]
+    ys, xs = np.divmod(at, w.shape[3])
+    rr = np.broadcast_to(np.concatenate([radii, radii])[None], at.shape)
+    every = np.stack([2 * (xs + lo - _PAD) + 0.5, 2 * (ys + lo - _PAD) + 0.5, 2 * rr], axis=2).reshape(-1, 3)
+    tone_of = np.tile(np.repeat([1, -1], len(radii)), len(gs))
+    of = np.repeat(np.arange(len(gs)), 2 * len(radii))
+    shift = np.column_stack([np.full(len(of), p), p + tall * of, np.zeros(len(of))])
+    cover = _covers(stack, every + shift, tone_of, noise[of], rule).reshape(len(gs), -1)
+    top = np.argsort(-cover, axis=1, kind="stable")[:, :rule.starts] + (np.arange(len(gs)) * cover.shape[1])[:, None]
+    top = top.ravel()
+    cand = (every[top, None, :] + _NEAR[None]).reshape(-1, 3)
+    cand_tone, cand_of = np.repeat(tone_of[top], len(_NEAR)), np.repeat(of[top], len(_NEAR))
+    shift = np.column_stack([np.full(len(cand_of), p), p + tall * cand_of, np.zeros(len(cand_of))])
+    near = _covers(stack, cand + shift, cand_tone, noise[cand_of], rule).reshape(len(gs), -1)
+    out = []
+    for n in range(len(gs)):
+        k = int(np.argmax(near[n])) + n * near.shape[1]
+        out.append((float(near.flat[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2]), int(cand_tone[k])))
     return out
 
 
-def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> tuple[float, float, float, float]:
+def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule,
+                noise: float | None = None) -> tuple[float, float, float, float]:
     """``(cover, x, y, r)`` of the best of the circles within a pixel and half a pixel of radius of the one
     the search found (its half resolution's rounding); a circle's cover is the share of its angles at which
     it is darker (``tone`` -1; lighter, 1) than the circles ``beside`` in and out by more than the crop's
-    fine noise."""
+    fine noise (``_noise``, unless given)."""
     cand = _NEAR + np.array([x, y, r])
-    noise = float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
-    cover = _covers(g, cand, tone, noise, rule)
+    cover = _covers(g, cand, tone, _noise(g) if noise is None else noise, rule)
     k = int(np.argmax(cover))
     return float(cover[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2])
 
 
-def _covers(g: np.ndarray, cand: np.ndarray, tone: int, noise: float, rule: RingRule) -> np.ndarray:
-    """The cover of each circle (rows of ``cand``: x, y, radius), sampled in one remap."""
+def _noise(g: np.ndarray) -> float:
+    """The crop's fine noise (what a ring's step must exceed): the spread of what a 2-pixel blur takes off, + 0.01."""
+    return float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
+
+
+def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: float | np.ndarray,
+            rule: RingRule) -> np.ndarray:
+    """The cover of each circle (rows of ``cand``: x, y, radius; ``tone`` and ``noise`` one for all or one a
+    circle), sampled in one remap."""
     ring = cand[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])  # [k, 3] radii
     mx = (cand[:, 0, None, None] + ring[:, :, None] * _COS).astype(np.float32).reshape(len(cand) * 3, -1)
     my = (cand[:, 1, None, None] + ring[:, :, None] * _SIN).astype(np.float32).reshape(len(cand) * 3, -1)
     v = np.asarray(cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)).reshape(len(cand), 3, -1)
     on, inner, outer = v[:, 0], v[:, 1], v[:, 2]
-    step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
-    cover: np.ndarray = (step > noise).mean(axis=1)
+    if isinstance(tone, np.ndarray):
+        step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
+    else:
+        step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
+    cover: np.ndarray = (step > (noise[:, None] if isinstance(noise, np.ndarray) else noise)).mean(axis=1)
     return cover
 
 
