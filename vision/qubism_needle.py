@@ -218,46 +218,23 @@ def _places(n: int) -> tuple[np.ndarray, np.ndarray]:
     return _PLACES[n]
 
 
-_TURNED: dict[tuple[int, bytes], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
-
-
-def _turned_places(n: int, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The parts of ``_mirror_scores``' maps that do not hang on the blob (cos·column, sin·row, cos·row,
-    sin·column places, float32, [len(turns), n, n]; the same products it computed each call), kept per n and
-    turns (``axis_direction``'s coarse turns and their refinements: a few dozen sets)."""
-    key = (n, np.asarray(turns, np.float64).tobytes())
-    if key not in _TURNED:
-        if len(_TURNED) > 512:
-            _TURNED.clear()
-        a = np.radians(np.asarray(turns, np.float32))[:, None, None]
-        v, u = _places(n)  # each turned pixel's place about the centre
-        cos, sin = np.cos(a), np.sin(a)
-        _TURNED[key] = (cos * u, sin * v, cos * v, sin * u)
-    return _TURNED[key]
-
-
-def _mirror_frame(mask: np.ndarray) -> tuple[np.ndarray, float, float, int]:
-    """A blob as ``_mirror_scores`` turns it: float32, its centre of mass (x, y) and the side n of the square
-    just wide enough for it turned (found once for the coarse turns and their refinement)."""
-    m = np.asarray(mask, np.float32)
-    ys, xs = np.nonzero(m)
-    cx, cy = float(mean_of(xs)), float(mean_of(ys))
-    reach = float(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).max()))
-    return m, cx, cy, 2 * int(np.ceil(reach)) + 3
-
-
-def _mirror_scores(mask: np.ndarray, turns: np.ndarray,
-                   frame: tuple[np.ndarray, float, float, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
     image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
     the turned blobs [len(turns), n, n], n just wide enough for the blob (all sampled in one remap).
     The maps are built from a row and a column each (a pixel's place is its row's plus its column's
     share) and the union from the sums (min + max = both): a few whole-array passes, not twelve."""
-    m, cx, cy, n = _mirror_frame(mask) if frame is None else frame  # (frame: the mask's _mirror_frame)
-    cu, sv, cv, su = _turned_places(n, turns)
+    m = np.asarray(mask, np.float32)
+    ys, xs = np.nonzero(m)
+    cx, cy = float(mean_of(xs)), float(mean_of(ys))
+    reach = float(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).max()))
+    n = 2 * int(np.ceil(reach)) + 3
+    a = np.radians(np.asarray(turns, np.float32))[:, None, None]
+    v, u = _places(n)  # each turned pixel's place about the centre
+    cos, sin = np.cos(a), np.sin(a)
     # the source pixel a turned one shows: turned back about the blob's centre of mass
-    mx = ((cu + cx) - sv).reshape(-1, n)
-    my = ((cv + cy) + su).reshape(-1, n)
+    mx = ((cos * u + cx) - sin * v).reshape(-1, n)
+    my = ((cos * v + cy) + sin * u).reshape(-1, n)
     turned = cv2.remap(m, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(turns), n, n)
     both = 2 * turned.sum(axis=(1, 2), dtype=np.float64)  # a blob's and its mirror image's
     scores = np.empty((len(turns), 2))
@@ -292,8 +269,7 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
         return None, 0.0
     thick = thick_enough(mask, rule)  # a line glyph's mirror overlap measured a pixel thicker
     coarse = np.arange(-rule.reach, rule.reach + 1e-6, rule.step)
-    frame = _mirror_frame(thick)
-    each_turn, every = _mirror_scores(thick, coarse, frame)
+    each_turn, every = _mirror_scores(thick, coarse)
     each = each_turn.max(axis=1)
     top = int(np.argmax(each))
     far = np.abs(coarse - coarse[top]) > 2.5 * rule.step
@@ -301,7 +277,7 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
         return None, 0.0  # two axes alike (a near-equilateral triangle, a cross): none clear
     best_turn = float(coarse[top])
     turns = np.array([best_turn, best_turn - rule.step / 2, best_turn + rule.step / 2])  # refined about the best
-    near, near_turned = _mirror_scores(thick, np.clip(turns[1:], -rule.reach, rule.reach), frame)  # the best's kept
+    near, near_turned = _mirror_scores(thick, np.clip(turns[1:], -rule.reach, rule.reach))  # the best's kept
     scores, turned = np.concatenate([each_turn[top:top + 1], near]), np.concatenate([every[top:top + 1], near_turned])
     k, a = np.unravel_index(int(np.argmax(scores)), scores.shape)
     best = float(scores[k, a])

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision import qubism_ink as qink
 from vision.qubism_glyph import GlyphRule
-from vision.qubism_needle import NeedleRule, _axis_of, _needle_of, _sweep_of
+from vision.qubism_needle import NeedleRule, asked_arrow
 
 
 @dataclass(frozen=True)
@@ -71,44 +70,10 @@ def shifted_arrows(decided: list[tuple[str | None, float]], look: list[int], cen
     crops = cut(np.concatenate([centres_mm[k][None, :] + offs for k in asked]))
     out: list[int] = []
     for j, k in enumerate(asked):
-        inks = qink.TopInks(crops[j * len(offs):(j + 1) * len(offs)], needles)
-        direction = shifted_read(inks, len(offs), glyph, needles, rule)
+        reads = [asked_arrow(crop, None, glyph, needles) for crop in crops[j * len(offs):(j + 1) * len(offs)]]
+        direction = shifted_direction(reads, rule)
         if direction is not None:
             i = look[k]
             decided[i] = (f"cube:{direction}", decided[i][1])
             out.append(i)
     return out
-
-
-def shifted_read(inks: qink.TopInks, count: int, glyph: GlyphRule, needles: NeedleRule,
-                 rule: ShiftRule) -> str | None:
-    """``shifted_direction`` of the ``count`` crops of ``inks``, each read as ``asked_arrow(crop, None, ...)``
-    reads it (a needle's darker end, else none without ink, else its mirror axis, else its strokes' sweep),
-    the crops read a step at a time, all crops each step, the costlier steps only while they can still
-    change the answer: it is None, whatever the crops not yet read show, once two directions are read or
-    too few crops are left to make ``rule.agree``. The same answer as reading every crop."""
-    reads: list[str | None] = [None] * count
-    left = list(range(count))  # crops whose read is not known yet: any direction, or none
-
-    def settled() -> bool:
-        seen = {r for r in reads if r is not None}
-        return len(seen) > 1 or max((reads.count(d) for d in seen), default=0) + len(left) < rule.agree
-
-    left = [c for c in left if inks.dark(c) is not None]  # no ink darker than the face: no needle, no ink
-    if settled():
-        return None
-    for c in list(left):
-        needle = _needle_of(inks, c, needles)[0]
-        if needle is not None:
-            reads[c] = needle
-            left.remove(c)
-    if settled():
-        return None
-    left = [c for c in left if inks.ink(c) is not None]  # no glyph in the middle nor on the sticker: none
-    while left:
-        if settled():
-            return None
-        c = left.pop(0)
-        axis = _axis_of(inks, c, glyph, needles)
-        reads[c] = _sweep_of(inks, c, needles) if axis is None else axis
-    return shifted_direction(reads, rule)
