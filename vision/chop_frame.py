@@ -55,7 +55,7 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
         if cfg.chop_slab_unlike:  # no slab where the classifier is sure there is none (vision.chop_floor)
             slab_unlike(decided, rules, kinds, probs, cfg.chop_classifier_sure,
                         cfg.chop_slab_kept[0] if cfg.chop_slab_kept is not None else 1.0,
-                        cfg.chop_classifier_likelier or 0.0, looks, cfg.chop_slab_flat)
+                        cfg.chop_classifier_likelier or 0.0)
         if cfg.chop_shade_mice:  # a mouse where only the brightness changed (vision.chop_read.shade_mice)
             shade_mice(kinds, decided, reader.last_scores, probs, cfg.chop_shade_max, cfg.chop_classifier_sure_strict)
         if cfg.chop_cat_empty is not None:  # the cat stands where a figure is (vision.chop_squares.cat_stands)

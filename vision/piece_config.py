@@ -312,10 +312,6 @@ class PieceConfig:
     """Chop! Chop!: a slab read where the classifier is at least ``chop_classifier_sure`` sure no
     face-down slab lies takes its likeliest other reading, unsure, unless the rules read the slab
     at least ``chop_slab_kept``'s first sure (``vision.chop_floor``); False: never."""
-    chop_slab_flat: float | None = None
-    """Chop! Chop!: with ``chop_slab_unlike``, a slab read whose middle's spread is under this share
-    of the frame's clear slabs' (their backs one picture in one light) is a flat thing, not a slab
-    back, and takes its likeliest other reading, unsure (``vision.chop_floor``); None: never."""
     chop_hole_mouse_far: float | None = 1.0
     """Chop! Chop!: a mouse read on a hole whose look is farther than this from every learned
     mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.chop_floor import UNSURE, frame_spread, slab_unlike
+from vision.chop_floor import UNSURE, slab_unlike
 from vision.chop_squares import CLASSES
 from vision.piece_config import PieceConfig
 
@@ -71,37 +71,3 @@ def test_only_slab_squares_change_and_a_second_cat_is_never_made() -> None:
 
 def test_the_rule_is_on_by_default() -> None:
     assert PieceConfig().chop_slab_unlike is True
-
-
-def _looks(spreads: list[float]) -> np.ndarray:
-    return np.array([[0.33, 0.33, -0.6, s] for s in spreads])
-
-
-def test_a_slab_read_much_plainer_than_the_frames_slabs_is_something_flat_where_the_classifier_doubts_it() -> None:
-    # third family, dev 4303 scene 39: the frame's slabs (their backs' paw print) spread about
-    # 0.30, the empty floor in a shadow read as a slab 0.02; the classifier doubts the slab (0.43)
-    # yet finds it likelier than a mouse or nothing: the spread tells
-    kinds = ["slab"] * 8 + ["table"]
-    out: list[tuple[str | None, float]] = [("slab", 0.55)] + [("slab", 0.99)] * 5 + [("slab", 0.6)] * 2 + [("cat", 0.9)]
-    rules = list(out)
-    doubt = {"slab": 0.43, "-": 0.22, "mouse": 0.35}
-    probs = _probs([doubt] + [{"slab": 1.0}] * 5 + [doubt, {"slab": 0.9, "mouse": 0.1}, {"cat": 1.0}])
-    looks = _looks([0.02, 0.30, 0.29, 0.31, 0.30, 0.28, 0.22, 0.02, 0.0])
-    assert slab_unlike(out, rules, kinds, probs, 0.5, 0.95, 0.05, looks, 0.5) == 1
-    assert out[0] == ("mouse", 0.35)  # the classifier's likeliest other reading, asked
-    assert out[1:] == rules[1:]  # 0.22 is more than half the frame's 0.30; a flat one the classifier is sure of
-    # without the flat rule, or where the slabs' backs are plain (first family: spread ~0.02), kept
-    for flat, backs in ((None, 0.30), (0.5, 0.02)):
-        again = list(rules)
-        spread = _looks([0.002] + [backs] * 5 + [backs, 0.002, 0.0])
-        assert slab_unlike(again, rules, kinds, probs, 0.5, 0.95, 0.05, spread, flat) == 0
-        assert again == rules
-
-
-def test_the_frames_slab_spread_needs_five_clear_slabs_with_a_pattern() -> None:
-    kinds = ["slab"] * 6
-    out: list[tuple[str | None, float]] = [("slab", 0.95)] * 4 + [("slab", 0.8), (None, 0.9)]
-    assert frame_spread(out, kinds, _looks([0.3] * 6)) is None  # four clear slabs
-    out[4] = ("slab", 0.9)
-    assert frame_spread(out, kinds, _looks([0.3, 0.3, 0.2, 0.4, 0.3, 0.0])) == 0.3
-    assert frame_spread(out, kinds, _looks([0.05] * 6)) is None  # a plain back
