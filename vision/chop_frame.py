@@ -1,7 +1,6 @@
 """Chop! Chop!: a frame's tokens decided, once the board reader (``vision.pieces``) has read each
 spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), the
-learned per-square classifier where it is sure (``vision.chop_squares``), a slab where it is sure
-there is none taken away (``vision.chop_floor``), a mouse on the table top
+learned per-square classifier where it is sure (``vision.chop_squares``), a mouse on the table top
 or the floor where only the brightness changed (the print's shared chroma taken off) cleared
 (``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
@@ -18,7 +17,6 @@ import numpy as np
 
 from vision.chop_body import cat_body, front_spots
 from vision.chop_count import missing_mice
-from vision.chop_floor import slab_unlike
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole
 from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
@@ -49,13 +47,8 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
         if cfg.chop_classifier_likelier is not None:  # neither sure: the more sure (vision.chop_squares.likelier)
             decided = likelier(decided, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_hole,
                                cfg.chop_classifier_likelier)
-        rules = decided
         decided = merge(decided, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_strict,
                         cfg.chop_classifier_sure_hole, probs, cfg.chop_cat_ratio, cfg.chop_slab_kept)
-        if cfg.chop_slab_unlike:  # no slab where the classifier is sure there is none (vision.chop_floor)
-            slab_unlike(decided, rules, kinds, probs, cfg.chop_classifier_sure,
-                        cfg.chop_slab_kept[0] if cfg.chop_slab_kept is not None else 1.0,
-                        cfg.chop_classifier_likelier or 0.0)
         if cfg.chop_shade_mice:  # a mouse where only the brightness changed (vision.chop_read.shade_mice)
             shade_mice(kinds, decided, reader.last_scores, probs, cfg.chop_shade_max, cfg.chop_classifier_sure_strict)
         if cfg.chop_cat_empty is not None:  # the cat stands where a figure is (vision.chop_squares.cat_stands)

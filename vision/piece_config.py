@@ -308,10 +308,6 @@ class PieceConfig:
     """Chop! Chop!: a spot the rules read as a face-down slab at least the first sure (its look
     the slab's learned at the start) is read as a face-up cheese only when the classifier is at
     least the second sure of it (``vision.chop_squares.merge``); None: its usual threshold."""
-    chop_slab_unlike: bool = True
-    """Chop! Chop!: a slab read where the classifier is at least ``chop_classifier_sure`` sure no
-    face-down slab lies takes its likeliest other reading, unsure, unless the rules read the slab
-    at least ``chop_slab_kept``'s first sure (``vision.chop_floor``); False: never."""
     chop_hole_mouse_far: float | None = 1.0
     """Chop! Chop!: a mouse read on a hole whose look is farther than this from every learned
     mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the
