@@ -35,6 +35,9 @@ def window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from kivy.core.window import Window
 
     EventLoop.ensure_window()
+    from tests.ui.helpers import skip_window_frames
+
+    skip_window_frames(Window)  # drawn only where a test reads the window's pixels (helpers)
     SCREENS.mkdir(parents=True, exist_ok=True)
     yield Window
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,35 @@ SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 def pump(frames: int = 1) -> None:
     for _ in range(frames):
         EventLoop.idle()
+
+
+# The window's frames are not drawn in the UI tests (conftest's ``window`` binds
+# ``skip_window_frames``): a test reads widgets, layout and canvas instructions, and the pixels
+# of a screenshot come from the widget drawn into its own framebuffer (``export_to_png``), so a
+# frame drawn on the window (Mesa's llvmpipe, then ``glFinish``: a third of test_design's time)
+# was looked at by nothing but a popup's screenshot, which reads the window: ``frames_drawn``
+# draws that one. ``TEST_DRAW_FRAMES=1`` draws every frame, as before session 25.
+_drawing = [os.environ.get("TEST_DRAW_FRAMES", "") == "1"]
+
+
+def _no_frame(*_args: Any) -> bool:
+    return not _drawing[0]  # True stops the event: no draw (or no flip) of the window
+
+
+def skip_window_frames(window: Any) -> None:
+    """Frames on ``window`` drawn only inside ``frames_drawn`` (or with TEST_DRAW_FRAMES=1)."""
+    window.bind(on_draw=_no_frame, on_flip=_no_frame)
+
+
+@contextmanager
+def frames_drawn() -> Iterator[None]:
+    """Inside: every pump draws the window's frame (a test that reads the window's pixels)."""
+    before = _drawing[0]
+    _drawing[0] = True
+    try:
+        yield
+    finally:
+        _drawing[0] = before
 
 
 def wait_for(cond: Callable[[], bool], timeout: float = 5.0) -> bool:
@@ -121,6 +151,9 @@ def screenshot(root: Widget, name: str, keep_toast: bool = False) -> Path:
     if window is not None and any(type(w).__name__.endswith("View") for w in window.children):
         # a modal view is open over the screen: capture the whole window
         path.unlink(missing_ok=True)
+        with frames_drawn():
+            window.canvas.ask_update()
+            pump()  # the window drawn as it stands: its pixels are read
         made = window.screenshot(name=str(SCREENS / f".{name}.{os.getpid()}.png"))  # Kivy adds 0001
         os.replace(made, path)
     else:  # written beside, then renamed: a worker of a parallel run never sees half a file
