@@ -52,7 +52,8 @@ class CubeSpots(SpotFeatures):
         lift = self._lift(pose, (img.shape[1], img.shape[0]), self.config.cube_top * cell)
         centres = self._spot_centres_px[look] / s
         to_image, lens = pose.sampling()  # through the lens when the pose has one
-        tops = top_crops(img, to_image @ lift, centres, cell, lens=lens)
+        to_top = to_image @ lift  # board mm at the cubes' top height -> image
+        tops = top_crops(img, to_top, centres, cell, lens=lens)
         seen = set(pose.markers)  # a marker seen is no cube's top; one hidden may be under one
         marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
         faces: dict[int, TopFace] = {}
@@ -67,7 +68,7 @@ class CubeSpots(SpotFeatures):
                                             small_rule(rule) if fused else rule.glyphs, ask)
             faces.update(zip(look, found))
         with_rings(faces, look, tops, decided, score, rule)  # a closed ring on a top (vision.qubism_ring)
-        moved = moved_tops(img, to_image @ lift, look, centres, decided, faces, self.cell_mm, rule, lens)
+        moved = moved_tops(img, to_top, look, centres, decided, faces, self.cell_mm, rule, lens)
         bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
                 and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]  # occupied, by its evidence
         if not fused:  # no glyphs, or a small share no lower than theirs: labelled on its own
@@ -101,7 +102,7 @@ class CubeSpots(SpotFeatures):
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
             needle_checked(decided, look, tops, own, frozenset(moved), rule.needles, inks=inks)  # a needle's end, not a guess
             if rule.shifted is not None:  # a cube still asked, its top cut a little off its place (vision.qubism_shift)
-                shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_image @ lift, at, cell, lens=lens),
+                shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),
                                frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
         return capped
 

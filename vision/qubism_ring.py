@@ -175,14 +175,16 @@ def _best_starts(gs: list[np.ndarray], wins: list[np.ndarray], radii: np.ndarray
     every = np.stack([2 * (xs + lo - _PAD) + 0.5, 2 * (ys + lo - _PAD) + 0.5, 2 * rr], axis=2).reshape(-1, 3)
     tone_of = np.tile(np.repeat([1, -1], len(radii)), len(gs))
     of = np.repeat(np.arange(len(gs)), 2 * len(radii))
-    shift = np.column_stack([np.full(len(of), p), p + tall * of, np.zeros(len(of))])
-    cover = _covers(stack, every + shift, tone_of, noise[of], rule).reshape(len(gs), -1)
+
+    def in_stack(circles: np.ndarray, crop: np.ndarray) -> np.ndarray:  # circles moved to their crop's place
+        return circles + np.column_stack([np.full(len(crop), p), p + tall * crop, np.zeros(len(crop))])
+
+    cover = _covers(stack, in_stack(every, of), tone_of, noise[of], rule).reshape(len(gs), -1)
     top = np.argsort(-cover, axis=1, kind="stable")[:, :rule.starts] + (np.arange(len(gs)) * cover.shape[1])[:, None]
     top = top.ravel()
     cand = (every[top, None, :] + _NEAR[None]).reshape(-1, 3)
     cand_tone, cand_of = np.repeat(tone_of[top], len(_NEAR)), np.repeat(of[top], len(_NEAR))
-    shift = np.column_stack([np.full(len(cand_of), p), p + tall * cand_of, np.zeros(len(cand_of))])
-    near = _covers(stack, cand + shift, cand_tone, noise[cand_of], rule).reshape(len(gs), -1)
+    near = _covers(stack, in_stack(cand, cand_of), cand_tone, noise[cand_of], rule).reshape(len(gs), -1)
     out = []
     for n in range(len(gs)):
         k = int(np.argmax(near[n])) + n * near.shape[1]
