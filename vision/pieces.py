@@ -81,7 +81,7 @@ from vision.piece_shadow import learn_shadows
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
-from vision.stillpose import learned_record, lost_pose
+from vision.stillpose import agreed_pose, learned_record, lost_pose
 from vision.read_fast import MedianMemo, class_minima
 
 __all__ = [
@@ -194,6 +194,7 @@ class BoardReader(CubeSpots, SpotChecks):
         gray = as_gray(img)  # once, for the markers and the print's alignment
         pose = self.tracker.update(gray) if track else locate_board(gray, self.board, self.config.locate)
         pose = pose if pose.found or pose.markers else lost_pose(self, gray, track)  # vision.stillpose
+        pose = agreed_pose(self, pose)  # the learned photo's pose where the markers seen agree with it
         cfg = self.config
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)

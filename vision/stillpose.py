@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from companion.boards import Board
-from vision.boardlocate import BoardPose, as_gray
+from vision.boardlocate import BoardPose, _correspondences, as_gray
 from vision.lens import Lens
 from vision.printpose import LEAST, PrintPose, _pyramid, printer
 
@@ -107,6 +107,29 @@ def lost_pose(reader: Any, gray: np.ndarray, track: bool) -> BoardPose:
         candidates.append(learned)
     return still_pose(reader.tracker.board, reader._print_poses, gray, candidates) if candidates \
         else BoardPose(found=False)
+
+
+def agreed_pose(reader: Any, pose: BoardPose) -> BoardPose:
+    """A ``BoardReader``'s pose fitted on fewer than all markers, replaced by the learned photo's
+    pose (``PieceModel.still_pose``) where that pose puts every marker found now within
+    ``LocateConfig.moved_px`` (RMS of the corners, as ``BoardTracker`` keeps its last pose): the
+    camera has not moved, and the learned pose was fitted to the whole board, where two markers
+    on one side fix the far side only to a centimetre (docs/readme/board.md, session 26 qpose).
+    ``pose`` itself otherwise."""
+    board = reader.tracker.board
+    if not pose.found or pose.kept or not pose.corners or len(pose.used) >= len(board.markers) \
+            or not reader.model.still_pose:
+        return pose
+    learned = pose_from_record(reader.model.still_pose)
+    printed = board.printed_as(pose.corners)
+    if learned is None or any(i not in {m.id for m in printed.markers} for i in pose.corners):
+        return pose
+    src, dst = _correspondences(printed, pose.corners, sorted(pose.corners))
+    drift = float(np.sqrt(np.mean(np.sum((learned[0].project(src) - dst) ** 2, axis=1))))
+    if drift > reader.config.locate.moved_px:
+        return pose
+    return replace(learned[0], markers=pose.markers, used=pose.used, corners=pose.corners, error_px=drift,
+                   confidence=pose.confidence, kept=True, doubtful=False)
 
 
 def _shift(dx: float, dy: float) -> np.ndarray:
