@@ -194,11 +194,11 @@ class BoardReader(CubeSpots, SpotChecks):
         gray = as_gray(img)  # once, for the markers and the print's alignment
         pose = self.tracker.update(gray) if track else locate_board(gray, self.board, self.config.locate)
         pose = pose if pose.found or pose.markers else lost_pose(self, gray, track)  # vision.stillpose
-        pose = agreed_pose(self, pose)  # the learned photo's pose where the markers seen agree with it
         cfg = self.config
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)
-        pose = self.refine(img, pose, gray)
+        agreed = agreed_pose(self, pose)  # vision.stillpose: the learned pose where the markers seen agree
+        pose = agreed if agreed is not pose else self.refine(img, pose, gray)  # (refined when learned)
         score, looks, patches = self.features(img, pose)
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}

@@ -13,6 +13,13 @@ found, and it beats the same pose moved by one square each way by ``PEAK`` (a gr
 still correlates about half as well; a board that moved correlates with neither). The reader then
 refines the pose on the print as it refines any pose fitted on fewer than all markers
 (``SpotFeatures.refine``), and reads.
+
+    pose = agreed_pose(reader, pose)   # one or two markers found where the learned pose puts them
+
+The same camera also gives a better pose when only one or two markers are found (a hand over the
+others, or a blurred frame): they fix the far side of the board only to about a centimetre, the
+learned photo's pose was fitted to all of them. Where the markers found lie where the learned pose
+puts them (``LocateConfig.moved_px``, the tracker's rule), the frame is read under that pose.
 """
 
 from __future__ import annotations
@@ -31,6 +38,9 @@ KEEP = 0.5
 """The correlation now must be at least this share of the correlation when the pose was found."""
 PEAK = 1.5
 """... and this many times the best of the pose moved by one square left, right, up or down."""
+AGREED_MARKERS = 2
+"""A pose fitted on at most this many markers is replaced by the learned one where they agree
+(``agreed_pose``): two markers on one side of the board leave its far side free, three span it."""
 SQUARE_MM = 20.0
 CONFIDENCE = 0.5
 """The pose's confidence (one marker's fit is about this): found by the print, not the markers."""
@@ -110,15 +120,16 @@ def lost_pose(reader: Any, gray: np.ndarray, track: bool) -> BoardPose:
 
 
 def agreed_pose(reader: Any, pose: BoardPose) -> BoardPose:
-    """A ``BoardReader``'s pose fitted on fewer than all markers, replaced by the learned photo's
-    pose (``PieceModel.still_pose``) where that pose puts every marker found now within
-    ``LocateConfig.moved_px`` (RMS of the corners, as ``BoardTracker`` keeps its last pose): the
-    camera has not moved, and the learned pose was fitted to the whole board, where two markers
-    on one side fix the far side only to a centimetre (docs/readme/board.md, session 26 qpose).
-    ``pose`` itself otherwise."""
+    """A ``BoardReader``'s pose fitted on one or two markers (``AGREED_MARKERS``), replaced by the
+    learned photo's pose (``PieceModel.still_pose``) where that pose puts every marker found now
+    within ``LocateConfig.moved_px`` (RMS of the corners, as ``BoardTracker`` keeps its last pose):
+    the camera has not moved, and the learned pose was fitted to the whole board (and aligned with
+    its print there), where two markers on one side fix the far side only to about a centimetre
+    (docs/readme/board.md, session 26 qpose). The reader does not align it again. ``pose`` itself
+    otherwise (the same object)."""
     board = reader.tracker.board
-    if not pose.found or pose.kept or not pose.corners or len(pose.used) >= len(board.markers) \
-            or not reader.model.still_pose:
+    few = min(AGREED_MARKERS, len(board.markers) - 1)
+    if not pose.found or pose.kept or not pose.corners or len(pose.used) > few or not reader.model.still_pose:
         return pose
     learned = pose_from_record(reader.model.still_pose)
     printed = board.printed_as(pose.corners)
