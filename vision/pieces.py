@@ -81,7 +81,7 @@ from vision.piece_shadow import learn_shadows
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
-from vision.stillpose import learned_record, lost_pose
+from vision.stillpose import agreed_pose, learned_record, lost_pose
 from vision.read_fast import MedianMemo, class_minima
 
 __all__ = [
@@ -197,7 +197,8 @@ class BoardReader(CubeSpots, SpotChecks):
         cfg = self.config
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)
-        pose = self.refine(img, pose, gray)
+        agreed = agreed_pose(self, pose)  # vision.stillpose: the learned pose where the markers seen agree
+        pose = agreed if agreed is not pose else self.refine(img, pose, gray)  # (refined when learned)
         score, looks, patches = self.features(img, pose)
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}

@@ -13,6 +13,13 @@ found, and it beats the same pose moved by one square each way by ``PEAK`` (a gr
 still correlates about half as well; a board that moved correlates with neither). The reader then
 refines the pose on the print as it refines any pose fitted on fewer than all markers
 (``SpotFeatures.refine``), and reads.
+
+    pose = agreed_pose(reader, pose)   # one or two markers found where the learned pose puts them
+
+The same camera also gives a better pose when only one or two markers are found (a hand over the
+others, or a blurred frame): they fix the far side of the board only to about a centimetre, the
+learned photo's pose was fitted to all of them. Where the markers found lie where the learned pose
+puts them (``LocateConfig.moved_px``, the tracker's rule), the frame is read under that pose.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from companion.boards import Board
-from vision.boardlocate import BoardPose, as_gray
+from vision.boardlocate import BoardPose, _correspondences, as_gray
 from vision.lens import Lens
 from vision.printpose import LEAST, PrintPose, _pyramid, printer
 
@@ -31,6 +38,9 @@ KEEP = 0.5
 """The correlation now must be at least this share of the correlation when the pose was found."""
 PEAK = 1.5
 """... and this many times the best of the pose moved by one square left, right, up or down."""
+AGREED_MARKERS = 2
+"""A pose fitted on at most this many markers is replaced by the learned one where they agree
+(``agreed_pose``): two markers on one side of the board leave its far side free, three span it."""
 SQUARE_MM = 20.0
 CONFIDENCE = 0.5
 """The pose's confidence (one marker's fit is about this): found by the print, not the markers."""
@@ -107,6 +117,30 @@ def lost_pose(reader: Any, gray: np.ndarray, track: bool) -> BoardPose:
         candidates.append(learned)
     return still_pose(reader.tracker.board, reader._print_poses, gray, candidates) if candidates \
         else BoardPose(found=False)
+
+
+def agreed_pose(reader: Any, pose: BoardPose) -> BoardPose:
+    """A ``BoardReader``'s pose fitted on one or two markers (``AGREED_MARKERS``), replaced by the
+    learned photo's pose (``PieceModel.still_pose``) where that pose puts every marker found now
+    within ``LocateConfig.moved_px`` (RMS of the corners, as ``BoardTracker`` keeps its last pose):
+    the camera has not moved, and the learned pose was fitted to the whole board (and aligned with
+    its print there), where two markers on one side fix the far side only to about a centimetre
+    (docs/readme/board.md, session 26 qpose). The reader does not align it again. ``pose`` itself
+    otherwise (the same object)."""
+    board = reader.tracker.board
+    few = min(AGREED_MARKERS, len(board.markers) - 1)
+    if not pose.found or pose.kept or not pose.corners or len(pose.used) > few or not reader.model.still_pose:
+        return pose
+    learned = pose_from_record(reader.model.still_pose)
+    printed = board.printed_as(pose.corners)
+    if learned is None or any(i not in {m.id for m in printed.markers} for i in pose.corners):
+        return pose
+    src, dst = _correspondences(printed, pose.corners, sorted(pose.corners))
+    drift = float(np.sqrt(np.mean(np.sum((learned[0].project(src) - dst) ** 2, axis=1))))
+    if drift > reader.config.locate.moved_px:
+        return pose
+    return replace(learned[0], markers=pose.markers, used=pose.used, corners=pose.corners, error_px=drift,
+                   confidence=pose.confidence, kept=True, doubtful=False)
 
 
 def _shift(dx: float, dy: float) -> np.ndarray:

@@ -20,6 +20,7 @@ from vision.boardlocate import as_gray, detect_markers
 from vision.imageload import load_image
 from vision.piece_looks import PieceError, PieceModel
 from vision.pieces import BoardReader
+from vision.stillpose import pose_from_record
 
 BOARD = board_for("katenmuis")
 START = {"cat-start": "cat", "mouse-start": "mouse"}  # K1: the start photo's two counters
@@ -33,19 +34,19 @@ def group(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[np.ndarray, di
     return [(load_image(Path(root) / str(sc["file"])).image, dict(sc["squares"])) for sc in scenes]
 
 
-def _blur_markers(image: np.ndarray) -> np.ndarray:
+def _blur_markers(image: np.ndarray, keep: int = 0) -> np.ndarray:
     """The image with every marker blurred past decoding (as a far, shaken camera shows a
-    marker of a few pixels a cell); the rest of the board as it was."""
+    marker of a few pixels a cell) but the ``keep`` of lowest id; the rest of the board as it was."""
     found = detect_markers(as_gray(image), BOARD)
     assert len(found) == 4
     out = image.copy()
     soft = cv2.GaussianBlur(image, (0, 0), 9)
-    for c in found.values():
+    for _, c in sorted(found.items())[keep:]:
         quad = (c.mean(axis=0) + 1.3 * (c - c.mean(axis=0))).astype(np.int32)
         mask = np.zeros(image.shape[:2], np.uint8)
         cv2.fillPoly(mask, [quad.reshape(-1, 1, 2)], 1)
         out[mask > 0] = soft[mask > 0]
-    assert detect_markers(as_gray(out), BOARD) == {}
+    assert len(detect_markers(as_gray(out), BOARD)) == keep
     return out
 
 
@@ -100,6 +101,22 @@ def test_a_covered_board_is_not_found(group: Any) -> None:
         np.array([[0.0, 0.0], [BOARD.width_mm, 0.0], [BOARD.width_mm, BOARD.height_mm], [0.0, BOARD.height_mm]]))
     cv2.fillPoly(blurred, [corners.astype(np.int32).reshape(-1, 1, 2)], (60, 70, 90))  # a cloth over it
     assert not reader.read(blurred, track=False).found
+
+
+def test_two_markers_where_the_learned_pose_puts_them_are_read_under_it(group: Any) -> None:
+    """``vision.stillpose.agreed_pose`` (session 26, qpose): one or two markers found, the camera
+    not moved: the frame is read under the learned pose, not the two markers' own."""
+    reader = _learned(group)
+    learned = pose_from_record(reader.model.still_pose)
+    assert learned is not None
+    for keep in (1, 2):
+        reading = reader.read(_blur_markers(group[1][0], keep), track=False)
+        assert reading.found and reading.pose.kept and len(reading.pose.used) == keep
+        assert reading.pose.homography is not None and learned[0].homography is not None
+        assert np.allclose(reading.pose.homography, learned[0].homography)
+    reader.model.still_pose = []  # nothing learned: the markers' own pose
+    reading = reader.read(_blur_markers(group[1][0], 2), track=False)
+    assert reading.found and not reading.pose.kept
 
 
 def test_the_learned_pose_is_saved_with_the_looks(group: Any, tmp_path: Path) -> None:
