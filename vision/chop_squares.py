@@ -429,31 +429,16 @@ def likelier(rules: list[tuple[str | None, float]], learned: list[tuple[str | No
 
 def _at_most(out: list[tuple[str | None, float]], rules: list[tuple[str | None, float]],
              learned: list[tuple[str | None, float]]) -> None:
-    """One cat and four mice at most, in place (``merge``): a surplus figure (the least likely
-    by the classifier first) takes the classifier's reading, else the rules', else stays but
-    unsure; never a second cat (C1). A surplus mouse the classifier reads as the cat (its one
-    cat, ``decide``) while the rules' cat, which the classifier does not back, is read elsewhere
-    is that cat: the rules too read a figure there, and with more than four mice one of the
-    figures is the cat; the rules' cat spot takes the classifier's reading (then the mice are
-    capped once more). Any other surplus mouse the rules or the classifier call the cat while
-    the cat is read elsewhere stays an unsure mouse (``cat_here`` then settles where the cat is)."""
-
-    def room(token: str | None) -> bool:
-        return token != "cat" or not any(t == "cat" for t, _ in out)
-
-    for c in ("cat", "mouse", "mouse"):
+    """One cat and four mice at most, in place (``merge``)."""
+    for c in ("cat", "mouse"):
         at = [i for i, (t, _) in enumerate(out) if t == c]
         if len(at) <= MOST[c]:
             continue
         at.sort(key=lambda i: -(learned[i][1] if learned[i][0] == c else 0.0))
         for i in at[MOST[c]:]:
-            if learned[i][0] == "cat" and not room("cat"):  # the classifier's cat over the rules' one
-                for j, (t, _) in enumerate(out):
-                    if t == "cat" and learned[j][0] != "cat":
-                        out[j] = learned[j]
-            if learned[i][0] != c and room(learned[i][0]):
+            if learned[i][0] != c:
                 out[i] = learned[i]
-            elif rules[i][0] != c and room(rules[i][0]):
+            elif rules[i][0] != c:
                 out[i] = rules[i]
             else:
                 out[i] = (c, min(out[i][1], 0.4))
