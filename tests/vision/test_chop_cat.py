@@ -100,7 +100,8 @@ def test_where_neither_is_sure_the_clearly_more_sure_reading_is_taken_on_slab_sq
 def test_the_cat_is_never_read_on_a_face_up_cheese_of_the_confirmed_position() -> None:
     # C3: nobody enters a face-up cheese; only a mouse's fork takes it (C5), a move the players
     # confirm before the cat moves again. Dev third family 4262 (session 26): a face-up cheese
-    # read as the cat in 7 frames, the classifier's cat there 0.03-0.15 in five of them
+    # read as the cat 7 times, 6 of them where the confirmed position had that cheese, the
+    # classifier's cat there 0.03-0.15 in five
     squares = ["1,3", "2,1", "0,3", "4,4", "2,3"]
     confirmed = {"1,3": "cheese", "2,1": "cat", "0,3": "mouse:1", "4,4": "slab"}
     probs = _probs([{"-": 0.6, "mouse": 0.3, "cat": 0.1}, {"slab": 0.6, "cat": 0.4}, {"mouse": 0.9, "cat": 0.1},
