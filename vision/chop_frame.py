@@ -5,8 +5,8 @@ or the floor where only the brightness changed (the print's shared chroma taken 
 (``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
 a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
-what the last confirmed position lets each square hold (``vision.chop_known``) and its mice missing
-now (``vision.chop_count``).
+what the last confirmed position lets each square hold (``vision.chop_known``), no cat on its
+face-up cheese (``vision.chop_cat``) and its mice missing now (``vision.chop_count``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from vision.chop_body import cat_body, front_spots
+from vision.chop_cat import cat_off_cheese
 from vision.chop_count import missing_mice
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole
 from vision.chop_read import HolePictures, apply_rules, shade_mice
@@ -64,5 +65,6 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
         far_from_mice(decided, kinds, reader.last_chop_features, cfg.chop_hole_mouse_far)
     if reader.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
         follow_confirmed(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs)
+        cat_off_cheese(decided, [ids[0] for ids in reader.groups], reader.confirmed, probs)  # C3 (vision.chop_cat)
         missing_mice(decided, reader.groups, reader.confirmed, probs)  # asked where it stood (vision.chop_count)
     return decided

@@ -1,7 +1,8 @@
 """Chop! Chop!'s one cat among the figures (``vision.chop_squares``: ``decide``'s four mice with the
-rules' cat, ``cat_stands``; issue 31, session 20, chopcat): the rules' cases, and a rendered
-third-family group where the look-based rules read an empty table spot as the cat while the cat,
-a pale figure like the mice, read as a mouse."""
+rules' cat, ``cat_stands``; issue 31, session 20, chopcat; no cat on a confirmed face-up cheese,
+``vision.chop_cat``, session 26): the rules' cases, and a rendered third-family group where the
+look-based rules read an empty table spot as the cat while the cat, a pale figure like the mice,
+read as a mouse."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from tests.vision.group_reads import c_group, kind_confusion
 from vision.boarddefaults import board_for
+from vision.chop_cat import cat_off_cheese
 from vision.chop_squares import CLASSES, cat_stands, decide, likelier, merge
 from vision.piece_config import PieceConfig
 
@@ -93,6 +95,38 @@ def test_where_neither_is_sure_the_clearly_more_sure_reading_is_taken_on_slab_sq
     before = merge(rules, learned, kinds, cfg.chop_classifier_sure, cfg.chop_classifier_sure_strict,
                    cfg.chop_classifier_sure_hole)
     assert before[:2] == [("mouse", 0.34), ("hole", 0.71)]
+
+
+def test_the_cat_is_never_read_on_a_face_up_cheese_of_the_confirmed_position() -> None:
+    # C3: nobody enters a face-up cheese; only a mouse's fork takes it (C5), a move the players
+    # confirm before the cat moves again. Dev third family 4262 (session 26): a face-up cheese
+    # read as the cat 7 times, 6 of them where the confirmed position had that cheese, the
+    # classifier's cat there 0.03-0.15 in five
+    squares = ["1,3", "2,1", "0,3", "4,4", "2,3"]
+    confirmed = {"1,3": "cheese", "2,1": "cat", "0,3": "mouse:1", "4,4": "slab"}
+    probs = _probs([{"-": 0.6, "mouse": 0.3, "cat": 0.1}, {"slab": 0.6, "cat": 0.4}, {"mouse": 0.9, "cat": 0.1},
+                    {"slab": 0.95, "cat": 0.05}, {"-": 0.7, "cat": 0.3}])
+    out: list[tuple[str | None, float]] = [("cat", 0.66), ("slab", 0.6), ("mouse", 0.9), ("slab", 0.95), (None, 0.7)]
+    assert cat_off_cheese(out, squares, confirmed, probs) == 1
+    assert out == [("cheese", 0.5), ("slab", 0.6), ("mouse", 0.9), ("slab", 0.95), (None, 0.7)]  # asked
+    # the classifier backs the cat there (a fork may have taken the cheese since, on the bench): kept
+    backed = probs.copy()
+    backed[0] = _probs([{"cat": 0.82, "-": 0.18}])[0]
+    kept: list[tuple[str | None, float]] = [("cat", 0.66)] + out[1:]
+    assert cat_off_cheese(kept, squares, confirmed, backed) == 0 and kept[0] == ("cat", 0.66)
+    # the cat on a square that held the cat (it may sit on a cheese), a mouse, the floor: kept
+    for sq in ("2,1", "0,3", "2,3"):
+        where: list[tuple[str | None, float]] = [("cat", 0.8) if s == sq else (None, 0.7) for s in squares]
+        assert cat_off_cheese(where, squares, confirmed, probs) == 0 and ("cat", 0.8) in where
+    # nothing without a confirmed position or the classifier, nor in a new game (many clear slabs
+    # where it had none)
+    first: list[tuple[str | None, float]] = [("cat", 0.66)] + [(None, 0.7)] * 4
+    assert cat_off_cheese(first, squares, {}, probs) == 0 and first[0] == ("cat", 0.66)
+    assert cat_off_cheese(first, squares, confirmed, None) == 0 and first[0] == ("cat", 0.66)
+    many = [f"5,{c}" for c in range(7)]
+    laid: list[tuple[str | None, float]] = [("cat", 0.66)] + [("slab", 0.95)] * 7
+    wide = np.vstack([probs[:1], _probs([{"slab": 0.95, "cat": 0.05}] * 7)])
+    assert cat_off_cheese(laid, ["1,3", *many], confirmed, wide) == 0 and laid[0] == ("cat", 0.66)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,48 @@
+"""Chop! Chop!: the cat against the last confirmed position (issue 31, session 26).
+
+Nobody enters a face-up cheese (C3: the cat never goes onto or over one; the engine's paths,
+``companion.games.chopchop_paths.walk_paths``, treat it as a wall), and only a mouse's fork takes
+it away (C5). The cat sits on a cheese only when it turns the slab itself, and then the position
+shows the cat there, not the cheese. So where the last confirmed position
+(``BoardReader.confirmed``) has a face-up cheese, the cat cannot stand now: the fork that would
+free the square is a mouse's move, which the players confirm before the cat moves again (the app
+confirms every move, ``ui.cammoves``).
+
+``cat_off_cheese``: a spot read as the cat on such a square is that cheese, unsure (the tile is
+what lies there; the cat's look there is a pale figure's or the light's), unless the classifier
+itself backs the cat there (its cat probability at least ``vision.chop_tall.BACKED``, the bar
+``tall_cat`` keeps a cat read by): the bench's confirmed position is the group's scene before,
+several moves back, where a fork and then the cat's move may have come between (two such cats on
+the dev sets, the classifier 0.82 and 0.97 sure). The cat is then read nowhere and the players
+are asked where it is: which other spot shows it the classifier and the looks did not say.
+Nothing without a confirmed position or in a new game (``vision.chop_known.new_game``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from vision.chop_known import UNSURE, base_token, new_game
+from vision.chop_squares import CLASSES
+from vision.chop_tall import BACKED
+
+
+def cat_off_cheese(decided: list[tuple[str | None, float]], squares: Sequence[str],
+                   confirmed: Mapping[str, str], probs: np.ndarray | None) -> int:
+    """Spots read as the cat where the ``confirmed`` position has a face-up cheese (module doc)
+    become that cheese, unsure, in place (``decided``: one reading per spot; ``squares``: each
+    spot's square, the first of its group; ``probs``: the classifier's, rows as
+    ``vision.chop_squares.CLASSES``: where it backs the cat, the cat stays). Returns how many
+    changed (0 without a confirmed position or the classifier, or in a new game)."""
+    if not confirmed or probs is None or new_game(decided, squares, confirmed):
+        return 0
+    cat = CLASSES.index("cat")
+    n = 0
+    for i, ((token, _), sq) in enumerate(zip(decided, squares)):
+        if (base_token(token) == "cat" and base_token(confirmed.get(sq)) == "cheese"
+                and float(probs[i][cat]) < BACKED):
+            decided[i] = ("cheese", UNSURE)
+            n += 1
+    return n
