@@ -64,5 +64,6 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
         far_from_mice(decided, kinds, reader.last_chop_features, cfg.chop_hole_mouse_far)
     if reader.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
         follow_confirmed(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs)
-        missing_mice(decided, reader.groups, reader.confirmed, probs)  # asked where it stood (vision.chop_count)
+        # asked where it stood (vision.chop_count)
+        missing_mice(decided, reader.groups, reader.confirmed, probs, kinds=kinds)
     return decided
