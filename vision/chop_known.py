@@ -38,12 +38,11 @@ fork may take it and a piece step there). A reading changed here is always left 
 trusts it, and the tracker is never changed silently. A frame that shows many clear slabs where
 the confirmed position had none (``NEW_GAME_SLABS``) is a new game, the slabs laid again: the
 confirmed position is not used there. Knowing which spots are slab squares (``kinds``), a new
-game is told by what the laid slabs guarantee (C1: a slab on every slab square) rather than by
-a count alone: of the slab squares without a slab in the confirmed position, at least
+game is also told by what the laid slabs guarantee (C1: a slab on every slab square) when fewer
+came back: of the slab squares without a slab in the confirmed position, at least
 ``NEW_GAME_LEAST`` read as clear slabs and more than twice as many as read empty (nothing or a
 face-up cheese). A new game that starts from an early position (few squares had lost their
-slab) is then seen, and a frame where several empty squares read as clear slabs while more
-read empty is not taken for one.
+slab) is then seen.
 """
 
 from __future__ import annotations
@@ -85,14 +84,14 @@ def allowed_now(kind: str, was: str | None) -> set[str]:
 
 def new_game(decided: Sequence[tuple[str | None, float]], squares: Sequence[str],
              confirmed: Mapping[str, str], kinds: Sequence[str] | None = None) -> bool:
-    """The slabs were laid again: without ``kinds``, the frame shows at least ``NEW_GAME_SLABS``
-    clear slabs where the confirmed position has none; with them (each spot's kind, as
+    """The slabs were laid again: the frame shows at least ``NEW_GAME_SLABS`` clear slabs where the
+    confirmed position has none; or, with ``kinds`` (each spot's kind, as
     ``vision.chop_read.spot_kinds``), of the slab squares without a slab in the confirmed
     position at least ``NEW_GAME_LEAST`` read as clear slabs and more than twice as many as
     read empty (module doc)."""
     gone = [(base_token(t), c) for (t, c), s in zip(decided, squares) if base_token(confirmed.get(s)) != "slab"]
     back = sum(1 for t, c in gone if t == "slab" and c >= CLEAR)
-    if kinds is None:
+    if kinds is None or back >= NEW_GAME_SLABS:
         return back >= NEW_GAME_SLABS
     empty = sum(1 for (t, _), s, k in zip(decided, squares, kinds)
                 if k == "slab" and base_token(confirmed.get(s)) != "slab" and base_token(t) in ("-", "cheese"))
