@@ -49,12 +49,13 @@ def mice_left(decided: Sequence[tuple[str | None, float]], groups: Sequence[Sequ
 
 
 def missing_mice(decided: list[tuple[str | None, float]], groups: Sequence[Sequence[str]],
-                 confirmed: Mapping[str, str], probs: np.ndarray | None, least: float = LEAST) -> int:
+                 confirmed: Mapping[str, str], probs: np.ndarray | None, least: float = LEAST,
+                 kinds: Sequence[str] | None = None) -> int:
     """Mice missing against the ``confirmed`` position read, unsure, where a mouse stood (module
     doc), in place (``decided``: one reading per spot; ``groups``: each spot's squares, the first
-    its own; ``probs``: the classifier's, rows as ``vision.chop_squares.CLASSES``). Returns how
-    many readings changed."""
-    if not confirmed or probs is None or new_game(decided, [ids[0] for ids in groups], confirmed):
+    its own; ``probs``: the classifier's, rows as ``vision.chop_squares.CLASSES``; ``kinds``: each
+    spot's kind, for ``new_game``). Returns how many readings changed."""
+    if not confirmed or probs is None or new_game(decided, [ids[0] for ids in groups], confirmed, kinds):
         return 0
     left = mice_left(decided, groups, confirmed)
     if left is None:

@@ -6,7 +6,8 @@ or the floor where only the brightness changed (the print's shared chroma taken 
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
 a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
 what the last confirmed position lets each square hold (``vision.chop_known``), no cat on its
-face-up cheese (``vision.chop_cat``) and its mice missing now (``vision.chop_count``).
+face-up cheese (``vision.chop_cat``), a slab read without its back's pattern (``vision.chop_flat``)
+and the mice missing now (``vision.chop_count``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from vision.chop_body import cat_body, front_spots
 from vision.chop_cat import cat_off_cheese
 from vision.chop_count import missing_mice
+from vision.chop_flat import flat_slabs
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole
 from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
@@ -66,5 +68,10 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     if reader.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
         follow_confirmed(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs)
         cat_off_cheese(decided, [ids[0] for ids in reader.groups], reader.confirmed, probs)  # C3 (vision.chop_cat)
-        missing_mice(decided, reader.groups, reader.confirmed, probs)  # asked where it stood (vision.chop_count)
+    # a slab read without its back's pattern (vision.chop_flat; after the confirmed position, which
+    # knows a slab seen where none can be is something flat)
+    if cfg.chop_slab_flat is not None:
+        flat_slabs(decided, kinds, patches, reader.chop_slab_texture, probs, *cfg.chop_slab_flat)
+    if reader.confirmed:  # its mice missing now: asked where they stood (vision.chop_count)
+        missing_mice(decided, reader.groups, reader.confirmed, probs, kinds=kinds)
     return decided

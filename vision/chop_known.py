@@ -37,7 +37,12 @@ Otherwise figures are left as read (the cat on a square where a cheese lay: over
 fork may take it and a piece step there). A reading changed here is always left unsure (``UNSURE``): the cross-check asks rather than
 trusts it, and the tracker is never changed silently. A frame that shows many clear slabs where
 the confirmed position had none (``NEW_GAME_SLABS``) is a new game, the slabs laid again: the
-confirmed position is not used there.
+confirmed position is not used there. Knowing which spots are slab squares (``kinds``), a new
+game is also told by what the laid slabs guarantee (C1: a slab on every slab square) when fewer
+came back: of the slab squares without a slab in the confirmed position, at least
+``NEW_GAME_LEAST`` read as clear slabs and more than twice as many as read empty (nothing or a
+face-up cheese). A new game that starts from an early position (few squares had lost their
+slab) is then seen.
 """
 
 from __future__ import annotations
@@ -54,6 +59,8 @@ NEW_GAME_SLABS = 6
 """Clear slab readings (at least ``CLEAR``) where the confirmed position has no slab that
 mean the slabs were laid again (a new game): the confirmed position is then not used."""
 CLEAR = 0.9
+NEW_GAME_LEAST = NEW_GAME_SLABS // 2
+"""With the spots' kinds: the fewest clear slabs back that can mean a new game (module doc)."""
 
 
 def base_token(token: str | None) -> str:
@@ -76,12 +83,19 @@ def allowed_now(kind: str, was: str | None) -> set[str]:
 
 
 def new_game(decided: Sequence[tuple[str | None, float]], squares: Sequence[str],
-             confirmed: Mapping[str, str]) -> bool:
-    """The frame shows at least ``NEW_GAME_SLABS`` clear slabs where the confirmed position has
-    none: the slabs were laid again."""
-    back = sum(1 for (t, c), s in zip(decided, squares)
-               if base_token(t) == "slab" and c >= CLEAR and base_token(confirmed.get(s)) != "slab")
-    return back >= NEW_GAME_SLABS
+             confirmed: Mapping[str, str], kinds: Sequence[str] | None = None) -> bool:
+    """The slabs were laid again: the frame shows at least ``NEW_GAME_SLABS`` clear slabs where the
+    confirmed position has none; or, with ``kinds`` (each spot's kind, as
+    ``vision.chop_read.spot_kinds``), of the slab squares without a slab in the confirmed
+    position at least ``NEW_GAME_LEAST`` read as clear slabs and more than twice as many as
+    read empty (module doc)."""
+    gone = [(base_token(t), c) for (t, c), s in zip(decided, squares) if base_token(confirmed.get(s)) != "slab"]
+    back = sum(1 for t, c in gone if t == "slab" and c >= CLEAR)
+    if kinds is None or back >= NEW_GAME_SLABS:
+        return back >= NEW_GAME_SLABS
+    empty = sum(1 for (t, _), s, k in zip(decided, squares, kinds)
+                if k == "slab" and base_token(confirmed.get(s)) != "slab" and base_token(t) in ("-", "cheese"))
+    return back >= NEW_GAME_LEAST and back > 2 * empty
 
 
 def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
@@ -92,7 +106,7 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
     else the likelier of the flat readings allowed by the classifier's ``probs`` (rows as
     ``vision.chop_squares.CLASSES``), else nothing; unsure.
     Returns how many readings changed (0 in a new game)."""
-    if not confirmed or new_game(decided, squares, confirmed):
+    if not confirmed or new_game(decided, squares, confirmed, kinds):
         return 0
     n = 0
     for i, (kind, sq) in enumerate(zip(kinds, squares)):
@@ -120,7 +134,7 @@ def mouse_stays_on_hole(decided: list[tuple[str | None, float]], kinds: Sequence
     """A hole spot read as the opened hole where the ``confirmed`` position has a mouse: the
     mouse, unsure, when the classifier's ``probs`` give the mouse at least ``margin`` more than
     the hole (module doc; in place; how many changed; 0 in a new game or without ``probs``)."""
-    if not confirmed or probs is None or new_game(decided, squares, confirmed):
+    if not confirmed or probs is None or new_game(decided, squares, confirmed, kinds):
         return 0
     m, h = CLASSES.index("mouse"), CLASSES.index("hole")
     n = 0

@@ -308,6 +308,11 @@ class PieceConfig:
     """Chop! Chop!: a spot the rules read as a face-down slab at least the first sure (its look
     the slab's learned at the start) is read as a face-up cheese only when the classifier is at
     least the second sure of it (``vision.chop_squares.merge``); None: its usual threshold."""
+    chop_slab_flat: tuple[float, float] | None = (0.15, 0.3)
+    """Chop! Chop!: where the start's slab backs show a pattern (their median texture at least the
+    first), a slab read with under the second times its start texture is its likeliest other
+    reading, unsure (``vision.chop_flat.flat_slabs``); None: never (``docs/readme/board.md``,
+    session 26, chopc)."""
     chop_hole_mouse_far: float | None = 1.0
     """Chop! Chop!: a mouse read on a hole whose look is farther than this from every learned
     mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the

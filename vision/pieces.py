@@ -63,6 +63,7 @@ from companion.boards import Board
 from vision.arrows import ARROW_SIDE, _TURNS, _glyph_map, arrow_direction, arrow_from_templates
 from vision.boardlocate import BoardPose, BoardTracker, as_gray, locate_board
 from vision.chop_read import hole_faces, ring_looks, spot_kinds, start_cat, start_like
+from vision.chop_flat import keep_slab_textures
 from vision.chop_frame import chop_decide
 from vision.chop_squares import frame_holes
 from vision.chop_who import chop_pairs, pair_token, spot_squares
@@ -127,6 +128,8 @@ class BoardReader(CubeSpots, SpotChecks):
                             if board.game == "chopchop" else [])
         self.confirmed: dict[str, str] = {}
         """Chop! Chop!: the last position the players confirmed (square -> engine token), or empty."""
+        self.chop_slab_texture: dict[int, float] = {}
+        """Chop! Chop!: each slab square's texture in the latest learned picture (vision.chop_flat)."""
 
     # -- learning and reading ------------------------------------------------------------------
 
@@ -147,6 +150,8 @@ class BoardReader(CubeSpots, SpotChecks):
             self.model.hole_starts = [[float(v) for v in faces[spot_index[h]]] for h in holes]
             self.model.rings += [[float(v) for v in rings[spot_index[h]]] for h in holes]
             self.model.start_corners = [float(v) for v in self._corners(pose).ravel()]
+        if self._chop_kinds:  # each slab's back as this picture shows it (vision.chop_flat)
+            keep_slab_textures(self, patches, known, spot_index)
         if self._chop_kinds and "cat" not in known.values():
             # C1: the cat stands on a table-top square of its player's choice (not in the engine's start)
             tops = [sid for sid in known if sid.startswith("top:")]

@@ -14,7 +14,7 @@ import pytest
 
 from tests.vision.group_reads import c_group
 from vision.boarddefaults import board_for
-from vision.chop_known import UNSURE, allowed_now, follow_confirmed, mouse_stays_on_hole
+from vision.chop_known import UNSURE, allowed_now, follow_confirmed, mouse_stays_on_hole, new_game
 from vision.chop_squares import CLASSES
 from vision.imageload import load_image
 from vision.pieces import BoardReader, comparable
@@ -63,6 +63,29 @@ def test_nothing_changes_without_a_confirmed_position_or_in_a_new_game() -> None
     few: list[tuple[str | None, float]] = [("slab", 0.95)] + [(None, 0.9)] * 7
     assert follow_confirmed(few, ["slab"] * 8, squares, {"0,0": "mouse:1"}) == 1
     assert few[0] == (None, UNSURE)
+
+
+def test_a_new_game_is_the_slabs_laid_on_the_squares_that_had_lost_theirs() -> None:
+    # an early position: only five slab squares had no slab (three held figures); the next frame
+    # shows clear slabs on all five, the figures back at the start: the slabs were laid again
+    squares = [f"{r},{c}" for r in range(3) for c in range(8)]
+    kinds = ["slab"] * 24
+    confirmed = {s: "slab" for s in squares[5:]} | {"0,0": "mouse:1", "0,1": "mouse:4", "0,2": "cat"}
+    decided: list[tuple[str | None, float]] = [("slab", 0.99)] * 24
+    assert new_game(decided, squares, confirmed, kinds)
+    assert not new_game(decided, squares, confirmed)  # five: under the count alone
+    kept = list(decided)
+    assert follow_confirmed(decided, kinds, squares, confirmed) == 0
+    assert decided == kept
+    # a late position: twenty squares had lost their slab; four read as clear slabs, fourteen as
+    # the empty floor: not the slabs laid again; six clear slabs back still are, whatever else
+    late = {s: "slab" for s in squares[20:]}
+    seen: list[tuple[str | None, float]] = [("slab", 0.95)] * 4 + [(None, 0.9)] * 16 + [("slab", 0.99)] * 4
+    assert not new_game(seen, squares, late, kinds)
+    assert follow_confirmed(seen, kinds, squares, late) == 4
+    assert seen[:4] == [(None, UNSURE)] * 4 and seen[20:] == [("slab", 0.99)] * 4
+    six: list[tuple[str | None, float]] = [("slab", 0.95)] * 6 + [(None, 0.9)] * 14 + [("slab", 0.99)] * 4
+    assert new_game(six, squares, late) and new_game(six, squares, late, kinds)
 
 
 @pytest.fixture(scope="module")
