@@ -32,6 +32,7 @@ import numpy as np
 
 from vision.arrows import components
 from vision.qubism_glyph import _INSET, CentralGlyph, GlyphRule, glyph_direction
+from vision.read_fast import std_of
 
 SIDE = 48
 """Side of the top crops looked at (``vision.qubism_read.FACE_SIDE``)."""
@@ -128,85 +129,120 @@ def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingT
     lo, hi = int(c) - m + _PAD, int(c) + m + 2 + _PAD
     size = half + 2 * _PAD
     radii, spectra = _spectra(rule, size)
+    tall = _tall_spectra(rule, size)
     smooth = [cv2.GaussianBlur(g, (0, 0), 0.7) for g in gs]
     wins = []
     for g in smooth:  # each radius's correlation (one product of spectra), its window near the middle
         small = cv2.resize(g, (half, half), interpolation=cv2.INTER_AREA)
         f = cv2.dft(cv2.copyMakeBorder(small, _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE), flags=cv2.DFT_COMPLEX_OUTPUT)
-        wins.append(np.stack([cv2.idft(cv2.mulSpectrums(f, k, 0), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[lo:hi, lo:hi]
-                              for k in spectra]))
-    found = []
-    for g, w in zip(smooth, wins):  # the circle of the strongest correlation of all, refined
+        both = cv2.mulSpectrums(np.tile(f, (len(spectra), 1, 1)), tall, 0)  # every radius's product in one call
+        wins.append(np.stack([cv2.idft(both[j * size:(j + 1) * size], flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[lo:hi, lo:hi]
+                              for j in range(len(spectra))]))
+    noise = np.array([_noise(g) for g in smooth])
+    first = []
+    for w in wins:  # the circle of the strongest correlation of all, refined (the circles a pixel around it)
         j, y, x = np.unravel_index(int(np.argmax(np.abs(w))), w.shape)
         tone = 1 if w[j, y, x] > 0 else -1
-        cx, cy, r = 2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j])
-        noise = _noise(g)
-        found.append((*_best_cover(g, cx, cy, r, tone, rule, noise), tone, noise))
-    again = [n for n, f in enumerate(found) if f[0] < rule.cover] if rule.starts > 0 else []
+        first.append((2 * float(x + lo - _PAD) + 0.5, 2 * float(y + lo - _PAD) + 0.5, 2 * float(radii[j]), tone))
+    starts = _starts(wins, radii, lo) if rule.starts > 0 else None
+    stack = _Stack(smooth)
+    near = np.array([(x, y, r) for x, y, r, _ in first])[:, None, :] + _NEAR[None]  # [crops, 27, 3]
+    circles, tones = near.reshape(-1, 3), np.repeat([t for *_, t in first], len(_NEAR))
+    of = np.repeat(np.arange(len(gs)), len(_NEAR))
+    if starts is not None:  # each radius's best places, scored with them (used where the first is not closed)
+        circles, tones = np.concatenate([circles, starts[0]]), np.concatenate([tones, starts[1]])
+        of = np.concatenate([of, starts[2]])
+    cover = stack.covers(circles, of, tones, noise[of], rule)
+    near_cover = cover[:len(gs) * len(_NEAR)].reshape(len(gs), len(_NEAR))
+    found = []
+    for n in range(len(gs)):  # the first of the most closed of the 27
+        k = int(np.argmax(near_cover[n]))
+        found.append((float(near_cover[n, k]), *(float(v) for v in near[n, k]), first[n][3]))
+    again = [n for n, f in enumerate(found) if f[0] < rule.cover] if starts is not None else []
     if again:  # not closed: each radius's best place of either tone, the most closed refined (all crops at once)
-        better = _best_starts([smooth[n] for n in again], [wins[n] for n in again], radii, lo,
-                              np.array([found[n][5] for n in again]), rule)
-        for n, (cover, cx, cy, r, tone) in zip(again, better):
-            if cover > found[n][0]:
-                found[n] = (cover, cx, cy, r, tone, found[n][5])
-    return [None if cover < rule.cover else RingTop(cx, cy, r, tone, cover, _arrow(gs[n], cx, cy, r, tone, rule))
-            for n, (cover, cx, cy, r, tone, _) in enumerate(found)]
+        assert starts is not None
+        start_cover = cover[len(gs) * len(_NEAR):].reshape(len(gs), -1)
+        better = _best_starts(stack, start_cover[again], starts[0].reshape(len(gs), -1, 3)[again],
+                              starts[1].reshape(len(gs), -1)[again], np.array(again), noise, rule)
+        for n, (cov, cx, cy, r, tone) in zip(again, better):
+            if cov > found[n][0]:
+                found[n] = (cov, cx, cy, r, tone)
+    return [None if cov < rule.cover else RingTop(cx, cy, r, tone, cov, _arrow(gs[n], cx, cy, r, tone, rule))
+            for n, (cov, cx, cy, r, tone) in enumerate(found)]
+
+
+_TALL: dict[tuple[RingRule, int], np.ndarray] = {}
+
+
+def _tall_spectra(rule: RingRule, size: int) -> np.ndarray:
+    """``_spectra``'s kernels' spectra one under the other ([radii * size, size, 2]): a crop's spectrum tiled
+    as tall is multiplied by every radius's in one ``cv2.mulSpectrums`` (complex, element by element: the
+    same products as one call a radius)."""
+    key = (rule, size)
+    if key not in _TALL:
+        _TALL[key] = np.ascontiguousarray(np.concatenate(_spectra(rule, size)[1], axis=0))
+    return _TALL[key]
 
 
 _STACK_PAD = 12
-"""Replicated border around each crop stacked for ``_best_starts`` (every circle looked at stays inside it)."""
+"""Replicated border around each crop stacked for ``_Stack`` (every circle looked at stays inside it)."""
 
 
-def _best_starts(gs: list[np.ndarray], wins: list[np.ndarray], radii: np.ndarray, lo: int, noise: np.ndarray,
-                 rule: RingRule) -> list[tuple[float, float, float, float, int]]:
-    """``(cover, x, y, r, tone)`` for each crop ``gs`` (smoothed, full resolution) whose circle of the strongest
-    correlation is not closed: each radius's best place of either tone in its search window ``wins`` (a
-    radius's correlations a row, half resolution, from ``lo``), the ``RingRule.starts`` most closed of them
-    refined (the circles a pixel around each, as ``_best_cover``): a face's outline, a cube's rounded edge or
-    the light band inside a faint ring correlates more strongly than the ring. The crops are stacked (each
-    in a replicated border) and every crop's circles sampled in one remap, twice."""
-    p, tall = _STACK_PAD, SIDE + 2 * _STACK_PAD
-    stack = np.vstack([cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE) for g in gs])
+class _Stack:
+    """A frame's smoothed crops one under the other, each in a replicated border (``_STACK_PAD``), so that
+    every crop's circles are sampled in one remap (``covers``)."""
+
+    def __init__(self, gs: list[np.ndarray]) -> None:
+        p = _STACK_PAD
+        self.tall = SIDE + 2 * p
+        self.image = np.vstack([cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE) for g in gs])
+
+    def covers(self, circles: np.ndarray, crop: np.ndarray, tone: np.ndarray, noise: np.ndarray,
+               rule: RingRule) -> np.ndarray:
+        """``_covers`` of circles (x, y, radius: crop pixels) of the crops ``crop`` (one a circle)."""
+        p = _STACK_PAD
+        moved = circles + np.column_stack([np.full(len(crop), p), p + self.tall * crop, np.zeros(len(crop))])
+        return _covers(self.image, moved, tone, noise, rule)
+
+
+def _starts(wins: list[np.ndarray], radii: np.ndarray, lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each crop's radii's best places of either tone in its search window ``wins`` (a radius's correlations a
+    row, half resolution, from ``lo``): the circles (x, y, r: crop pixels; [crops * 2 radii, 3], light then
+    dark), their tones and their crops."""
     w = np.stack(wins)  # [crops, radii, rows, columns]
-    flat = w.reshape(len(gs), len(radii), -1)
+    flat = w.reshape(len(wins), len(radii), -1)
     at = np.concatenate([np.argmax(flat, axis=2), np.argmin(flat, axis=2)], axis=1)  # light, then dark: [crops, 2 radii]
     ys, xs = np.divmod(at, w.shape[3])
     rr = np.broadcast_to(np.concatenate([radii, radii])[None], at.shape)
     every = np.stack([2 * (xs + lo - _PAD) + 0.5, 2 * (ys + lo - _PAD) + 0.5, 2 * rr], axis=2).reshape(-1, 3)
-    tone_of = np.tile(np.repeat([1, -1], len(radii)), len(gs))
-    of = np.repeat(np.arange(len(gs)), 2 * len(radii))
+    tone_of = np.tile(np.repeat([1, -1], len(radii)), len(wins))
+    return every, tone_of, np.repeat(np.arange(len(wins)), 2 * len(radii))
 
-    def in_stack(circles: np.ndarray, crop: np.ndarray) -> np.ndarray:  # circles moved to their crop's place
-        return circles + np.column_stack([np.full(len(crop), p), p + tall * crop, np.zeros(len(crop))])
 
-    cover = _covers(stack, in_stack(every, of), tone_of, noise[of], rule).reshape(len(gs), -1)
-    top = np.argsort(-cover, axis=1, kind="stable")[:, :rule.starts] + (np.arange(len(gs)) * cover.shape[1])[:, None]
-    top = top.ravel()
-    cand = (every[top, None, :] + _NEAR[None]).reshape(-1, 3)
-    cand_tone, cand_of = np.repeat(tone_of[top], len(_NEAR)), np.repeat(of[top], len(_NEAR))
-    near = _covers(stack, in_stack(cand, cand_of), cand_tone, noise[cand_of], rule).reshape(len(gs), -1)
+def _best_starts(stack: _Stack, cover: np.ndarray, every: np.ndarray, tones: np.ndarray, crops: np.ndarray,
+                 noise: np.ndarray, rule: RingRule) -> list[tuple[float, float, float, float, int]]:
+    """``(cover, x, y, r, tone)`` for each of the stacked ``crops`` whose circle of the strongest correlation is
+    not closed: of each radius's best places of either tone (``_starts``: ``every`` [crops, 2 radii, 3], their
+    ``tones`` and ``cover``), the ``RingRule.starts`` most closed refined (the circles a pixel around each, as the
+    strongest correlation's circle): a face's outline, a cube's rounded edge or the light band inside a faint ring correlates
+    more strongly than the ring."""
+    top = np.argsort(-cover, axis=1, kind="stable")[:, :rule.starts]  # [crops, starts]
+    picked = np.take_along_axis(every, top[:, :, None], axis=1).reshape(-1, 3)
+    picked_tone = np.take_along_axis(tones, top, axis=1).ravel()
+    cand = (picked[:, None, :] + _NEAR[None]).reshape(-1, 3)
+    cand_tone = np.repeat(picked_tone, len(_NEAR))
+    cand_of = np.repeat(crops, rule.starts * len(_NEAR))
+    near = stack.covers(cand, cand_of, cand_tone, noise[cand_of], rule).reshape(len(crops), -1)
     out = []
-    for n in range(len(gs)):
+    for n in range(len(crops)):
         k = int(np.argmax(near[n])) + n * near.shape[1]
         out.append((float(near.flat[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2]), int(cand_tone[k])))
     return out
 
 
-def _best_cover(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule,
-                noise: float | None = None) -> tuple[float, float, float, float]:
-    """``(cover, x, y, r)`` of the best of the circles within a pixel and half a pixel of radius of the one
-    the search found (its half resolution's rounding); a circle's cover is the share of its angles at which
-    it is darker (``tone`` -1; lighter, 1) than the circles ``beside`` in and out by more than the crop's
-    fine noise (``_noise``, unless given)."""
-    cand = _NEAR + np.array([x, y, r])
-    cover = _covers(g, cand, tone, _noise(g) if noise is None else noise, rule)
-    k = int(np.argmax(cover))
-    return float(cover[k]), float(cand[k, 0]), float(cand[k, 1]), float(cand[k, 2])
-
-
 def _noise(g: np.ndarray) -> float:
     """The crop's fine noise (what a ring's step must exceed): the spread of what a 2-pixel blur takes off, + 0.01."""
-    return float(np.std(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01
+    return float(std_of(g - cv2.GaussianBlur(g, (0, 0), 2.0))) + 0.01  # np.std's, bit for bit
 
 
 def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: float | np.ndarray,
@@ -222,7 +258,8 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
         step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
     else:
         step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
-    cover: np.ndarray = (step > (noise[:, None] if isinstance(noise, np.ndarray) else noise)).mean(axis=1)
+    held = np.count_nonzero(step > (noise[:, None] if isinstance(noise, np.ndarray) else noise), axis=1)
+    cover: np.ndarray = held / step.shape[1]  # the share of angles (``.mean`` of the booleans, bit for bit)
     return cover
 
 
