@@ -18,7 +18,7 @@ whenever all markers are visible or the visible ones disagree with the old pose.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -381,8 +381,8 @@ def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | N
         # every marker within max_error_px, yet bent: a wide lens's (docs/readme/board.md, session 26 qpose2)
         if _bent(board, seen, ids, image_size, cfg.max_lens) <= cfg.lens_gain * err:  # 7 fits, not 82
             lens = _lens_pose(board, seen, ids, image_size, cfg)
-            if lens is not None and lens.error_px <= cfg.lens_gain * err:  # its homography over the play area
-                return replace(lens, lens=None, pinhole=None)
+            if lens is not None and lens.error_px <= cfg.lens_gain * err:
+                return lens
     conf = _confidence(len(used), len(board.markers), err, cfg)
     return BoardPose(found=err <= cfg.max_error_px, homography=h, markers=tuple(ids),
                      used=tuple(used), error_px=err, confidence=conf, corners=seen)
