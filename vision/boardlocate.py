@@ -57,10 +57,6 @@ class LocateConfig:
     max_lens: float = 0.6
     """Strongest radial lens distortion (division-model coefficient, radii in image widths)
     that may explain markers a homography alone does not fit (see ``_lens_pose``)."""
-    lens_gain: float = 0.5
-    """Every marker fitted by a homography within ``max_error_px`` is tried through the lens too,
-    and the lens taken where its RMS is at most this share of the homography's (three quarters
-    of the squared residual explained by the one coefficient: a fisheye, not corner noise)."""
     sharpen: float = 2.0
     """When fewer than two markers are found, detect again on the frame sharpened (unsharp
     mask of this sigma, px; 0: never): a blurred camera's markers."""
@@ -333,9 +329,7 @@ def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | N
     """Fit the homography to the markers seen (marker id -> 4 pixel corners), in the marker
     layout those ids belong to (an older print's too). With ``image_size`` (width, height),
     three or more markers that no homography fits within ``max_error_px`` are tried once more
-    through one radial lens distortion about the image centre (``_lens_pose``), and so are all of
-    the board's markers where a homography fits them: the lens is taken where it explains them
-    much better (``LocateConfig.lens_gain``)."""
+    through one radial lens distortion about the image centre (``_lens_pose``)."""
     cfg = config or LocateConfig()
     board = board.printed_as(seen)
     seen = {i: c for i, c in seen.items() if i in {m.id for m in board.markers}}
@@ -377,31 +371,9 @@ def fit_pose(board: Board, seen: dict[int, np.ndarray], config: LocateConfig | N
             lens = min((f for f in fits if f is not None), key=lambda f: f.error_px, default=None)
         if lens is not None:
             return lens
-    elif image_size is not None and len(used) == len(board.markers) >= 3 and cfg.lens_gain > 0:
-        # every marker within max_error_px, yet bent: a wide lens's (docs/readme/board.md, session 26 qpose2)
-        if _bent(board, seen, ids, image_size, cfg.max_lens) <= cfg.lens_gain * err:  # 7 fits, not 82
-            lens = _lens_pose(board, seen, ids, image_size, cfg)
-            if lens is not None and lens.error_px <= cfg.lens_gain * err:
-                return lens
     conf = _confidence(len(used), len(board.markers), err, cfg)
     return BoardPose(found=err <= cfg.max_error_px, homography=h, markers=tuple(ids),
                      used=tuple(used), error_px=err, confidence=conf, corners=seen)
-
-
-def _bent(board: Board, seen: dict[int, np.ndarray], ids: list[int], image_size: tuple[int, int],
-          max_lens: float, steps: int = 7) -> float:
-    """The least RMS of the markers' homography through ``steps`` lens coefficients evenly over
-    [-max_lens, max_lens] (``_lens_pose``'s model, coarsely): what a lens could explain at most
-    about as well, cheaply."""
-    src, dst = _correspondences(board, seen, ids)
-    centre = np.array([image_size[0] / 2.0, image_size[1] / 2.0])
-    best = float("inf")
-    for lam in np.linspace(-max_lens, max_lens, steps):
-        und = _undistort(dst, float(lam), centre, float(max(image_size)))
-        h, _ = cv2.findHomography(src, und, 0)
-        if h is not None:
-            best = min(best, _rms(h, src, und))
-    return best
 
 
 def _undistort(pts: np.ndarray, lam: float, centre: np.ndarray, unit: float) -> np.ndarray:
