@@ -81,7 +81,7 @@ from vision.piece_shadow import learn_shadows
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
-from vision.stillpose import agreed_pose, learned_record, lost_pose, refit_learned
+from vision.stillpose import agreed_pose, learned_record, lost_pose
 from vision.read_fast import MedianMemo, class_minima
 
 __all__ = [
@@ -127,7 +127,6 @@ class BoardReader(CubeSpots, SpotChecks):
                             if board.game == "chopchop" else [])
         self.confirmed: dict[str, str] = {}
         """Chop! Chop!: the last position the players confirmed (square -> engine token), or empty."""
-        self.learned_markers: tuple[int, ...] = ()  # the learned pose's markers (vision.stillpose)
 
     # -- learning and reading ------------------------------------------------------------------
 
@@ -199,10 +198,7 @@ class BoardReader(CubeSpots, SpotChecks):
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)
         agreed = agreed_pose(self, pose)  # vision.stillpose: the learned pose where the markers seen agree
-        if agreed is pose:  # (not refined when learned)
-            agreed = self.refine(img, pose, gray)
-            refit_learned(self, gray, agreed)  # vision.stillpose: a start photo of two markers bettered
-        pose = agreed
+        pose = agreed if agreed is not pose else self.refine(img, pose, gray)  # (refined when learned)
         score, looks, patches = self.features(img, pose)
         names, protos = self._classes()
         out: dict[str, tuple[str | None, float]] = {}

@@ -20,11 +20,6 @@ The same camera also gives a better pose when only one or two markers are found 
 others, or a blurred frame): they fix the far side of the board only to about a centimetre, the
 learned photo's pose was fitted to all of them. Where the markers found lie where the learned pose
 puts them (``LocateConfig.moved_px``, the tracker's rule), the frame is read under that pose.
-
-    refit_learned(reader, image, pose)   # a start photo of two markers: a later frame of all four
-
-A start photo that itself found only one or two markers passes its error on; a later frame of the
-same camera that finds every marker, the start photo's ones where they were, replaces it.
 """
 
 from __future__ import annotations
@@ -106,35 +101,9 @@ def still_pose(board: Board, cache: dict[tuple[int, ...], PrintPose], gray: np.n
 
 def learned_record(reader: Any, image: np.ndarray, pose: BoardPose) -> list[float]:
     """A ``BoardReader``'s learned pose (``PieceModel.still_pose``): the pose of the photo the
-    pieces are learned from and the print's score under it. Notes the markers it was fitted on
-    (``reader.learned_markers``, for ``refit_learned``)."""
+    pieces are learned from and the print's score under it."""
     gray = as_gray(image)
-    reader.learned_markers = tuple(pose.used)
     return pose_record(pose, print_score(reader.tracker.board, reader._print_poses, gray, pose))
-
-
-def refit_learned(reader: Any, image: np.ndarray, pose: BoardPose) -> bool:
-    """A learned pose fitted on one or two markers (``AGREED_MARKERS``) replaced by ``pose``, a
-    later frame's own pose fitted on all of the board's markers, where the markers the learned
-    pose was fitted on lie where it put them (within ``LocateConfig.moved_px``, RMS of their
-    corners): the camera has not moved, and the whole board now fixes the far side that the
-    start photo's markers left free (docs/readme/board.md, session 26 qpose2). The other markers
-    are not asked: there the learned pose is the one in doubt. True when replaced."""
-    board = reader.tracker.board
-    old = set(reader.learned_markers)
-    few = min(AGREED_MARKERS, len(board.markers) - 1)
-    if (not old or len(old) > few or pose.kept or not pose.found or not reader.model.still_pose
-            or len(pose.used) < len(board.markers) or not old <= set(pose.corners)):
-        return False
-    learned = pose_from_record(reader.model.still_pose)
-    printed = board.printed_as(pose.corners)
-    if learned is None or not set(pose.used) <= {m.id for m in printed.markers}:
-        return False
-    src, dst = _correspondences(printed, pose.corners, sorted(old))
-    if float(np.sqrt(np.mean(np.sum((learned[0].project(src) - dst) ** 2, axis=1)))) > reader.config.locate.moved_px:
-        return False
-    reader.model.still_pose = learned_record(reader, image, pose)
-    return True
 
 
 def lost_pose(reader: Any, gray: np.ndarray, track: bool) -> BoardPose:
