@@ -17,6 +17,7 @@ from vision.imageload import load_image
 from vision.katenmuis_read import crowded, look_weight
 from vision.piece_config import PieceConfig
 from vision.pieces import BoardReader, comparable
+from vision import stillpose
 from vision.synth.scene_b import write_b_dataset
 
 BOARD = board_for("katenmuis")
@@ -68,11 +69,17 @@ def with_hands(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_the_cat_beside_a_hand_is_not_dropped_for_it(with_hands: Path) -> None:
+def test_the_cat_beside_a_hand_is_not_dropped_for_it(with_hands: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # measured: 17 squares wrong without the crowd rule, 13 with it; scene 2's cat (48) and
     # scene 5's (57) were dropped for a spot under the hand (10, 12) read as the cat
     # (both without the print's shift, vision.print_shift: it moves scene 7's false cat, read
-    # with the cat on 66 misread either way, from square 3 to 31; with it, last line)
+    # with the cat on 66 misread either way, from square 3 to 31; with it, last line).
+    # Each frame under its own pose, as when this was measured: since session 26 a frame whose pose
+    # came from two markers is read under the learned photo's (vision.stillpose.agreed_pose), and
+    # this group's start found too few markers for a good one (3.9 mm off at the squares' median,
+    # the frames' own 2.8 mm): scenes 2 and 5 read under it, scene 2's cat is lost with or without
+    # the crowd rule (14 -> 15 wrong with every rule on: the next test)
+    monkeypatch.setattr(stillpose, "AGREED_MARKERS", 0)
     new = _wrong(with_hands, PieceConfig(print_shift={}))
     old = _wrong(with_hands, PieceConfig(crowd={}, print_shift={}, footprint_swap=()))
     assert ("images/00002.jpg", "48", "cat", None) in old  # the scenes still show the failure
@@ -80,3 +87,12 @@ def test_the_cat_beside_a_hand_is_not_dropped_for_it(with_hands: Path) -> None:
     assert not any(w[0] in ("images/00002.jpg", "images/00005.jpg") and w[2] == "cat" for w in new), new
     assert len(new) <= len(old) - 4 and set(new) <= set(old), (new, old)
     assert len(_wrong(with_hands, PieceConfig())) <= len(new)  # measured: 16 -> 14 (scene 3's cat found)
+
+
+@pytest.mark.slow
+def test_the_hands_group_under_the_learned_pose(with_hands: Path) -> None:
+    # session 26 (vision.stillpose.agreed_pose): scenes 1, 2 and 5 found two markers and are read
+    # under the learned photo's pose, itself 3.9 mm off here (the start found too few markers);
+    # measured: 15 squares wrong, scene 2's cat (48) among them (14 under each frame's own pose)
+    wrong = _wrong(with_hands, PieceConfig())
+    assert len(wrong) <= 15, wrong
