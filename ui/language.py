@@ -77,7 +77,7 @@ def rebuild(app: Any) -> None:
     session = app.session
     if session is not None:
         new.get_screen(session.record.game).set_session(session)
-    if current in new.screen_names:
+    if new.has_screen(current):
         new.current = current
     if session is not None and new.current == session.record.game:
         app.camera_watch.start()
