@@ -16,7 +16,7 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition
 
 from companion.games.base import IllegalAction
 from companion.i18n import _
@@ -25,6 +25,7 @@ from companion.store import Store, StoreError
 from ui import hardware, language, theme
 from ui.bridge import Bridge
 from ui.prefs import Prefs
+from ui.screens.lazy import LazyScreens
 from ui.widgets.toast import Toast
 
 HERE = Path(__file__).parent
@@ -48,12 +49,26 @@ TOP_BAR = 56
 """The top bar's height (ui/widgets/style.kv); toasts stay below it."""
 
 # game key -> (module, class) of its screen
+SCREENS: dict[str, tuple[str, str]] = {"home": ("ui.screens.home", "HomeScreen")}
+"""name -> (module, class): the screens registered before the game screens, then the later ones."""
+LATER_SCREENS: dict[str, tuple[str, str]] = {
+    "camera": ("ui.screens.camera", "CameraScreen"),
+    "settings": ("ui.screens.settings", "SettingsScreen"),
+    "history": ("ui.screens.history", "HistoryScreen"),
+    "howto": ("ui.screens.howto", "HowToScreen"),
+    "gameover": ("ui.screens.gameover", "GameOverScreen"),
+    "wizard": ("ui.screens.wizard", "SetupWizardScreen"),
+}
 GAME_SCREENS: dict[str, tuple[str, str]] = {
     "katenmuis": ("ui.screens.katenmuis", "KatEnMuisScreen"),
     "chopchop": ("ui.screens.chopchop", "ChopChopScreen"),
     "kilkenny": ("ui.screens.boardgame", "BoardGameScreen"),
     "qubism": ("ui.screens.boardgame", "BoardGameScreen"),
 }
+
+
+def _screen_class(module: str, name: str) -> Any:
+    return getattr(importlib.import_module(module), name)
 
 
 def load_kv() -> None:
@@ -117,7 +132,10 @@ class CompanionApp(App):
         self.bridge.on_error = lambda msg: self.toast(msg, "bad")
         self.hardware = hardware.detect(self.prefs.get("ui.serial_port") or None)
         self.demo = force_demo or not self.hardware.any_found
-        self.sm: ScreenManager | None = None
+        self.sm: LazyScreens | None = None
+        self._die_state: Any = None
+        """The die's last state (a screen built later shows it)."""
+        self._ahead: Any = None
         self.toaster: Toast | None = None
         self._toast_follows: Any = None
         """The area widget the toast is placed over (followed as it is laid out)."""
@@ -176,46 +194,54 @@ class CompanionApp(App):
     def window_title(self) -> str:
         return _("Table companion")
 
-    def make_screens(self) -> ScreenManager:
-        """Every screen, built in the language now in use."""
-        from ui.screens.camera import CameraScreen
-        from ui.screens.history import HistoryScreen
-        from ui.screens.home import HomeScreen
-        from ui.screens.settings import SettingsScreen
-
-        sm = ScreenManager(transition=NoTransition())
+    def make_screens(self) -> LazyScreens:
+        """Every screen, in the language now in use: Home built now, the others when first
+        shown or asked for (ui.screens.lazy; the real app builds them ahead after start)."""
+        sm = LazyScreens(transition=NoTransition())
         sm.bind(current=lambda *_: Clock.schedule_once(lambda _dt: self.place_toast(), 0))  # its own area
-        sm.add_widget(HomeScreen(name="home"))
+        sm.on_built = self._screen_built
+        for name, (mod, cls) in SCREENS.items():
+            sm.add_lazy(name, lambda n=name, m=mod, c=cls: _screen_class(m, c)(name=n))
         for key, (mod, cls) in GAME_SCREENS.items():
-            screen_cls = getattr(importlib.import_module(mod), cls)
-            sm.add_widget(screen_cls(name=key, game_key=key))
-        sm.add_widget(CameraScreen(name="camera"))
-        sm.add_widget(SettingsScreen(name="settings"))
-        sm.add_widget(HistoryScreen(name="history"))
-        from ui.screens.howto import HowToScreen
-
-        sm.add_widget(HowToScreen(name="howto"))
-        from ui.screens.gameover import GameOverScreen
-
-        sm.add_widget(GameOverScreen(name="gameover"))
-        from ui.screens.wizard import SetupWizardScreen
-
-        sm.add_widget(SetupWizardScreen(name="wizard"))
+            sm.add_lazy(key, lambda k=key, m=mod, c=cls: _screen_class(m, c)(name=k, game_key=k))
+        for name, (mod, cls) in LATER_SCREENS.items():
+            sm.add_lazy(name, lambda n=name, m=mod, c=cls: _screen_class(m, c)(name=n))
+        sm.current = "home"
         return sm
+
+    def _screen_built(self, screen: Any) -> None:
+        """A screen built after start is handed what it would have heard since."""
+        if self._die_state is not None and screen.name in ("settings", "wizard"):
+            screen.on_die_state(self._die_state)
+
+    def build_ahead(self, delay: float = 0.5) -> None:
+        """Build the screens not built yet one at a time on the Clock (the real app after
+        start: the first visit to each is then as quick as when all were built at start)."""
+        sm = self.sm
+
+        def step(_dt: float) -> None:
+            if self.sm is sm and sm is not None and sm.build_next():
+                self._ahead = Clock.schedule_once(step, 0)
+
+        self._ahead = Clock.schedule_once(step, delay)
 
     def on_start(self) -> None:
         self.start_hardware()
         self.voice.start()
         if self.prefs.first_start and self.session is None:
             self.go("wizard")  # the very first start: set-up is offered (each step can be skipped)
+        self.build_ahead()
 
     def on_stop(self) -> None:
         self._panel_check.cancel()
+        if self._ahead is not None:
+            self._ahead.cancel()
         unlisten, self._unlisten_language = self._unlisten_language, None
         if unlisten is not None:
             unlisten()
-        if self.sm is not None and self.sm.has_screen("howto"):
-            self.sm.get_screen("howto").stop_listening()  # (its language listener: a closed app is freed)
+        howto = self.sm.built("howto") if self.sm is not None else None
+        if howto is not None:
+            howto.stop_listening()  # (its language listener: a closed app is freed)
         self.shutdown()
         self.voice.close()
 
@@ -353,7 +379,9 @@ class CompanionApp(App):
         if event.kind != "finished":
             self._panel_turn(event.effects)
         if self.sm is not None:
-            self.screen("camera").on_session_event(event)
+            camera = self.sm.built("camera")  # (built later, it reads the session as it is then)
+            if camera is not None:
+                camera.on_session_event(event)
             if event.kind == "finished" and self.session is not None and self.sm.current == self.session.record.game:
                 self.show_game_over()
 
@@ -476,9 +504,12 @@ class CompanionApp(App):
     def on_die_state(self, state: Any) -> None:
         describe = getattr(state, "describe", None)
         self.status = describe() if callable(describe) else str(state)
+        self._die_state = state
         for name in ("settings", "wizard"):
             try:
-                self.screen(name).on_die_state(state)
+                screen = self.sm.built(name) if self.sm is not None else None
+                if screen is not None:
+                    screen.on_die_state(state)
             except Exception:
                 pass
 

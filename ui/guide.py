@@ -41,9 +41,10 @@ def set_guide(app: Any, on: bool) -> None:
         screen.guide_text = text_for(screen)
     sm = getattr(app, "sm", None)
     if sm is not None:
-        for name in ("home", "howto"):
-            if sm.has_screen(name):
-                sync_toggle(sm.get_screen(name).ids.get("guide_toggle"), bool(on))
+        for name in ("home", "howto"):  # (a screen not built yet reads the setting when built)
+            built = sm.built(name)
+            if built is not None:
+                sync_toggle(built.ids.get("guide_toggle"), bool(on))
 
 
 def sync_toggle(toggle: Any, on: bool) -> None:

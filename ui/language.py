@@ -4,7 +4,8 @@ At start the language is, first found: ``companion app --lang L``, the language 
 Settings (``ui.language``), the environment (``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``),
 English. Choosing another language in Settings saves it and switches
 :mod:`companion.i18n`; its change listener rebuilds every screen (kv rules evaluate their
-``_()`` when a widget is built, so a rebuild is the one way every label is sure to follow),
+``_()`` when a widget is built, so a rebuild is the one way every label is sure to follow;
+the screen shown is built at once, the others when next shown: ui.screens.lazy),
 keeping the session, the screen shown and the game's narration.
 """
 
@@ -52,7 +53,8 @@ def listen(app: Any) -> Callable[[], None]:
 
 
 def rebuild(app: Any) -> None:
-    """Build every screen again in the language now in use, in place of the old ones."""
+    """Every screen again in the language now in use, in place of the old ones (the one shown
+    built now, the others on first use)."""
     from kivy.app import App
 
     old = app.sm
@@ -77,7 +79,7 @@ def rebuild(app: Any) -> None:
     session = app.session
     if session is not None:
         new.get_screen(session.record.game).set_session(session)
-    if current in new.screen_names:
+    if new.has_screen(current):
         new.current = current
     if session is not None and new.current == session.record.game:
         app.camera_watch.start()

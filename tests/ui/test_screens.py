@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from tests.ui.helpers import play_fast, screenshot, small_text, small_touch_targets, tap, texts, wait_for
+from tests.ui.helpers import play_fast, pump, screenshot, small_text, small_touch_targets, tap, texts, wait_for
 
 
 def _check(app: Any, name: str) -> list[str]:
+    pump(2)  # the screen as shown: laid out (a screen just built has not been yet)
     screen = app.sm.current_screen
     assert small_touch_targets(screen) == []
     assert small_text(screen) == []
