@@ -25,10 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from vision.chop_known import likeliest_allowed
 from vision.chop_squares import ALLOWED, CLASSES, MOST
 
-UNSURE = 0.5
-"""The most confidence a reading changed here gets (under the cross-check's: the app asks)."""
 _MID = slice(4, 12)
 """The middle half of a spot's patch (``vision.piece_looks.INNER``)."""
 
@@ -71,13 +70,7 @@ def flat_slabs(decided: list[tuple[str | None, float]], kinds: Sequence[str], pa
             continue
         taken = {c for c in ("cat", "mouse")
                  if sum(1 for t, _ in decided if t is not None and t.split(":")[0] == c) >= MOST[c]}
-        allowed = [c for c in CLASSES if c in ALLOWED[kinds[i]] and c != "slab" and c not in taken]
-        if probs is not None:
-            q = np.where([c in allowed for c in CLASSES], np.asarray(probs[i], np.float64), 0.0)
-            k = int(q.argmax())
-            pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
-        else:
-            pick, p = "-", UNSURE
-        decided[i] = (None if pick == "-" else pick, float(min(p, UNSURE)))
+        allowed = {c for c in CLASSES if c in ALLOWED[kinds[i]] and c != "slab" and c not in taken}
+        decided[i] = likeliest_allowed(None if probs is None else probs[i], allowed)
         n += 1
     return n

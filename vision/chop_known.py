@@ -98,6 +98,19 @@ def new_game(decided: Sequence[tuple[str | None, float]], squares: Sequence[str]
     return back >= NEW_GAME_LEAST and back > 2 * empty
 
 
+def likeliest_allowed(row: np.ndarray | None, allowed: set[str], fallback: str = "-") -> tuple[str | None, float]:
+    """A reading the rules changed: the classifier's likeliest class among ``allowed`` (``row``:
+    one spot's probabilities, as ``vision.chop_squares.CLASSES``), its probability renormalised
+    over them; ``fallback`` without the classifier; never surer than ``UNSURE``; None for the floor."""
+    if row is None:
+        pick, p = fallback, UNSURE
+    else:
+        q = np.where([c in allowed for c in CLASSES], np.asarray(row, np.float64), 0.0)
+        k = int(q.argmax())
+        pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
+    return (None if pick == "-" else pick, float(min(p, UNSURE)))
+
+
 def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
                      confirmed: Mapping[str, str], probs: np.ndarray | None = None) -> int:
     """Each spot's reading (``decided``, in place; ``squares``: each spot's square, the first of
@@ -116,14 +129,9 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
             continue
         now &= {"cheese", "-"}  # a slab or a cheese was seen: something flat, not a figure
         if base_token(confirmed.get(sq)) == "cheese":
-            pick, p = "cheese", UNSURE  # the face-up cheese stays where it lay (C5)
-        elif probs is not None:
-            q = np.where([c in now for c in CLASSES], np.asarray(probs[i], np.float64), 0.0)
-            k = int(q.argmax())
-            pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
+            decided[i] = ("cheese", UNSURE)  # the face-up cheese stays where it lay (C5)
         else:
-            pick, p = "-", UNSURE
-        decided[i] = (None if pick == "-" else pick, float(min(p, UNSURE)))
+            decided[i] = likeliest_allowed(None if probs is None else probs[i], now)
         n += 1
     return n + _cheese_stays(decided, kinds, squares, confirmed, probs) + _no_mouse_back(
         decided, kinds, squares, confirmed, probs)
@@ -174,11 +182,5 @@ def _no_mouse_back(decided: list[tuple[str | None, float]], kinds: Sequence[str]
     mice.sort(key=lambda i: float(probs[i, j]) if probs is not None else decided[i][1])
     for i in mice[:len(mice) - left]:
         now = allowed_now(kinds[i], confirmed.get(squares[i])) - {"mouse", "cat"}
-        if probs is not None:
-            q = np.where([c in now for c in CLASSES], np.asarray(probs[i], np.float64), 0.0)
-            k = int(q.argmax())
-            pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
-        else:
-            pick, p = ("hole" if "hole" in now else "-"), UNSURE
-        decided[i] = (None if pick == "-" else pick, float(min(p, UNSURE)))
+        decided[i] = likeliest_allowed(None if probs is None else probs[i], now, "hole" if "hole" in now else "-")
     return len(mice) - left

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.chop_flat import UNSURE, flat_slabs, keep_slab_textures, texture
+from vision.chop_flat import flat_slabs, keep_slab_textures, texture
+from vision.chop_known import UNSURE
 from vision.chop_squares import CLASSES
 
 
