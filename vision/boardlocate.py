@@ -312,6 +312,13 @@ def _correspondences(board: Board, seen: dict[int, np.ndarray], ids: list[int]
     return src, dst
 
 
+def marker_drift(pose: BoardPose, board: Board, seen: dict[int, np.ndarray]) -> float:
+    """RMS, in pixels, of the markers' corners ``seen`` from where ``pose`` puts them: the camera
+    has not moved while it is within ``LocateConfig.moved_px``."""
+    src, dst = _correspondences(board, seen, sorted(seen))
+    return float(np.sqrt(np.mean(np.sum((pose.project(src) - dst) ** 2, axis=1))))
+
+
 def _rms(h: np.ndarray, src: np.ndarray, dst: np.ndarray) -> float:
     proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
     return float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
@@ -485,8 +492,7 @@ class BoardTracker:
             self.pose = fresh  # everything visible: refine from scratch
             return fresh
         if old is not None and old.homography is not None and seen:
-            src, dst = _correspondences(self.board, seen, sorted(seen))
-            drift = float(np.sqrt(np.mean(np.sum((old.project(src) - dst) ** 2, axis=1))))
+            drift = marker_drift(old, self.board, seen)
             if drift <= cfg.moved_px and len(old.used) > len(seen):
                 # Board has not moved: the old pose (fitted on more markers) stays. (Fitted on
                 # no more than are seen now, the fresh fit is as good, and a one-marker pose is

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from companion.boards import Board
-from vision.boardlocate import BoardPose, _correspondences, as_gray
+from vision.boardlocate import BoardPose, as_gray, marker_drift
 from vision.lens import Lens
 from vision.printpose import LEAST, PrintPose, _pyramid, printer
 
@@ -135,8 +135,7 @@ def agreed_pose(reader: Any, pose: BoardPose) -> BoardPose:
     printed = board.printed_as(pose.corners)
     if learned is None or any(i not in {m.id for m in printed.markers} for i in pose.corners):
         return pose
-    src, dst = _correspondences(printed, pose.corners, sorted(pose.corners))
-    drift = float(np.sqrt(np.mean(np.sum((learned[0].project(src) - dst) ** 2, axis=1))))
+    drift = marker_drift(learned[0], printed, pose.corners)
     if drift > reader.config.locate.moved_px:
         return pose
     return replace(learned[0], markers=pose.markers, used=pose.used, corners=pose.corners, error_px=drift,
