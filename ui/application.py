@@ -48,7 +48,6 @@ _kv_loaded = False
 TOP_BAR = 56
 """The top bar's height (ui/widgets/style.kv); toasts stay below it."""
 
-# game key -> (module, class) of its screen
 SCREENS: dict[str, tuple[str, str]] = {"home": ("ui.screens.home", "HomeScreen")}
 """name -> (module, class): the screens registered before the game screens, then the later ones."""
 LATER_SCREENS: dict[str, tuple[str, str]] = {
@@ -59,6 +58,7 @@ LATER_SCREENS: dict[str, tuple[str, str]] = {
     "gameover": ("ui.screens.gameover", "GameOverScreen"),
     "wizard": ("ui.screens.wizard", "SetupWizardScreen"),
 }
+# game key -> (module, class) of its screen
 GAME_SCREENS: dict[str, tuple[str, str]] = {
     "katenmuis": ("ui.screens.katenmuis", "KatEnMuisScreen"),
     "chopchop": ("ui.screens.chopchop", "ChopChopScreen"),
