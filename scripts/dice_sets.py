@@ -72,13 +72,17 @@ def load_set(ds: Path, fixes: str = "auto", holdout: int = 0, val_dir: Path | No
 
 
 def load_sets(paths: list[Path], fixes: str = "auto", holdout: int = 0, val_dir: Path | None = None,
-              balance: bool = True, fold: int | None = None) -> list[Scene]:
+              balance: bool = True, fold: int | None = None,
+              repeat: list[int] | None = None) -> list[Scene]:
     """:func:`load_set` of each; with ``balance`` a set of fewer photos is repeated so that each
     set is about as many photos as the largest (rune55-trays and epanemu-dice have a fifth and a
-    quarter of dice-dev's)."""
+    quarter of dice-dev's); ``repeat`` (one whole number per set) then multiplies each set's share."""
+    if repeat is not None and len(repeat) != len(paths):
+        raise ValueError(f"repeat names {len(repeat)} sets, the data {len(paths)}")
     sets = [load_set(p, fixes, holdout, val_dir, fold) for p in paths]
     most = max((len(s) for s in sets), default=0)
     out: list[Scene] = []
-    for s in sets:
-        out += s * (max(1, round(most / max(1, len(s)))) if balance and len(sets) > 1 else 1)
+    for i, s in enumerate(sets):
+        times = max(1, round(most / max(1, len(s)))) if balance and len(sets) > 1 else 1
+        out += s * (times * (repeat[i] if repeat else 1))
     return out

@@ -496,6 +496,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dataset", default=str(_datasets() / "dice-dev"),
                     help="the real sets' folders, comma-separated (their train splits; dice_sets.py)")
+    ap.add_argument("--set-repeat", default=None,
+                    help="whole numbers, one per --dataset set, comma-separated: each set's share multiplied")
     ap.add_argument("--holdout", type=int, default=0,
                     help="keep every N-th train photo of each real set out of training (for choosing models)")
     ap.add_argument("--val-out", default=None, help="with --holdout: write the held-out photos here as sets")
@@ -593,7 +595,8 @@ def main() -> None:
     rng = np.random.default_rng(a.seed)
     t = time.time()
     real = load_sets([Path(p) for p in a.dataset.split(",") if p], a.label_fixes, a.holdout,
-                     Path(a.val_out) if a.val_out else None)
+                     Path(a.val_out) if a.val_out else None,
+                     repeat=[int(x) for x in a.set_repeat.split(",")] if a.set_repeat else None)
     synth = (make_synth(a.synth, seed=1000 + a.seed, close=a.close, hue_pips=a.hue_pips, procs=PROCS)
              + make_crowds(a.crowd, a.seed, procs=PROCS) + make_synth3d(a.synth3d, a.seed, PROCS, a.synth3d_cache, a.synth3d_looks))
     print(f"data: {len(real)} real train images, {len(synth)} synthetic ({a.crowd} crowded, {a.synth3d} in 3-D), "

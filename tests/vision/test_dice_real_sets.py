@@ -97,6 +97,10 @@ def test_training_loads_train_photos_only_holds_some_out_and_marks_whole_boxes(t
     both = dice_sets.load_sets([ds, top], "none")
     assert len(both) == 5 + 2 * 2  # the smaller set repeated to about the larger's size
     assert not any(d["whole"] for _img, dice in both[5:] for d in dice)
+    weighted = dice_sets.load_sets([ds, top], "none", repeat=[3, 1])
+    assert len(weighted) == 3 * 5 + 2 * 2  # the first set's share tripled, the second as balanced
+    with pytest.raises(ValueError, match="repeat names 1 sets"):
+        dice_sets.load_sets([ds, top], "none", repeat=[3])
 
 
 @pytest.mark.parametrize("name", ["dice-dev", "rune55-trays", "epanemu-dice", "rf-dice-public"])
