@@ -59,14 +59,13 @@ round, on an H200, three runs at once, ~5.5 min in all; each copied from DIR/dic
         --real-jitters 3 --seed 24 --procs 5                     # -> dice_wide_a.onnx
     (the same with --cls-iters 12000 --seed 26                     -> dice_wide_b.onnx)
     (DIR holding a copy of the shipped dice_det.onnx, which --mine reads)
-Issue 29's later rounds (docs/readme/dice.md) added ``--synth3d`` (dice ray-cast in 3-D),
-``--cls-hard`` (the crops a fine-tuned classifier is unsure of drawn more often) and
-``--synth3d-looks hard`` (marbled, translucent, spot-lit 3-D dice).
-Before the eleventh round: dice-dev *train* split only, its labels corrected by
-``scripts/dice_dev_train_fixes.json`` (five wrong values, four dice left unlabelled: each one
-checked on an enlarged crop; ``--label-fixes none`` trains on the labels as given, as the shipped
-models were), plus synthetic scenes from ``vision.synth.dice`` with wide variation. The runtime
-(vision/dice.py) uses cv2.dnn only.
+The full pair since the nineteenth round (the same, dice-dev's share tripled: --set-repeat 3,1,1,1):
+    ... --cls-init vision/models/dice_wide_a.onnx --cls-lr 1e-3 --cls-hard 4 0.9 --synth 1500 --crowd 100 \
+        --synth3d 600 --synth3d-looks hard --cls-iters 8000 --real-jitters 3 --seed 34 --procs 4   # -> dice_wide_c
+    ... --synth 1200 --crowd 80 --synth3d 500 --cls-iters 14000 --real-jitters 3 --seed 35 --procs 8  # -> dice_wide_d
+``--synth3d``, ``--cls-hard``, ``--synth3d-looks hard`` and the rounds before the eleventh (dice-dev's
+train split alone, its labels corrected by ``scripts/dice_dev_train_fixes.json``; ``--label-fixes``):
+docs/readme/dice.md. The runtime (vision/dice.py) uses cv2.dnn only.
 """
 
 from __future__ import annotations

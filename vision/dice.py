@@ -8,13 +8,13 @@ both trained by ``scripts/train_dice.py`` on real photos' train splits plus synt
 1. a detector (CenterNet-style heat map at stride 4) finds the top face of every die on the
    image letterboxed to ``config.det_size`` pixels (scale-adaptive: dice of any pixel size in
    the image become a similar fraction of the detector input);
-2. classifiers read each die crop from the full-resolution image into {not a die, 1..6}
-   (int8 weights and activations in their convolutions, made by ``scripts/quantize_dice.py``):
-   a quicker one reads every crop first and answers alone where it is sure, and two full ones,
-   averaged, read the others;
-3. a die still asked about gets a second look (``vision.dice_whole.SecondLook``): two wider
-   classifiers, averaged, read its crop again, and it gets their value where they read it with at
-   least 0.85 (docs/readme/dice.md, eighteenth round).
+2. classifiers read each die crop from the full-resolution image into {not a die, 1..6}:
+   a quicker one (int8 weights and activations in its convolutions, made by
+   ``scripts/quantize_dice.py``) reads every crop first and answers alone where it is sure, and
+   two wide ones, averaged, read the others;
+3. a die still asked about gets a second look (``vision.dice_whole.SecondLook``): the int8 pair
+   that was the full classifier before the wide one, averaged, reads its crop again, and it gets
+   their value where they read it with at least 0.85 (docs/readme/dice.md, nineteenth round).
 
 A die whose value is not read with at least ``config.min_value_prob`` comes back with
 ``value=None`` (ask the player, never guess). An optional region of interest limits where dice
@@ -105,13 +105,14 @@ class DiceConfig:
     tta_below: float = 0.95  # ... when their top probability is below this (docs/readme/dice.md)
     roi: RegionOfInterest | None = None
     det_model: Path = field(default=MODELS / "dice_det.onnx")
-    # classifiers (ONNX file, crop growth) whose probabilities are averaged, each in int8
-    # (scripts/quantize_dice.py: about 40 % less time a crop; docs/readme/dice.md): dice_cls,
-    # trained on all four real sets (issue 29, eleventh round), and dice_cls_r10, the tenth
-    # round's, trained on dice-dev alone (averaging both keeps dice-dev's readings; either alone
-    # reads the other's photos worse)
-    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_cls_int8.onnx", CROP_GROW),
-                                                  (MODELS / "dice_cls_r10_int8.onnx", CROP_GROW))
+    # classifiers (ONNX file, crop growth) whose probabilities are averaged: two wide classifiers
+    # (scripts/train_dice.py --cls-arch wide --set-repeat 3,1,1,1, trained on a lent GPU with
+    # dice-dev's photos three times their balanced share; issue 29, nineteenth round of
+    # docs/readme/dice.md): dice_wide_c fine-tuned from the eighteenth round's dice_wide_a,
+    # dice_wide_d trained afresh. They replaced the int8 pair dice_cls + dice_cls_r10, now the
+    # second look below (dice_cls.onnx also teaches the quick classifier)
+    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_wide_c.onnx", CROP_GROW),
+                                                  (MODELS / "dice_wide_d.onnx", CROP_GROW))
     # a quicker classifier (ONNX file, crop growth) that reads every crop first: its answer is kept
     # where its top probability is at least fast_sure, and only the other crops are read by the
     # cls_models (None: every crop is). The shipped one, dice_cls_fast_int8.onnx, has half the
@@ -122,10 +123,12 @@ class DiceConfig:
     # the table's plane, when the board was found by its markers (vision.dice_plane): boxes
     # whose footprint there is not a die's top face are dropped (None: no such check)
     table: TablePlane | None = None
-    # a second look at the dice asked about (vision.dice_whole.SecondLook; None: off): two wide
-    # classifiers (scripts/train_dice.py --cls-arch wide, trained on a lent GPU, eighteenth round of
-    # docs/readme/dice.md), averaged, give an asked die the value they read with at least 0.85
-    second: SecondLook | None = SecondLook((MODELS / "dice_wide_a.onnx", MODELS / "dice_wide_b.onnx"))
+    # a second look at the dice asked about (vision.dice_whole.SecondLook; None: off): the int8
+    # pair that read before the wide one (dice_cls, dice_cls_r10), averaged, gives an asked die the
+    # value it reads with at least 0.85, so a die it read surely is not lost to the wide pair's
+    # doubt (nineteenth round of docs/readme/dice.md; the eighteenth round's second look was the
+    # wide dice_wide_a + dice_wide_b, kept in vision/models: dice_wide_c was fine-tuned from _a)
+    second: SecondLook | None = SecondLook((MODELS / "dice_cls_int8.onnx", MODELS / "dice_cls_r10_int8.onnx"))
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,9 @@ def test_finer_pass_for_crowded_frames_is_optional() -> None:
     on = _tot(scenes, DiceConfig(crowd_min=16))
     few = _tot(scenes, DiceConfig(crowd_min=1000))  # never reached: the same as off
     assert few == off
-    # the finer pass reads these tables otherwise; it found as many dice or more with the tenth
-    # round's detector, one fewer of 59 with the eleventh's (it is off by default)
-    assert on != off and on["found"] >= off["found"] - 1, (on, off)
+    # the finer pass reads these tables otherwise (boxes found at another scale); it found as many
+    # dice or more with the tenth round's detector, one fewer of 59 with the eleventh's (it is off
+    # by default; with the nineteenth round's classifiers both read 57 of 59 right)
+    assert on["found"] >= off["found"] - 1, (on, off)
+    boxes = [[r.box for r in read_dice(img, cfg)] for img, _ in scenes for cfg in (DiceConfig(), DiceConfig(crowd_min=16))]
+    assert boxes[0::2] != boxes[1::2]

@@ -23,10 +23,17 @@ FLOAT = D.MODELS / "dice_cls.onnx"
 
 
 R10 = D.MODELS / "dice_cls_r10_int8.onnx"  # the tenth round's classifier, averaged with the eleventh's
+# the int8 pair the reader ran as its full classifiers until the nineteenth round (issue 29), now
+# its second look at the dice the wide pair asks about
+INT8_PAIR = ((INT8, D.CROP_GROW), (R10, D.CROP_GROW))
+WIDE = (D.MODELS / "dice_wide_c.onnx", D.MODELS / "dice_wide_d.onnx")
 
 
-def test_the_shipped_classifiers_are_int8_ones_and_small() -> None:
-    assert D.DiceConfig().cls_models == ((INT8, D.CROP_GROW), (R10, D.CROP_GROW))
+def test_the_shipped_classifiers_are_small_and_the_quick_one_int8() -> None:
+    assert D.DiceConfig().cls_models == tuple((p, D.CROP_GROW) for p in WIDE)
+    assert D.DiceConfig().second is not None and D.DiceConfig().second.paths == (INT8, R10)
+    for path in WIDE:  # the full pair in float (3.1 MB each), no int8 twin
+        assert not M._quantized(path) and path.stat().st_size < MAX_MODEL_BYTES
     assert M._quantized(INT8) and not M._quantized(FLOAT) and not M._quantized(D.DiceConfig().det_model)
     assert M.float_twin(INT8) == FLOAT
     assert M._quantized(R10) and M.float_twin(R10).is_file() and not M._quantized(M.float_twin(R10))
@@ -63,7 +70,7 @@ def test_int8_and_float_read_the_same_classes_on_dice_dev(dice_dev: tuple[Path, 
 
 def test_int8_reads_dice_dev_as_the_float_model(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
     root, entries = dice_dev
-    cfg8 = D.DiceConfig(cls_fast=None)  # every crop read by the full classifier
+    cfg8 = D.DiceConfig(cls_fast=None, cls_models=INT8_PAIR)  # every crop read by the int8 pair
     cfg32 = replace(cfg8, cls_models=tuple((M.float_twin(p), g) for p, g in cfg8.cls_models))
     differ = 0
     for e in entries:
