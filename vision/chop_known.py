@@ -51,7 +51,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from vision.chop_squares import ALLOWED, CLASSES
+from vision.chop_squares import ALLOWED, CLASSES, likeliest_allowed
 
 UNSURE = 0.5
 """The most confidence a reading the confirmed position changed gets (under the cross-check's)."""
@@ -98,19 +98,6 @@ def new_game(decided: Sequence[tuple[str | None, float]], squares: Sequence[str]
     return back >= NEW_GAME_LEAST and back > 2 * empty
 
 
-def likeliest_allowed(row: np.ndarray | None, allowed: set[str], fallback: str = "-") -> tuple[str | None, float]:
-    """A reading the rules changed: the classifier's likeliest class among ``allowed`` (``row``:
-    one spot's probabilities, as ``vision.chop_squares.CLASSES``), its probability renormalised
-    over them; ``fallback`` without the classifier; never surer than ``UNSURE``; None for the floor."""
-    if row is None:
-        pick, p = fallback, UNSURE
-    else:
-        q = np.where([c in allowed for c in CLASSES], np.asarray(row, np.float64), 0.0)
-        k = int(q.argmax())
-        pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
-    return (None if pick == "-" else pick, float(min(p, UNSURE)))
-
-
 def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
                      confirmed: Mapping[str, str], probs: np.ndarray | None = None) -> int:
     """Each spot's reading (``decided``, in place; ``squares``: each spot's square, the first of
@@ -131,7 +118,7 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
         if base_token(confirmed.get(sq)) == "cheese":
             decided[i] = ("cheese", UNSURE)  # the face-up cheese stays where it lay (C5)
         else:
-            decided[i] = likeliest_allowed(None if probs is None else probs[i], now)
+            decided[i] = likeliest_allowed(None if probs is None else probs[i], now, UNSURE)
         n += 1
     return n + _cheese_stays(decided, kinds, squares, confirmed, probs) + _no_mouse_back(
         decided, kinds, squares, confirmed, probs)
@@ -182,5 +169,6 @@ def _no_mouse_back(decided: list[tuple[str | None, float]], kinds: Sequence[str]
     mice.sort(key=lambda i: float(probs[i, j]) if probs is not None else decided[i][1])
     for i in mice[:len(mice) - left]:
         now = allowed_now(kinds[i], confirmed.get(squares[i])) - {"mouse", "cat"}
-        decided[i] = likeliest_allowed(None if probs is None else probs[i], now, "hole" if "hole" in now else "-")
+        decided[i] = likeliest_allowed(None if probs is None else probs[i], now, UNSURE,
+                                       "hole" if "hole" in now else "-")
     return len(mice) - left
