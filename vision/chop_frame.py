@@ -67,7 +67,7 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
         far_from_mice(decided, kinds, reader.last_chop_features, cfg.chop_hole_mouse_far)
     if reader.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
         follow_confirmed(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs)
-        cat_off_cheese(decided, [ids[0] for ids in reader.groups], reader.confirmed, probs)  # C3 (vision.chop_cat)
+        cat_off_cheese(decided, [ids[0] for ids in reader.groups], reader.confirmed, probs, kinds)  # C3 (chop_cat)
     # a slab read without its back's pattern (vision.chop_flat; after the confirmed position, which
     # knows a slab seen where none can be is something flat)
     if cfg.chop_slab_flat is not None:
