@@ -1,7 +1,7 @@
 """Every scene's reading of a 3-D scene set, kept to compare two versions of the reader scene by
 scene, and the reader's CPU time per read (deterministic reads, one core).
 
-    .venv/bin/python bench/board_reads.py dump DIR OUT.json [--games qubism] [--repeat 3]
+    .venv/bin/python bench/board_reads.py dump DIR OUT.json [--games qubism] [--repeat 3] [--confirmed]
     .venv/bin/python bench/board_reads.py same A.json B.json
 
 ``dump`` reads the groups of ``--games`` of a set written by ``bench/board.py`` (a group's
@@ -9,7 +9,9 @@ learned start first, as the bench does) and writes each scene's squares (token, 
 places) and the process CPU time of ``BoardReader.read`` after each group's first read (the least
 of ``--repeat`` reads of the same frame: on a shared machine the wall clock and a single read
 mislead; CPU time and the least of a few keep most of the noise out). Run it from the root of
-the tree whose reader it measures (that tree's code is imported). ``same`` says whether two dumps
+the tree whose reader it measures (that tree's code is imported). ``--confirmed``: each Chop! Chop!
+scene after a group's first read is read knowing the position of the scene before it, as
+``bench/board.py --confirmed``. ``same`` says whether two dumps
 read every scene alike, and lists the scenes that differ.
 """
 
@@ -33,7 +35,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 
-def dump(root: Path, games: list[str], repeat: int) -> dict[str, Any]:
+def dump(root: Path, games: list[str], repeat: int, confirmed: bool = False) -> dict[str, Any]:
     from vision.boarddefaults import board_for
     from vision.imageload import load_image
     from vision.pieces import BoardReader, PieceError
@@ -69,6 +71,8 @@ def dump(root: Path, games: list[str], repeat: int) -> dict[str, Any]:
             first = False
             out["scenes"][str(sc["file"])] = ({k: [t, round(float(c), 9)] for k, (t, c) in sorted(reading.squares.items())}
                                               if reading.found else None)
+            if confirmed and reader.board.game == "chopchop":  # as bench/board.py --confirmed
+                reader.confirmed = dict(sc["squares"])
     out["median_cpu_ms"] = float(np.median(out["cpu_ms"])) if out["cpu_ms"] else None
     return out
 
@@ -81,6 +85,8 @@ def main() -> int:
     d.add_argument("out")
     d.add_argument("--games", default="qubism", help="comma-separated games to read (default: qubism)")
     d.add_argument("--repeat", type=int, default=3, help="reads of each frame, the least CPU time kept")
+    d.add_argument("--confirmed", action="store_true",
+                   help="Chop! Chop!: read each scene knowing the position of the scene before it (as bench/board.py)")
     s = sub.add_parser("same", help="do two dumps read every scene alike?")
     s.add_argument("a")
     s.add_argument("b")
@@ -90,7 +96,7 @@ def main() -> int:
         if not (root / "labels.json").exists():
             print(f"{root} holds no labels.json: write the set with bench/board.py first", file=sys.stderr)
             return 2
-        r = dump(root, args.games.split(","), args.repeat)
+        r = dump(root, args.games.split(","), args.repeat, args.confirmed)
         Path(args.out).write_text(json.dumps(r, sort_keys=True))
         print(f"{root}: {len(r['scenes'])} scenes read; median CPU ms per read after each group's first: "
               f"{r['median_cpu_ms']}")

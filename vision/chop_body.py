@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.chop_squares import ALLOWED, CLASSES, HEIGHT_CELLS
+from vision.chop_squares import ALLOWED, CLASSES, HEIGHT_CELLS, likeliest_allowed
 
 LEAN_MIN = 0.1
 """Below this shift (square sides, of the plane ``HEIGHT_CELLS`` up) the camera looks nearly
@@ -66,11 +66,8 @@ def cat_body(out: list[tuple[str | None, float]], kinds: list[str], probs: np.nd
         if kinds[i] == "hole" or j < 0 or out[j][0] != "cat" or int(p[i].argmax()) != cat:
             continue
         base = None if token is None else token.split(":")[0]
-        if base == "mouse":
-            q = np.array([p[i, k] if c in ALLOWED[kinds[i]] and c not in ("cat", "mouse") else 0.0
-                          for k, c in enumerate(CLASSES)])
-            k = int(q.argmax())
-            out[i] = (None if CLASSES[k] == "-" else CLASSES[k], min(conf, UNSURE))
+        if base == "mouse":  # the likeliest reading that is no figure; its own confidence, capped
+            out[i] = (likeliest_allowed(p[i], ALLOWED[kinds[i]] - {"cat", "mouse"}, UNSURE)[0], min(conf, UNSURE))
         elif base != "cat" and conf > UNSURE:
             out[i] = (token, UNSURE)
         else:

@@ -30,13 +30,15 @@ from vision.chop_tall import BACKED
 
 
 def cat_off_cheese(decided: list[tuple[str | None, float]], squares: Sequence[str],
-                   confirmed: Mapping[str, str], probs: np.ndarray | None) -> int:
+                   confirmed: Mapping[str, str], probs: np.ndarray | None,
+                   kinds: Sequence[str] | None = None, new: bool | None = None) -> int:
     """Spots read as the cat where the ``confirmed`` position has a face-up cheese (module doc)
     become that cheese, unsure, in place (``decided``: one reading per spot; ``squares``: each
     spot's square, the first of its group; ``probs``: the classifier's, rows as
-    ``vision.chop_squares.CLASSES``: where it backs the cat, the cat stays). Returns how many
-    changed (0 without a confirmed position or the classifier, or in a new game)."""
-    if not confirmed or probs is None or new_game(decided, squares, confirmed):
+    ``vision.chop_squares.CLASSES``: where it backs the cat, the cat stays; ``kinds``: each spot's
+    kind, for ``new_game``; ``new``: that of this frame where the caller told it, None: told here).
+    Returns how many changed (0 without a confirmed position or the classifier, or in a new game)."""
+    if not confirmed or probs is None or (new_game(decided, squares, confirmed, kinds) if new is None else new):
         return 0
     cat = CLASSES.index("cat")
     n = 0

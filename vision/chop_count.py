@@ -50,12 +50,14 @@ def mice_left(decided: Sequence[tuple[str | None, float]], groups: Sequence[Sequ
 
 def missing_mice(decided: list[tuple[str | None, float]], groups: Sequence[Sequence[str]],
                  confirmed: Mapping[str, str], probs: np.ndarray | None, least: float = LEAST,
-                 kinds: Sequence[str] | None = None) -> int:
+                 kinds: Sequence[str] | None = None, new: bool | None = None) -> int:
     """Mice missing against the ``confirmed`` position read, unsure, where a mouse stood (module
     doc), in place (``decided``: one reading per spot; ``groups``: each spot's squares, the first
     its own; ``probs``: the classifier's, rows as ``vision.chop_squares.CLASSES``; ``kinds``: each
-    spot's kind, for ``new_game``). Returns how many readings changed."""
-    if not confirmed or probs is None or new_game(decided, [ids[0] for ids in groups], confirmed, kinds):
+    spot's kind, for ``new_game``; ``new``: that of this frame where the caller told it, None: told
+    here). Returns how many readings changed."""
+    if not confirmed or probs is None or (
+            new_game(decided, [ids[0] for ids in groups], confirmed, kinds) if new is None else new):
         return 0
     left = mice_left(decided, groups, confirmed)
     if left is None:

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from vision.chop_known import likeliest_allowed
-from vision.chop_squares import ALLOWED, CLASSES, MOST
+from vision.chop_known import UNSURE
+from vision.chop_squares import ALLOWED, CLASSES, MOST, likeliest_allowed
 
 _MID = slice(4, 12)
 """The middle half of a spot's patch (``vision.piece_looks.INNER``)."""
@@ -71,6 +71,6 @@ def flat_slabs(decided: list[tuple[str | None, float]], kinds: Sequence[str], pa
         taken = {c for c in ("cat", "mouse")
                  if sum(1 for t, _ in decided if t is not None and t.split(":")[0] == c) >= MOST[c]}
         allowed = {c for c in CLASSES if c in ALLOWED[kinds[i]] and c != "slab" and c not in taken}
-        decided[i] = likeliest_allowed(None if probs is None else probs[i], allowed)
+        decided[i] = likeliest_allowed(None if probs is None else probs[i], allowed, UNSURE)
         n += 1
     return n

@@ -20,7 +20,7 @@ from vision.chop_body import cat_body, front_spots
 from vision.chop_cat import cat_off_cheese
 from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
-from vision.chop_known import follow_confirmed, mouse_stays_on_hole
+from vision.chop_known import follow_confirmed, mouse_stays_on_hole, new_game
 from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
                                  square_model)
@@ -60,18 +60,22 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
             cat_body(decided, kinds, probs, front_spots(reader, pose, (img.shape[1], img.shape[0])))
         if cfg.chop_cat_tall is not None:  # the cat is the one tallest figure (vision.chop_tall)
             tall_cat(reader, img, pose, decided, kinds, probs, cfg.chop_cat_tall)
+    squares = [ids[0] for ids in reader.groups]
+    # a new game (chop_known.new_game) told once: the steps up to the flat slabs never change it
+    new = bool(reader.confirmed) and new_game(decided, squares, reader.confirmed, kinds)
     if reader.confirmed and cfg.chop_classifier_likelier is not None:  # its mouse stays on the hole (chop_known)
-        mouse_stays_on_hole(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs,
-                            cfg.chop_classifier_likelier)
+        mouse_stays_on_hole(decided, kinds, squares, reader.confirmed, probs, cfg.chop_classifier_likelier, new)
     if cfg.chop_hole_mouse_far is not None:  # a mouse on a hole unlike the learned mice: the opened hole
         far_from_mice(decided, kinds, reader.last_chop_features, cfg.chop_hole_mouse_far)
     if reader.confirmed:  # what the last confirmed position lets each square hold (vision.chop_known)
-        follow_confirmed(decided, kinds, [ids[0] for ids in reader.groups], reader.confirmed, probs)
-        cat_off_cheese(decided, [ids[0] for ids in reader.groups], reader.confirmed, probs)  # C3 (vision.chop_cat)
+        follow_confirmed(decided, kinds, squares, reader.confirmed, probs, new)
+        cat_off_cheese(decided, squares, reader.confirmed, probs, kinds, new)  # C3 (vision.chop_cat)
     # a slab read without its back's pattern (vision.chop_flat; after the confirmed position, which
     # knows a slab seen where none can be is something flat)
+    flat = 0
     if cfg.chop_slab_flat is not None:
-        flat_slabs(decided, kinds, patches, reader.chop_slab_texture, probs, *cfg.chop_slab_flat)
-    if reader.confirmed:  # its mice missing now: asked where they stood (vision.chop_count)
-        missing_mice(decided, reader.groups, reader.confirmed, probs, kinds=kinds)
+        flat = flat_slabs(decided, kinds, patches, reader.chop_slab_texture, probs, *cfg.chop_slab_flat)
+    if reader.confirmed:  # its mice missing now: asked where they stood (vision.chop_count; a new game
+        # told again where a flat slab may have ended it)
+        missing_mice(decided, reader.groups, reader.confirmed, probs, kinds=kinds, new=None if new and flat else new)
     return decided

@@ -43,6 +43,13 @@ came back: of the slab squares without a slab in the confirmed position, at leas
 ``NEW_GAME_LEAST`` read as clear slabs and more than twice as many as read empty (nothing or a
 face-up cheese). A new game that starts from an early position (few squares had lost their
 slab) is then seen.
+
+A frame's new game is told once (``vision.chop_frame``; each step's ``new``): no step after it
+can make a frame a new game, and none before the flat slabs can stop it being one. They change
+a hole spot between the mouse and the hole (neither counted), or, when it is no new game, a
+reading into something flat or no surer than ``UNSURE`` (a clear slab is never made, an empty
+one never unmade); in a new game they change nothing. ``vision.chop_flat`` then may turn a
+clear slab into something flat: only then is it told again (``missing_mice``).
 """
 
 from __future__ import annotations
@@ -51,7 +58,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from vision.chop_squares import ALLOWED, CLASSES
+from vision.chop_squares import ALLOWED, CLASSES, likeliest_allowed
 
 UNSURE = 0.5
 """The most confidence a reading the confirmed position changed gets (under the cross-check's)."""
@@ -98,28 +105,16 @@ def new_game(decided: Sequence[tuple[str | None, float]], squares: Sequence[str]
     return back >= NEW_GAME_LEAST and back > 2 * empty
 
 
-def likeliest_allowed(row: np.ndarray | None, allowed: set[str], fallback: str = "-") -> tuple[str | None, float]:
-    """A reading the rules changed: the classifier's likeliest class among ``allowed`` (``row``:
-    one spot's probabilities, as ``vision.chop_squares.CLASSES``), its probability renormalised
-    over them; ``fallback`` without the classifier; never surer than ``UNSURE``; None for the floor."""
-    if row is None:
-        pick, p = fallback, UNSURE
-    else:
-        q = np.where([c in allowed for c in CLASSES], np.asarray(row, np.float64), 0.0)
-        k = int(q.argmax())
-        pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
-    return (None if pick == "-" else pick, float(min(p, UNSURE)))
-
-
 def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
-                     confirmed: Mapping[str, str], probs: np.ndarray | None = None) -> int:
+                     confirmed: Mapping[str, str], probs: np.ndarray | None = None, new: bool | None = None) -> int:
     """Each spot's reading (``decided``, in place; ``squares``: each spot's square, the first of
     its group) against the ``confirmed`` position (see the module doc): a reading the rules no
     longer allow there (a slab or a cheese: figures are left) becomes the cheese where one lay,
     else the likelier of the flat readings allowed by the classifier's ``probs`` (rows as
     ``vision.chop_squares.CLASSES``), else nothing; unsure.
+    ``new``: ``new_game`` of this frame where the caller told it (module doc; None: told here).
     Returns how many readings changed (0 in a new game)."""
-    if not confirmed or new_game(decided, squares, confirmed, kinds):
+    if not confirmed or (new_game(decided, squares, confirmed, kinds) if new is None else new):
         return 0
     n = 0
     for i, (kind, sq) in enumerate(zip(kinds, squares)):
@@ -131,18 +126,20 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
         if base_token(confirmed.get(sq)) == "cheese":
             decided[i] = ("cheese", UNSURE)  # the face-up cheese stays where it lay (C5)
         else:
-            decided[i] = likeliest_allowed(None if probs is None else probs[i], now)
+            decided[i] = likeliest_allowed(None if probs is None else probs[i], now, UNSURE)
         n += 1
     return n + _cheese_stays(decided, kinds, squares, confirmed, probs) + _no_mouse_back(
         decided, kinds, squares, confirmed, probs)
 
 
 def mouse_stays_on_hole(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
-                        confirmed: Mapping[str, str], probs: np.ndarray | None, margin: float) -> int:
+                        confirmed: Mapping[str, str], probs: np.ndarray | None, margin: float,
+                        new: bool | None = None) -> int:
     """A hole spot read as the opened hole where the ``confirmed`` position has a mouse: the
     mouse, unsure, when the classifier's ``probs`` give the mouse at least ``margin`` more than
-    the hole (module doc; in place; how many changed; 0 in a new game or without ``probs``)."""
-    if not confirmed or probs is None or new_game(decided, squares, confirmed, kinds):
+    the hole (module doc; in place; how many changed; 0 in a new game or without ``probs``;
+    ``new`` as ``follow_confirmed``'s)."""
+    if not confirmed or probs is None or (new_game(decided, squares, confirmed, kinds) if new is None else new):
         return 0
     m, h = CLASSES.index("mouse"), CLASSES.index("hole")
     n = 0
@@ -182,5 +179,6 @@ def _no_mouse_back(decided: list[tuple[str | None, float]], kinds: Sequence[str]
     mice.sort(key=lambda i: float(probs[i, j]) if probs is not None else decided[i][1])
     for i in mice[:len(mice) - left]:
         now = allowed_now(kinds[i], confirmed.get(squares[i])) - {"mouse", "cat"}
-        decided[i] = likeliest_allowed(None if probs is None else probs[i], now, "hole" if "hole" in now else "-")
+        decided[i] = likeliest_allowed(None if probs is None else probs[i], now, UNSURE,
+                                       "hole" if "hole" in now else "-")
     return len(mice) - left

@@ -66,6 +66,20 @@ MOST = {"cat": 1, "mouse": 4}
 """One cat, four mice at most (C1)."""
 
 
+def likeliest_allowed(row: np.ndarray | None, allowed: set[str], cap: float,
+                      fallback: str = "-") -> tuple[str | None, float]:
+    """A reading the rules changed: the classifier's likeliest class among ``allowed`` (``row``:
+    one spot's probabilities, as ``CLASSES``), its probability renormalised over them (float64);
+    ``fallback`` without the classifier; never surer than ``cap``; None for the floor."""
+    if row is None:
+        pick, p = fallback, cap
+    else:
+        q = np.where([c in allowed for c in CLASSES], np.asarray(row, np.float64), 0.0)
+        k = int(q.argmax())
+        pick, p = CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9))
+    return (None if pick == "-" else pick, float(min(p, cap)))
+
+
 def _logd(d: np.ndarray) -> np.ndarray:
     out: np.ndarray = np.log(np.minimum(np.asarray(d, np.float64), 50.0) + 0.05)
     return out
@@ -466,9 +480,7 @@ def cat_stands(out: list[tuple[str | None, float]], kinds: list[str], probs: np.
         return False
     best = max(mice, key=lambda i: float(p[i, j]))
     i = now[0]
-    q = np.where([c in ALLOWED[kinds[i]] and c not in ("cat", "mouse") for c in CLASSES], p[i], 0.0)
-    k = int(q.argmax())
-    out[i] = (None if CLASSES[k] == "-" else CLASSES[k], float(min(UNSURE_CAT, q[k] / max(float(q.sum()), 1e-9))))
+    out[i] = likeliest_allowed(p[i], ALLOWED[kinds[i]] - {"cat", "mouse"}, UNSURE_CAT)
     out[best] = ("cat", UNSURE_CAT)
     return True
 
@@ -503,8 +515,6 @@ def cat_here(out: list[tuple[str | None, float]], rules: list[tuple[str | None, 
         elif rules[i][0] != "cat":
             out[i] = rules[i]
         else:
-            q = np.where([c in ALLOWED[kinds[i]] and c != "cat" for c in CLASSES], p[i], 0.0)
-            k = int(q.argmax())
-            out[i] = (None if CLASSES[k] == "-" else CLASSES[k], float(q[k] / max(float(q.sum()), 1e-9)))
+            out[i] = likeliest_allowed(p[i], ALLOWED[kinds[i]] - {"cat"}, 1.0)
     out[best] = ("cat", min(0.5, float(p[best, j]) + 0.3))
     return True

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.boardlocate import camera_from_homography
-from vision.chop_squares import ALLOWED, CLASSES
+from vision.chop_squares import ALLOWED, CLASSES, likeliest_allowed
 
 CLASSES_FIGURES = {CLASSES.index("mouse"), CLASSES.index("cat")}
 """The classifier's columns of the figures."""
@@ -175,10 +175,7 @@ def tallest_cat(out: list[tuple[str | None, float]], kinds: list[str], probs: np
         if heights.get(i, 0.0) >= FIGURE_MIN and figure:
             out[i] = ("mouse", UNSURE)
         else:
-            q = np.array([p[i, k] if c in ALLOWED[kinds[i]] and c not in ("cat", "mouse") else 0.0
-                          for k, c in enumerate(CLASSES)])
-            k = int(q.argmax())
-            out[i] = (None if CLASSES[k] == "-" else CLASSES[k], float(min(UNSURE, q[k] / max(float(q.sum()), 1e-9))))
+            out[i] = likeliest_allowed(p[i], ALLOWED[kinds[i]] - {"cat", "mouse"}, UNSURE)
     out[best] = ("cat", UNSURE)
     return True
 

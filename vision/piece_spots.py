@@ -21,7 +21,7 @@ from vision.piece_config import PieceConfig
 from vision.piece_looks import (CENTRE_WINDOW, INNER, P, WINDOW, _centre_change, _detrend, _look_features, _smooth,
                                 appearance, total_evidence)
 from vision.printing import render_board
-from vision.printpose import PrintPose, needs_print_pose, print_pose
+from vision.printpose import PrintPose, camera_px_per_mm, needs_print_pose, print_pose
 from vision.print_shift import displaced
 from vision.read_fast import BoxPatches
 
@@ -347,14 +347,7 @@ class SpotFeatures:
     def _camera_px_per_mm(self, pose: BoardPose) -> float:
         """How many camera pixels one board millimetre covers, around the middle of the board."""
         assert pose.homography is not None
-        h = pose.homography
-        x, y = self.board.width_mm / 2, self.board.height_mm / 2
-        w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
-        u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
-        v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
-        jac = np.array([[h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]],
-                        [h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]]]) / w
-        return float(np.sqrt(abs(np.linalg.det(jac))))
+        return camera_px_per_mm(pose.homography, self.board.width_mm / 2, self.board.height_mm / 2)
 
     def _empty_at(self, cam_px_per_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The empty print as a camera this coarse sees it (sampled at its resolution), and its

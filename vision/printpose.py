@@ -232,20 +232,25 @@ def _pyramid(gray: np.ndarray) -> list[np.ndarray]:
     return levels
 
 
-def _warp_level(levels: list[np.ndarray], h: np.ndarray, to_mm: np.ndarray, size: tuple[int, int],
-                centre: tuple[float, float], k: float) -> np.ndarray:
-    """The view ``size`` whose pixels ``h @ to_mm`` takes to image pixels, sampled from the
-    pyramid level with at least ``k`` pixels per board mm at ``centre`` (board mm): a far
-    board's view is not aliased."""
-    x, y = centre
+def camera_px_per_mm(h: np.ndarray, x: float, y: float) -> float:
+    """How many image pixels one board millimetre covers at (``x``, ``y``) (board mm) under the
+    homography ``h`` (board mm to image pixels): the root of its local Jacobian's determinant."""
     w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
     u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
     v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
     jac = np.array([[h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]],
                     [h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]]]) / w
-    px_per_mm = float(np.sqrt(abs(np.linalg.det(jac))))
+    return float(np.sqrt(abs(np.linalg.det(jac))))
+
+
+def _warp_level(levels: list[np.ndarray], h: np.ndarray, to_mm: np.ndarray, size: tuple[int, int],
+                centre: tuple[float, float], k: float) -> np.ndarray:
+    """The view ``size`` whose pixels ``h @ to_mm`` takes to image pixels, sampled from the
+    pyramid level with at least ``k`` pixels per board mm at ``centre`` (board mm): a far
+    board's view is not aliased."""
+    scale = camera_px_per_mm(h, *centre)
     level = 0
-    while level + 1 < len(levels) and px_per_mm / 2 ** (level + 1) >= k:
+    while level + 1 < len(levels) and scale / 2 ** (level + 1) >= k:
         level += 1
     m = np.diag([0.5 ** level, 0.5 ** level, 1.0]) @ h @ to_mm
     out: np.ndarray = cv2.warpPerspective(levels[level], m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,

@@ -129,6 +129,24 @@ def test_the_cat_is_never_read_on_a_face_up_cheese_of_the_confirmed_position() -
     assert cat_off_cheese(laid, ["1,3", *many], confirmed, wide) == 0 and laid[0] == ("cat", 0.66)
 
 
+def test_no_cat_is_moved_off_a_cheese_in_a_new_game_told_by_the_spots_kinds() -> None:
+    # session 27 (mend): cat_off_cheese asks new_game with the spots' kinds, as follow_confirmed,
+    # mouse_stays_on_hole and missing_mice do. An early position (four slab squares had lost
+    # their slab) then four clear slabs back and none read empty: the slabs laid again, though
+    # under the six clear slabs the count alone needs; the cat stays where it is read
+    squares = ["1,3", "5,0", "5,1", "5,2", "5,3"]
+    confirmed = {"1,3": "cheese", "5,0": "mouse:1", "5,1": "mouse:2", "5,2": "cat"}
+    probs = _probs([{"-": 0.6, "mouse": 0.3, "cat": 0.1}] + [{"slab": 0.95, "cat": 0.05}] * 4)
+    laid: list[tuple[str | None, float]] = [("cat", 0.66)] + [("slab", 0.95)] * 4
+    assert cat_off_cheese(laid, squares, confirmed, probs, ["slab"] * 5) == 0 and laid[0] == ("cat", 0.66)
+    # without the kinds (the count alone) it is no new game: the cheese, asked
+    assert cat_off_cheese(laid, squares, confirmed, probs) == 1 and laid[0] == ("cheese", 0.5)
+    # two clear slabs back, two read empty (a face-up cheese, the floor): no new game with the kinds
+    seen: list[tuple[str | None, float]] = [("cat", 0.66)] + [("slab", 0.95)] * 3 + [(None, 0.9)]
+    seen[1] = ("cheese", 0.9)
+    assert cat_off_cheese(seen, squares, confirmed, probs, ["slab"] * 5) == 1 and seen[0] == ("cheese", 0.5)
+
+
 @pytest.fixture(scope="module")
 def group_c4201(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, object]]]:
     # the third family's held-out seed 4201 of session 19's lead, Chop! Chop! group 2 (pale

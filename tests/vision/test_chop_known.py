@@ -14,8 +14,10 @@ import pytest
 
 from tests.vision.group_reads import c_group
 from vision.boarddefaults import board_for
+from vision.chop_cat import cat_off_cheese
+from vision.chop_count import missing_mice
 from vision.chop_known import UNSURE, allowed_now, follow_confirmed, mouse_stays_on_hole, new_game
-from vision.chop_squares import CLASSES
+from vision.chop_squares import ALLOWED, CLASSES
 from vision.imageload import load_image
 from vision.pieces import BoardReader, comparable
 
@@ -63,6 +65,59 @@ def test_nothing_changes_without_a_confirmed_position_or_in_a_new_game() -> None
     few: list[tuple[str | None, float]] = [("slab", 0.95)] + [(None, 0.9)] * 7
     assert follow_confirmed(few, ["slab"] * 8, squares, {"0,0": "mouse:1"}) == 1
     assert few[0] == (None, UNSURE)
+
+
+def _frame_steps(decided: list[tuple[str | None, float]], kinds: list[str], squares: list[str],
+                 confirmed: dict[str, str], probs: np.ndarray, holes: list[int], flat: list[int],
+                 once: bool) -> list[tuple[str | None, float]]:
+    """``vision.chop_frame``'s steps against the confirmed position in its order, the mice's look
+    (``far_from_mice``: a hole spot's mouse read as the hole) at ``holes`` and the flat slabs
+    (``chop_flat``: a slab read as the floor, unsure) at ``flat``; ``once``: the new game told
+    once and passed, as chop_frame does, else told by each step."""
+    out = list(decided)
+    new = new_game(out, squares, confirmed, kinds) if once else None
+    mouse_stays_on_hole(out, kinds, squares, confirmed, probs, 0.1, new)
+    for i in holes:
+        if kinds[i] == "hole" and out[i][0] == "mouse":
+            out[i] = ("hole", 0.6)
+    follow_confirmed(out, kinds, squares, confirmed, probs, new)
+    cat_off_cheese(out, squares, confirmed, probs, kinds, new)
+    changed = 0
+    for i in flat:
+        if out[i][0] == "slab":
+            out[i], changed = (None, UNSURE), changed + 1
+    missing_mice(out, [[s] for s in squares], confirmed, probs, kinds=kinds,
+                 new=(None if new and changed else new) if once else None)
+    return out
+
+
+def test_a_frame_s_new_game_told_once_leaves_every_reading_as_each_step_telling_it() -> None:
+    # session 27 (mend): chop_frame tells new_game once instead of four times; random frames,
+    # some of them new games (many slabs back), some ended by a flat slab, read the same
+    rng = np.random.default_rng(27)
+    kinds_all = ["slab"] * 5 + ["hole", "table", "floor"]
+    before = ["slab", "slab", "cheese", "mouse:1", "mouse:2", "cat", None, None]
+    told = {"new": 0, "ended": 0}
+    for _ in range(600):
+        n = int(rng.integers(8, 30))
+        squares = [f"{i // 8},{i % 8}" for i in range(n)]
+        kinds = [str(rng.choice(kinds_all)) for _ in range(n)]
+        laid = rng.random() < 0.5  # many clear slabs read: a new game is likely
+        decided: list[tuple[str | None, float]] = []
+        for k in kinds:
+            can = sorted(ALLOWED[k] | {"slab", "cheese"} if k == "slab" else ALLOWED[k])
+            t = "slab" if laid and k == "slab" and rng.random() < 0.7 else str(rng.choice(can))
+            decided.append((None if t == "-" else t, float(rng.choice([0.3, 0.6, 0.95]))))
+        confirmed = {s: str(t) for s in squares if (t := rng.choice(before)) is not None}
+        probs = rng.dirichlet(np.ones(len(CLASSES)) * 0.5, size=n)
+        holes = [int(i) for i in rng.choice(n, size=3)]
+        flat = [int(i) for i in rng.choice(n, size=int(rng.integers(0, 6)))]
+        once = _frame_steps(decided, kinds, squares, confirmed, probs, holes, flat, True)
+        assert once == _frame_steps(decided, kinds, squares, confirmed, probs, holes, flat, False)
+        if new_game(decided, squares, confirmed, kinds):
+            told["new"] += 1
+            told["ended"] += not new_game(once, squares, confirmed, kinds)
+    assert told["new"] >= 50 and told["ended"] >= 5, told  # both paths were taken
 
 
 def test_a_new_game_is_the_slabs_laid_on_the_squares_that_had_lost_theirs() -> None:
