@@ -1,0 +1,54 @@
+"""Qubism's faint ring-arrow cube tops found by a grid of circles at a ring's radii (vision.qubism_ring,
+``RingRule.grid_cover``, session 26, qempty; off by default).
+
+The crops in ``data/qubism_faint_rings_grid.npz`` are the eight top crops the reader cut on the second 3-D
+family's dev set 3254 (group 3: wooden ring-arrow cubes, the lamp alone; pose and lift under a millimetre)
+of cubes read as empty there: their ring's step is under the crop's noise on part of its circle, so no
+circle closes on ``RingRule.cover`` of its angles. Negatives: session 25's fixture's four non-cube crops
+whose best circle was the most closed (a white pawn's head, two empty squares)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.qubism_glyph import GlyphRule
+from vision.qubism_ring import RingRule, ring_glyph, ring_tops
+
+_DATA = np.load(Path(__file__).parent / "data" / "qubism_faint_rings_grid.npz")
+CROPS = _DATA["crops"].astype(np.float32) / 255
+WANTS = [str(w) for w in _DATA["wants"]]
+_OLD = np.load(Path(__file__).parent / "data" / "qubism_faint_rings.npz")
+OTHERS = _OLD["crops"][[k for k, w in enumerate(_OLD["wants"]) if not str(w).startswith("cube")]].astype(np.float32) / 255
+GRID = RingRule(grid_cover=0.5)
+
+
+def test_the_shipped_search_finds_none_of_the_eight() -> None:
+    assert CROPS.shape == (8, 48, 48) and len(OTHERS) == 4
+    assert ring_tops(CROPS, RingRule()) == [None] * 8  # the default: grid off, the reads as before
+
+
+def test_the_grid_finds_six_of_the_eight_rings_with_their_arrows() -> None:
+    found = ring_tops(CROPS, GRID)
+    right = 0
+    for crop, want, f in zip(CROPS, WANTS, found):
+        if f is None:
+            continue
+        assert f.tone == -1 and 11 <= f.radius <= 15 and 0.5 <= f.cover < RingRule().cover
+        right += ring_glyph(crop, f, GlyphRule()).direction == want.split()[0][5:]
+    assert right == 6
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_no_ring_on_a_pawns_head_or_an_empty_square_with_the_grid(k: int) -> None:
+    assert ring_tops([OTHERS[k]], GRID) == [None]
+
+
+def test_one_crop_alone_reads_as_in_a_batch() -> None:
+    batch = ring_tops(CROPS, GRID)
+    for k in range(len(CROPS)):
+        one = ring_tops([CROPS[k]], GRID)[0]
+        assert (one is None) == (batch[k] is None)
+        assert one is None or batch[k] is None or (one.x, one.y, one.radius, one.cover) == (batch[k].x, batch[k].y, batch[k].radius, batch[k].cover)
