@@ -216,14 +216,14 @@ def _grid_best(stack: _Stack, crops: np.ndarray, noise: np.ndarray, rule: RingRu
     v = cv2.remap(stack.image, mx, my, cv2.INTER_LINEAR).reshape(len(crops), len(grid), 3, -1)
     on, inner, outer = v[:, :, 0], v[:, :, 1], v[:, :, 2]
     limit = noise[crops, None, None].astype(np.float32)
-    coarse = np.concatenate([np.count_nonzero(np.minimum(inner, outer) - on > limit, axis=2),
-                             np.count_nonzero(on - np.maximum(inner, outer) > limit, axis=2)], axis=1)  # [crops, per]
+    coarse = np.concatenate([_held(np.minimum(inner, outer) - on > limit), _held(on - np.maximum(inner, outer) > limit)],
+                            axis=1)  # [crops, per]
     hope = np.max(coarse, axis=1) >= rule.grid_gate * v.shape[3]  # the rest: no circle near closing
     out: list[tuple[float, float, float, float, int]] = [(0.0, 0.0, 0.0, 0.0, 0)] * len(crops)
     if not hope.any():
         return out
     coarse, which, crops = coarse[hope], np.flatnonzero(hope), crops[hope]
-    picked = np.sort(np.argsort(-coarse, axis=1, kind="stable")[:, :keep], axis=1)  # [crops, keep], in the grid's order
+    picked = np.sort(np.argsort(-coarse.astype(np.int16), axis=1, kind="stable")[:, :keep], axis=1)  # [crops, keep], in the grid's order
     circles = np.tile(grid, (2, 1))[picked].reshape(-1, 3)
     tones = np.repeat([-1, 1], len(grid))[picked]  # [crops, keep]
     of = np.repeat(crops, keep)
@@ -354,9 +354,16 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
         step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
     else:
         step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
-    held = np.count_nonzero(step > (noise[:, None] if isinstance(noise, np.ndarray) else noise), axis=1)
+    held = _held(step > (noise[:, None] if isinstance(noise, np.ndarray) else noise))
     cover: np.ndarray = held / step.shape[1]  # the share of angles (``.mean`` of the booleans, bit for bit)
     return cover
+
+
+def _held(ok: np.ndarray) -> np.ndarray:
+    """How many of the last axis hold (``np.count_nonzero(ok, axis=-1)``, without its cast to 64-bit integers:
+    at most 64 angles, counted in bytes)."""
+    held: np.ndarray = np.ascontiguousarray(ok).view(np.uint8).sum(axis=-1, dtype=np.uint8)
+    return held
 
 
 def _arrow(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> np.ndarray | None:
