@@ -42,9 +42,10 @@ class CubeSpots(SpotFeatures):
     """The learned shapes as arrays (``_learned_shapes``)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
-                      decided: list[tuple[str | None, float]]) -> list[tuple[int, tuple[str | None, float]]]:
-        """Qubism's cubes corrected from their top faces (``vision.qubism_read``); returns the cubes
-        the nine-cube cap took off (``settle_cubes``)."""
+                      decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]] | None = None
+                      ) -> list[tuple[int, tuple[str | None, float]]]:
+        """Qubism's cubes corrected from their top faces (``vision.qubism_read``; ``looked``: the readings before
+        the piece count); returns the cubes the nine-cube cap took off (``settle_cubes``)."""
         rule = self.config.cube_tops
         assert rule is not None and pose.homography is not None
         look = [i for i, (t, _) in enumerate(decided) if t is not None or score[i] >= rule.min_score]
@@ -67,7 +68,7 @@ class CubeSpots(SpotFeatures):
             found, hits = with_glyphs_small([faces[i] for i in look], tops, rule.glyphs,
                                             small_rule(rule) if fused else rule.glyphs, ask)
             faces.update(zip(look, found))
-        with_rings(faces, look, tops, decided, score, rule)  # a closed ring on a top (vision.qubism_ring)
+        with_rings(faces, look, tops, decided, score, rule, looked)  # a closed ring on a top (vision.qubism_ring)
         moved = moved_tops(img, to_top, look, centres, decided, faces, self.cell_mm, rule, lens)
         bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
                 and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]  # occupied, by its evidence
@@ -112,7 +113,7 @@ class CubeSpots(SpotFeatures):
         stage took put back (``_pawns_back``; ``looked``: the readings before the count) and a cube
         the nine-cube cap took off for it brought back (``vision.qubism_pawns.cubes_back``)."""
         counted = list(decided)
-        capped = self._settle_cubes(img, pose, score, decided)
+        capped = self._settle_cubes(img, pose, score, decided, looked)
         back = self._pawns_back(looked, counted, decided)
         rule, pawns = self.config.cube_tops, self.config.pawns_back
         if rule is not None and pawns is not None and pawns.cubes:

@@ -66,6 +66,28 @@ class RingRule:
     starts: int = 1
     """Where the circle of the strongest correlation is not closed: how many of each radius's best places
     (either tone) are refined, the most closed first (0: none, as before session 25)."""
+    grid_cover: float = 0.5
+    """Where no circle found so closes: the best of a grid of circles near the middle at a cube ring's radii
+    (``grid_radii``, centres ``grid_step`` apart within ``grid_reach`` of the middle, either tone, refined a pixel
+    around) is taken where its cover reaches this (0: off). Session 26 (qempty): a faint ring whose step is under
+    the crop's noise on part of its circle closes on 0.44-0.80 of its angles; no empty square's or pawn's crop of
+    the three dev second-family sets reached 0.44 (988 crops); 0.5 measured. On by default since session 27
+    (qempty2), coarse to fine (``grid_coarse``, ``grid_keep``, ``grid_gate``) and only where the looks read a piece
+    (``vision.qubism_read.with_rings``)."""
+    grid_radii: tuple[float, float, float] = (10.5, 14.5, 1.0)
+    """Radii of the grid (first, last, step), crop pixels: the second family's rings lie at 12.5-13."""
+    grid_step: float = 2.0
+    """Distance of the grid's centres, crop pixels."""
+    grid_reach: float = 6.0
+    """The grid's centres at most this far from the crop's middle along either axis, crop pixels."""
+    grid_coarse: int = 4
+    """The grid's circles first compared on every this-th of the 64 angles, ..."""
+    grid_keep: int = 8
+    """... the most closed this many of each crop then at all angles."""
+    grid_gate: float = 0.25
+    """... where the most closed of them holds on this share of those angles (the rest left: session 27, qempty2,
+    on the three second-family dev sets' 1,133 asked crops every grid circle that closed on 0.5 at all angles held on
+    0.31 or more of every fourth; 57 % of the crops under 0.25)."""
 
 
 @dataclass(frozen=True)
@@ -116,8 +138,10 @@ def _spectra(rule: RingRule, size: int) -> tuple[np.ndarray, list[np.ndarray]]:
     return _SPECTRA[key]
 
 
-def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingTop | None]:
-    """The closed ring near the middle of each top crop (grey 0-1, ``SIDE`` square), or None."""
+def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule,
+              grid: np.ndarray | list[bool] | None = None) -> list[RingTop | None]:
+    """The closed ring near the middle of each top crop (grey 0-1, ``SIDE`` square), or None; ``RingRule.grid_cover``'s
+    grid looked at only on the crops ``grid`` marks (None: every crop)."""
     if not len(tops):
         return []
     gs = np.stack([np.asarray(t, np.float32) for t in tops])
@@ -167,8 +191,76 @@ def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule) -> list[RingT
         for n, (cov, cx, cy, r, tone) in zip(again, better):
             if cov > found[n][0]:
                 found[n] = (cov, cx, cy, r, tone)
-    return [None if cov < rule.cover else RingTop(cx, cy, r, tone, cov, _arrow(gs[n], cx, cy, r, tone, rule))
+    left = [n for n, f in enumerate(found) if f[0] < rule.cover and (grid is None or grid[n])] if rule.grid_cover > 0 else []
+    grid: set[int] = set()
+    if left:  # still not closed: a grid of circles at a ring's radii, the best taken at ``grid_cover``
+        for n, best in zip(left, _grid_best(stack, np.array(left), noise, rule)):
+            if best[0] >= rule.grid_cover:
+                found[n] = best
+                grid.add(n)
+    return [None if cov < rule.cover and n not in grid else RingTop(cx, cy, r, tone, cov, _arrow(gs[n], cx, cy, r, tone, rule))
             for n, (cov, cx, cy, r, tone) in enumerate(found)]
+
+
+def _grid_best(stack: _Stack, crops: np.ndarray, noise: np.ndarray, rule: RingRule
+               ) -> list[tuple[float, float, float, float, int]]:
+    """``(cover, x, y, r, tone)`` of the most closed circle of ``RingRule.grid_*``'s grid on each of the stacked
+    ``crops`` (either tone), refined over the circles a pixel around it (``_NEAR``). Coarse to fine: every circle's
+    cover on every ``grid_coarse``-th angle (one sampling for both tones, in one remap of maps kept between calls), the
+    ``grid_keep`` most closed of each crop then at all angles (``_covers``), the best refined."""
+    grid, maps = _grid_maps(rule)
+    per = 2 * len(grid)
+    keep = min(rule.grid_keep, per)
+    mx = np.broadcast_to(maps[0], (len(crops), *maps[0].shape)).reshape(-1, maps[0].shape[1])
+    my = (maps[1][None] + (crops * stack.tall).astype(np.float32)[:, None, None]).reshape(-1, maps[1].shape[1])  # each crop's rows
+    v = cv2.remap(stack.image, mx, my, cv2.INTER_LINEAR).reshape(len(crops), len(grid), 3, -1)
+    on, inner, outer = v[:, :, 0], v[:, :, 1], v[:, :, 2]
+    limit = noise[crops, None, None].astype(np.float32)
+    coarse = np.concatenate([_held(np.minimum(inner, outer) - on > limit), _held(on - np.maximum(inner, outer) > limit)],
+                            axis=1)  # [crops, per]
+    hope = np.max(coarse, axis=1) >= rule.grid_gate * v.shape[3]  # the rest: no circle near closing
+    out: list[tuple[float, float, float, float, int]] = [(0.0, 0.0, 0.0, 0.0, 0)] * len(crops)
+    if not hope.any():
+        return out
+    coarse, which, crops = coarse[hope], np.flatnonzero(hope), crops[hope]
+    picked = np.sort(np.argsort(-coarse.astype(np.int16), axis=1, kind="stable")[:, :keep], axis=1)  # [crops, keep], in the grid's order
+    circles = np.tile(grid, (2, 1))[picked].reshape(-1, 3)
+    tones = np.repeat([-1, 1], len(grid))[picked]  # [crops, keep]
+    of = np.repeat(crops, keep)
+    cover = stack.covers(circles, of, tones.ravel(), noise[of], rule).reshape(len(crops), keep)
+    at = np.argmax(cover, axis=1)
+    best = circles.reshape(len(crops), keep, 3)[np.arange(len(crops)), at]  # [crops, 3]
+    tone = tones[np.arange(len(crops)), at]
+    near = (best[:, None, :] + _NEAR[None]).reshape(-1, 3)
+    near_tone = np.repeat(tone, len(_NEAR))
+    near_of = np.repeat(crops, len(_NEAR))
+    again = stack.covers(near, near_of, near_tone, noise[near_of], rule).reshape(len(crops), -1)
+    for n, m in enumerate(which):
+        k = int(np.argmax(again[n]))
+        cov, (x, y, r) = (float(again[n, k]), near[n * len(_NEAR) + k]) if again[n, k] > cover[n, at[n]] else \
+            (float(cover[n, at[n]]), best[n])
+        out[m] = (cov, float(x), float(y), float(r), int(tone[n]))
+    return out
+
+
+_GRID: dict[RingRule, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = {}
+
+
+def _grid_maps(rule: RingRule) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """``RingRule.grid_*``'s circles (x, y, r: crop pixels, [circles, 3]) and the maps (x, y) that sample each on its
+    ring and its two neighbours at every ``grid_coarse``-th angle in the first crop of a ``_Stack``."""
+    if rule not in _GRID:
+        c = (SIDE - 1) / 2
+        xs = np.arange(c - rule.grid_reach, c + rule.grid_reach + 1e-6, rule.grid_step)
+        first, last, step = rule.grid_radii
+        rs = np.arange(first, last + 1e-6, step)
+        grid = np.array([(x, y, r) for x in xs for y in xs for r in rs])
+        ring = grid[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])
+        cos, sin = _COS[::rule.grid_coarse], _SIN[::rule.grid_coarse]
+        mx = (grid[:, 0, None, None] + _STACK_PAD + ring[:, :, None] * cos).astype(np.float32).reshape(len(grid) * 3, -1)
+        my = (grid[:, 1, None, None] + _STACK_PAD + ring[:, :, None] * sin).astype(np.float32).reshape(len(grid) * 3, -1)
+        _GRID[rule] = (grid, (mx, my))
+    return _GRID[rule]
 
 
 _TALL: dict[tuple[RingRule, int], np.ndarray] = {}
@@ -196,6 +288,10 @@ class _Stack:
         p = _STACK_PAD
         self.tall = SIDE + 2 * p
         self.image = np.vstack([cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE) for g in gs])
+
+    def crop(self, n: int) -> np.ndarray:
+        """The ``n``-th crop in its border (a view)."""
+        return self.image[n * self.tall:(n + 1) * self.tall]
 
     def covers(self, circles: np.ndarray, crop: np.ndarray, tone: np.ndarray, noise: np.ndarray,
                rule: RingRule) -> np.ndarray:
@@ -258,9 +354,16 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
         step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
     else:
         step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
-    held = np.count_nonzero(step > (noise[:, None] if isinstance(noise, np.ndarray) else noise), axis=1)
+    held = _held(step > (noise[:, None] if isinstance(noise, np.ndarray) else noise))
     cover: np.ndarray = held / step.shape[1]  # the share of angles (``.mean`` of the booleans, bit for bit)
     return cover
+
+
+def _held(ok: np.ndarray) -> np.ndarray:
+    """How many of the last axis hold (``np.count_nonzero(ok, axis=-1)``, without its cast to 64-bit integers:
+    at most 64 angles, counted in bytes)."""
+    held: np.ndarray = np.ascontiguousarray(ok).view(np.uint8).sum(axis=-1, dtype=np.uint8)
+    return held
 
 
 def _arrow(g: np.ndarray, x: float, y: float, r: float, tone: int, rule: RingRule) -> np.ndarray | None:

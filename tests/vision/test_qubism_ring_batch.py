@@ -65,7 +65,7 @@ def _plain(found: RingTop | None) -> tuple[float, float, float, float, int] | No
 
 @pytest.mark.parametrize("starts", [0, 1, 3])
 def test_the_same_rings_as_the_search_one_call_a_radius(starts: int) -> None:
-    rule = RingRule(starts=starts)
+    rule = RingRule(starts=starts, grid_cover=0.0)  # the search alone (the grid after it: test_qubism_ring_grid.py)
     now = [_plain(f) for f in ring_tops(TURNED, rule)]
     assert now == _before(TURNED, rule)
     assert sum(f is not None for f in now) >= (16 if starts else 0)  # the faint rings, found turned every way
