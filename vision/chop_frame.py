@@ -6,9 +6,8 @@ or the floor where only the brightness changed (the print's shared chroma taken 
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
 a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
 what the last confirmed position lets each square hold (``vision.chop_known``), no cat on its
-face-up cheese (``vision.chop_cat``), a slab read without its back's pattern (``vision.chop_flat``),
-the mice missing now (``vision.chop_count``) and a square unchanged since the confirmed position's
-frame holding what it held (``vision.chop_still``).
+face-up cheese (``vision.chop_cat``), a slab read without its back's pattern (``vision.chop_flat``)
+and the mice missing now (``vision.chop_count``).
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole
 from vision.chop_read import HolePictures, apply_rules, shade_mice
-from vision.chop_still import changes, remember, stays_still
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
                                  square_model)
 from vision.chop_tall import tall_cat
@@ -76,7 +74,4 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
         flat_slabs(decided, kinds, patches, reader.chop_slab_texture, probs, *cfg.chop_slab_flat)
     if reader.confirmed:  # its mice missing now: asked where they stood (vision.chop_count)
         missing_mice(decided, reader.groups, reader.confirmed, probs, kinds=kinds)
-    ref = remember(reader, patches)  # a square unchanged since the confirmed position's frame (vision.chop_still)
-    if reader.confirmed and ref is not None and cfg.chop_still is not None:
-        stays_still(decided, kinds, reader.groups, reader.confirmed, changes(patches, ref), cfg.chop_still)
     return decided

@@ -313,11 +313,6 @@ class PieceConfig:
     first), a slab read with under the second times its start texture is its likeliest other
     reading, unsure (``vision.chop_flat.flat_slabs``); None: never (``docs/readme/board.md``,
     session 26, chopc)."""
-    chop_still: float | None = 0.3
-    """Chop! Chop!: a spot off the holes whose patch changed less than this share of the frame's
-    median change since the frame that showed the confirmed position holds what that position
-    says (a mouse or nobody), unsure (``vision.chop_still``); None: never (``docs/readme/board.md``,
-    session 27, chopc4)."""
     chop_hole_mouse_far: float | None = 1.0
     """Chop! Chop!: a mouse read on a hole whose look is farther than this from every learned
     mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the
