@@ -55,6 +55,21 @@ def shifted_direction(reads: list[str | None], rule: ShiftRule) -> str | None:
     return direction if reads.count(direction) >= rule.agree else None
 
 
+def read_until_settled(crops: np.ndarray, glyph: GlyphRule, needles: NeedleRule, rule: ShiftRule) -> list[str | None]:
+    """``asked_arrow`` of a cube's shifted crops in order, stopped where ``shifted_direction``'s answer is
+    already None whatever the rest read: two directions read, or too few crops left for any direction to
+    reach ``rule.agree``. The reads so far are returned; ``shifted_direction`` of them equals its answer
+    on all the crops' reads (each crop is read on its own: the answer is the same, the rest's cost saved)."""
+    reads: list[str | None] = []
+    for n, crop in enumerate(crops):
+        reads.append(asked_arrow(crop, None, glyph, needles))
+        seen = {r for r in reads if r is not None}
+        left = len(crops) - n - 1
+        if len(seen) > 1 or (max((reads.count(d) for d in seen), default=0) + left < rule.agree):
+            break
+    return reads
+
+
 def shifted_arrows(decided: list[tuple[str | None, float]], look: list[int], centres_mm: np.ndarray,
                    cell_mm: float, cut: Callable[[np.ndarray], np.ndarray], moved: frozenset[int],
                    glyph: GlyphRule, needles: NeedleRule, rule: ShiftRule) -> list[int]:
@@ -70,8 +85,7 @@ def shifted_arrows(decided: list[tuple[str | None, float]], look: list[int], cen
     crops = cut(np.concatenate([centres_mm[k][None, :] + offs for k in asked]))
     out: list[int] = []
     for j, k in enumerate(asked):
-        reads = [asked_arrow(crop, None, glyph, needles) for crop in crops[j * len(offs):(j + 1) * len(offs)]]
-        direction = shifted_direction(reads, rule)
+        direction = shifted_direction(read_until_settled(crops[j * len(offs):(j + 1) * len(offs)], glyph, needles, rule), rule)
         if direction is not None:
             i = look[k]
             decided[i] = (f"cube:{direction}", decided[i][1])

@@ -58,3 +58,24 @@ def test_crops_reading_two_ways_or_one_crop_alone_leave_the_cube_asked() -> None
 
 def test_the_cube_stage_reads_so_by_default() -> None:
     assert CubeTops().shifted == ShiftRule()
+
+
+def test_the_shifted_crops_are_read_only_until_the_answer_is_settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 27 (qspeed2): once two crops read two ways, or too few are left to agree, the rest are not
+    read (each costs a mirror-axis read); the cube's answer is the one all eight crops give."""
+    import vision.qubism_shift as qshift
+    script: list[str | None] = []
+    calls: list[int] = []
+
+    def fake(crop: np.ndarray, mask: None, glyph: GlyphRule, rule: NeedleRule) -> str | None:
+        calls.append(1)
+        return script[len(calls) - 1]
+    monkeypatch.setattr(qshift, "asked_arrow", fake)
+    crops = np.zeros((8, 4, 4), np.float32)
+    cases = [(["N", "S", "N", "N", "N", "N", "N", "N"], 2), ([None] * 8, 7), ([None] * 7 + ["E"], 7),
+             ([None, "W", None, None, None, None, None, "W"], 8), (["E", None, "E", None, "N", "E", "E", "E"], 5)]
+    for reads, read in cases:
+        script[:], calls[:] = reads, []
+        got = qshift.read_until_settled(crops, GlyphRule(), NeedleRule(), ShiftRule())
+        assert len(calls) == read and got == reads[:read]
+        assert shifted_direction(got, ShiftRule()) == shifted_direction(reads, ShiftRule())
