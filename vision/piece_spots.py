@@ -198,7 +198,8 @@ class SpotFeatures:
             self._lifts = (pose, {})
         lift = self._lifts[1].get((image_size, z_mm))
         if lift is None:
-            cam = (self._camera_pool.camera(self, pose, image_size) if self.config.pooled_lift
+            pooled = self.board.game in self.config.pooled_lift  # vision.stillcam
+            cam = (self._camera_pool.camera(self, pose, image_size) if pooled
                    else camera_from_homography(pose.sampling()[0], image_size))  # a lens's pinhole camera
             k = cam.plane_scale(z_mm)
             fx, fy = cam.foot

@@ -72,5 +72,5 @@ def test_one_views_pooled_focal_is_the_frames_own() -> None:
                       camera_from_homography(h, SIZE).focal_px)
 
 
-def test_the_lift_is_pooled_by_default() -> None:
-    assert PieceConfig().pooled_lift is True
+def test_the_lift_is_pooled_for_qubism_only() -> None:
+    assert PieceConfig().pooled_lift == ("qubism",)
