@@ -12,9 +12,9 @@ camera of a table companion stands still between frames, so the views of the lea
 them (``LocateConfig.moved_px``: ``agreed_pose``'s rule) are one camera: their focal equations are
 solved together (``boardlocate.pooled_focal``), and the camera's foot and height are each view's at
 that focal length, the median over the views. Each view keeps its weak prior on the focal length
-(the pool averages the views' estimates, it does not sharpen them): a near square-on camera's views
-all leave the focal length free, and together under one prior they ran to the clip (dev 4252
-group 0: 3200 px, truth 1046; docs/readme/board.md, session 27 qcam2). A frame fitted on one or two
+(the pool averages the views' estimates, it does not sharpen them; one prior for all read a little
+worse on dev, docs/readme/board.md, session 27 qcam2). A view sure of a wrong focal length is
+followed (dev 4252 group 0, near square-on: 3200 px, truth 1046). A frame fitted on one or two
 markers adds no view (its far side is free), but is read with the pooled camera where it
 agrees; a camera that moved reads with its own pose's camera, as before.
 """
