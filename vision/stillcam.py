@@ -78,7 +78,7 @@ def _still(reader: Any, pose: BoardPose, learned: BoardPose) -> bool:
     printed = board.printed_as(pose.corners)
     if any(i not in {m.id for m in printed.markers} for i in pose.corners):
         return False
-    return marker_drift(learned, printed, pose.corners) <= reader.config.locate.moved_px
+    return marker_drift(learned, printed, pose.corners) <= float(reader.config.locate.moved_px)
 
 
 def _pooled(views: list[np.ndarray], image_size: tuple[int, int]) -> CameraGuess:
