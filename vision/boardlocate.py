@@ -538,28 +538,51 @@ def camera_from_homography(h: np.ndarray, image_size: tuple[int, int],
     camera's position from a board homography. A nearly square-on view does not determine the
     focal length; then ``prior_focal`` (default: the image width, about a 53 degree field of
     view) is used, which matters little there because pieces then lean little either way."""
-    w, hgt = image_size
+    w = image_size[0]
     f0 = float(prior_focal or w)
+    # a weak prior on 1/f^2 keeps the estimate sane when the view is square-on
+    return camera_at_focal(h, image_size, pooled_focal([focal_equations(h, image_size, f0)], w, f0))
+
+
+def focal_equations(h: np.ndarray, image_size: tuple[int, int], f0: float | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """A homography's two linear equations ``u * w + v = 0`` in ``w = 1/f^2`` (orthogonal columns
+    and equal norms of ``K^-1 H``, principal point at the image centre), scaled to about 1 at the
+    prior ``f0`` (default the width; the homography's own scale drops out), so that several views
+    of one camera can be pooled (``pooled_focal``)."""
+    w, hgt = image_size
     shift = np.array([[1.0, 0, -w / 2], [0, 1.0, -hgt / 2], [0, 0, 1.0]])
     a = shift @ np.asarray(h, np.float64)
     a1, a2 = a[:, 0], a[:, 1]
-    # unknown w = 1/f^2: orthogonal columns and equal norms of K^-1 H (two linear equations)
     u = np.array([a1[0] * a2[0] + a1[1] * a2[1], a1[0] ** 2 + a1[1] ** 2 - a2[0] ** 2 - a2[1] ** 2])
     v = np.array([a1[2] * a2[2], a1[2] ** 2 - a2[2] ** 2])
-    # a weak prior on w keeps the estimate sane when the view is square-on
+    scale = float(np.abs(u).max()) / float(f0 or w) ** 2 + float(np.abs(v).max()) + 1e-18
+    return u / scale, v / scale
+
+
+def pooled_focal(equations: list[tuple[np.ndarray, np.ndarray]], width: int, f0: float,
+                 prior_views: float = 1.0) -> float:
+    """The focal length (px) that best meets the views' ``focal_equations`` together, with a weak
+    prior at ``f0`` (a square-on view does not determine it) counted ``prior_views`` times,
+    within 0.5-2.5 widths."""
     w_prior = 1 / f0 ** 2
-    scale = float(np.abs(u).max()) * w_prior + float(np.abs(v).max()) + 1e-18
-    k = 0.02 * scale / w_prior  # prior weight, relative to the equations' size
-    wv = (-(u @ v) + k * k * w_prior) / (u @ u + k * k) if (u @ u + k * k) > 0 else w_prior
+    k = 0.02 / w_prior * float(np.sqrt(prior_views))  # prior weight, relative to the equations' size
+    uu = sum(float(u @ u) for u, _ in equations) + k * k
+    wv = (-sum(float(u @ v) for u, v in equations) + k * k * w_prior) / uu
     f = float(1 / np.sqrt(wv)) if wv > 0 else f0
-    f = float(np.clip(f, 0.5 * w, 2.5 * w))
+    return float(np.clip(f, 0.5 * width, 2.5 * width))
+
+
+def camera_at_focal(h: np.ndarray, image_size: tuple[int, int], f: float) -> CameraGuess:
+    """The camera of a homography for a given focal length (px; principal point at the centre)."""
+    w, hgt = image_size
+    shift = np.array([[1.0, 0, -w / 2], [0, 1.0, -hgt / 2], [0, 0, 1.0]])
     kinv = np.array([[1 / f, 0, 0], [0, 1 / f, 0], [0, 0, 1.0]])
-    m = kinv @ a
+    m = kinv @ shift @ np.asarray(h, np.float64)
     lam_s = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
     r1, r2, t = m[:, 0] * lam_s, m[:, 1] * lam_s, m[:, 2] * lam_s
     if t[2] < 0:
         r1, r2, t = -r1, -r2, -t
-    r3 = np.cross(r1, r2)
-    rot = np.column_stack([r1, r2, r3])
+    rot = np.column_stack([r1, r2, np.cross(r1, r2)])
     centre = -rot.T @ t
     return CameraGuess(f, (float(centre[0]), float(centre[1])), float(abs(centre[2])))

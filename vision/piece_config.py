@@ -175,6 +175,11 @@ class PieceConfig:
     """The top-plane score counts this much more (it only has to show that something is there)."""
     cube_top: float = 0.8
     """Height of a cube's top face in square sides (where the arrow is read)."""
+    pooled_lift: tuple[str, ...] = ("qubism",)
+    """Games whose raised planes (``SpotFeatures._lift``) are placed by the camera pooled over the
+    views of a camera that has not moved since the learned photo (``vision.stillcam``), not one
+    frame's. Measured on Qubism; Chop! Chop! (third family, 4331) lost a square with it
+    (docs/readme/board.md, session 27 qcam2)."""
     glyph_cube: float = 0.75
     """Qubism before any cube's look is learned (its start position has none): a spot whose
     look is nearest the white pawn's but whose top, seen at a cube's height, shows an arrow

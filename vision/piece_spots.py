@@ -24,6 +24,7 @@ from vision.printing import render_board
 from vision.printpose import PrintPose, camera_px_per_mm, needs_print_pose, print_pose
 from vision.print_shift import displaced
 from vision.read_fast import BoxPatches
+from vision.stillcam import CameraPool
 
 
 def _spot_groups(board: Board) -> list[list[str]]:
@@ -100,6 +101,7 @@ class SpotFeatures:
         self._ecc_high = self._ecc_blur = np.zeros((1, 1), np.float32)
         self._empty_cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         self._lifts: tuple[BoardPose | None, dict[tuple[tuple[int, int], float], np.ndarray]] = (None, {})
+        self._camera_pool = CameraPool()  # _lift's camera, pooled over a still camera's views (vision.stillcam)
         # White paper outside every square and marker: the photometric reference.
         ref = np.all(empty > 0.93, axis=2).astype(np.uint8)
         block = np.zeros_like(ref)
@@ -196,7 +198,9 @@ class SpotFeatures:
             self._lifts = (pose, {})
         lift = self._lifts[1].get((image_size, z_mm))
         if lift is None:
-            cam = camera_from_homography(pose.sampling()[0], image_size)  # a lens's pinhole camera
+            pooled = self.board.game in self.config.pooled_lift  # vision.stillcam
+            cam = (self._camera_pool.camera(self, pose, image_size) if pooled
+                   else camera_from_homography(pose.sampling()[0], image_size))  # a lens's pinhole camera
             k = cam.plane_scale(z_mm)
             fx, fy = cam.foot
             lift = np.array([[k, 0, (1 - k) * fx], [0, k, (1 - k) * fy], [0, 0, 1.0]])
