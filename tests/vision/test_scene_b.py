@@ -102,7 +102,7 @@ HALF = [((w // 2, h // 2), p) for (w, h), p in scene_b.FRAMES]
 @pytest.fixture(scope="module")
 def four_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Eight scenes, two of each game, every frame half its size (the format and the bench's
-    read back are the point here, not the picture: a quarter of the pixels, the same draws;
+    read back are the point here, not the picture: a quarter of the pixels, by the same code;
     docs/readme/limits.md, session 27, suite2)."""
     root = tmp_path_factory.mktemp("scene_b")
     with pytest.MonkeyPatch.context() as mp:
