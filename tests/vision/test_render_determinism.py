@@ -5,8 +5,9 @@ family's Kilkenny cats drew their colours' jitter in a set's order, so one seed 
 run to run (docs/readme/board.md, session 19, "tidy").
 
 Determinism is the point here, not the picture: every frame is rendered a quarter of its size
-(a sixteenth of the pixels, by the same code), and one process renders all three families (docs/readme/limits.md, session 27, suite2). At 1/4 size the
-test still fails with session 19's set-ordered jitter put back (checked when it was made small)."""
+(a sixteenth of the pixels, by the same code), and one process renders all three families
+(docs/readme/limits.md, session 27, suite2). At 1/4 size the test still fails with session 19's
+set-ordered jitter put back (checked when it was made small)."""
 
 from __future__ import annotations
 
