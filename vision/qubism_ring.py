@@ -192,13 +192,13 @@ def ring_tops(tops: np.ndarray | list[np.ndarray], rule: RingRule,
             if cov > found[n][0]:
                 found[n] = (cov, cx, cy, r, tone)
     left = [n for n, f in enumerate(found) if f[0] < rule.cover and (grid is None or grid[n])] if rule.grid_cover > 0 else []
-    grid: set[int] = set()
+    by_grid: set[int] = set()
     if left:  # still not closed: a grid of circles at a ring's radii, the best taken at ``grid_cover``
         for n, best in zip(left, _grid_best(stack, np.array(left), noise, rule)):
             if best[0] >= rule.grid_cover:
                 found[n] = best
-                grid.add(n)
-    return [None if cov < rule.cover and n not in grid else RingTop(cx, cy, r, tone, cov, _arrow(gs[n], cx, cy, r, tone, rule))
+                by_grid.add(n)
+    return [None if cov < rule.cover and n not in by_grid else RingTop(cx, cy, r, tone, cov, _arrow(gs[n], cx, cy, r, tone, rule))
             for n, (cov, cx, cy, r, tone) in enumerate(found)]
 
 
@@ -288,10 +288,6 @@ class _Stack:
         p = _STACK_PAD
         self.tall = SIDE + 2 * p
         self.image = np.vstack([cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE) for g in gs])
-
-    def crop(self, n: int) -> np.ndarray:
-        """The ``n``-th crop in its border (a view)."""
-        return self.image[n * self.tall:(n + 1) * self.tall]
 
     def covers(self, circles: np.ndarray, crop: np.ndarray, tone: np.ndarray, noise: np.ndarray,
                rule: RingRule) -> np.ndarray:

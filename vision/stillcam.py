@@ -25,9 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from vision.boardlocate import (BoardPose, CameraGuess, camera_at_focal, camera_from_homography, focal_equations,
-                                marker_drift, pooled_focal)
-from vision.stillpose import pose_from_record
+from vision.boardlocate import BoardPose, CameraGuess, camera_at_focal, camera_from_homography, focal_equations, pooled_focal
+from vision.stillpose import pose_from_record, still_drift
 
 VIEW_MARKERS = 3
 """A frame's own pose adds its view to the pool when fitted on at least this many markers."""
@@ -74,11 +73,8 @@ def _still(reader: Any, pose: BoardPose, learned: BoardPose) -> bool:
         return False
     if not pose.corners:
         return pose.kept
-    board = reader.tracker.board
-    printed = board.printed_as(pose.corners)
-    if any(i not in {m.id for m in printed.markers} for i in pose.corners):
-        return False
-    return marker_drift(learned, printed, pose.corners) <= float(reader.config.locate.moved_px)
+    drift = still_drift(reader.tracker.board, pose, learned)
+    return drift is not None and drift <= float(reader.config.locate.moved_px)
 
 
 def _pooled(views: list[np.ndarray], image_size: tuple[int, int]) -> CameraGuess:

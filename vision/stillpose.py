@@ -132,14 +132,21 @@ def agreed_pose(reader: Any, pose: BoardPose) -> BoardPose:
     if not pose.found or pose.kept or not pose.corners or len(pose.used) > few or not reader.model.still_pose:
         return pose
     learned = pose_from_record(reader.model.still_pose)
-    printed = board.printed_as(pose.corners)
-    if learned is None or any(i not in {m.id for m in printed.markers} for i in pose.corners):
-        return pose
-    drift = marker_drift(learned[0], printed, pose.corners)
-    if drift > reader.config.locate.moved_px:
+    drift = None if learned is None else still_drift(board, pose, learned[0])
+    if drift is None or drift > reader.config.locate.moved_px:
         return pose
     return replace(learned[0], markers=pose.markers, used=pose.used, corners=pose.corners, error_px=drift,
                    confidence=pose.confidence, kept=True, doubtful=False)
+
+
+def still_drift(board: Board, pose: BoardPose, learned: BoardPose) -> float | None:
+    """How far (RMS px, ``boardlocate.marker_drift``) the markers ``pose`` found lie from where the
+    learned photo's pose puts them, or None where one of them is not in the board's print: what
+    ``agreed_pose`` and ``vision.stillcam`` weigh against ``LocateConfig.moved_px``."""
+    printed = board.printed_as(pose.corners)
+    if any(i not in {m.id for m in printed.markers} for i in pose.corners):
+        return None
+    return marker_drift(learned, printed, pose.corners)
 
 
 def _shift(dx: float, dy: float) -> np.ndarray:
