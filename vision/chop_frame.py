@@ -6,8 +6,9 @@ or the floor where only the brightness changed (the print's shared chroma taken 
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
 a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
 what the last confirmed position lets each square hold (``vision.chop_known``), no cat on its
-face-up cheese (``vision.chop_cat``), a slab read without its back's pattern (``vision.chop_flat``)
-and the mice missing now (``vision.chop_count``).
+face-up cheese (``vision.chop_cat``), a slab read without its back's pattern (``vision.chop_flat``),
+a slab square read as the floor whose face is not the print (``vision.chop_cheese``) and the mice
+missing now (``vision.chop_count``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from vision.chop_body import cat_body, front_spots
 from vision.chop_cat import cat_off_cheese
+from vision.chop_cheese import cheese_faces
 from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole, new_game
@@ -75,6 +77,8 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     flat = 0
     if cfg.chop_slab_flat is not None:
         flat = flat_slabs(decided, kinds, patches, reader.chop_slab_texture, probs, *cfg.chop_slab_flat)
+    if cfg.chop_cheese_face is not None:  # the floor whose face is not the print: a cheese (vision.chop_cheese)
+        cheese_faces(decided, kinds, squares, reader.last_scores, probs, reader.confirmed, new, *cfg.chop_cheese_face)
     if reader.confirmed:  # its mice missing now: asked where they stood (vision.chop_count; a new game
         # told again where a flat slab may have ended it)
         missing_mice(decided, reader.groups, reader.confirmed, probs, kinds=kinds, new=None if new and flat else new)

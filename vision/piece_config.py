@@ -318,6 +318,12 @@ class PieceConfig:
     first), a slab read with under the second times its start texture is its likeliest other
     reading, unsure (``vision.chop_flat.flat_slabs``); None: never (``docs/readme/board.md``,
     session 26, chopc)."""
+    chop_cheese_face: tuple[float, float, float] | None = (0.1, 0.4, 0.5)
+    """Chop! Chop!: a slab square read as the floor is the face-up cheese, unsure, where the
+    classifier's likeliest reading is the floor and its cheese at least the first times that,
+    and the spot's chroma and spread evidence against the print at least the second and third
+    (``vision.chop_cheese.cheese_faces``; where the confirmed position lets a cheese lie); None:
+    never (``docs/readme/board.md``, session 28, chopcheese)."""
     chop_hole_mouse_far: float | None = 1.0
     """Chop! Chop!: a mouse read on a hole whose look is farther than this from every learned
     mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the
