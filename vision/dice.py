@@ -84,6 +84,10 @@ class DiceConfig:
     small_size: int = 0
     small_side: float = 24.0
     small_value_prob: float = 0.95
+    # ... but not one whose box comes this near the frame's edge (px): the pass's boxes hold a
+    # small die's sides as often as its top, so their shape cannot tell a die cut by the frame
+    # (cut_ratio) from a whole one (docs/readme/dice.md, twentieth round; negative: no such rule)
+    small_edge: float = 2.0
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
     # ... or this much beside a die proposed so (dice packed together damp each other's peaks)
     crowd_threshold: float = 0.12
@@ -492,7 +496,9 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
         small = [p for p in place(bx.nms(_detect_at(region, cfg.small_size, cfg), cfg.nms_iou))
                  if p[1] >= SMALL_MIN_SCORE and bx.side(p[0]) < cfg.small_side * px]
         small = bx.new_small(small, found, cfg.min_value_prob, 4 * cfg.small_side * px)
-        found = bx.take_small(found, _judge(img, small, cfg), cfg.min_value_prob, cfg.small_value_prob)
+        judged = [(b, p, v, 0.0 if cfg.small_edge >= 0 and bx.at_the_edge(b, w, h, cfg.small_edge) else c)
+                  for b, p, v, c in _judge(img, small, cfg)]
+        found = bx.take_small(found, judged, cfg.min_value_prob, cfg.small_value_prob)
     if cfg.second is not None:
         found = second_look(img, found, cfg.second, cfg.min_value_prob)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]
