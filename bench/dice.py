@@ -142,6 +142,13 @@ def main() -> int:
                                          "read by the full one")
     ap.add_argument("--small-size", type=int, default=None,
                     help="DiceConfig.small_size: 640 reads with the pass for small dice (thirteenth round; default 0: off)")
+    ap.add_argument("--small-edge", type=float, default=None,
+                    help="DiceConfig.small_edge: a small die of that pass this near the frame's edge (px) is not "
+                         "taken from it (negative: no such rule; twentieth round)")
+    ap.add_argument("--small-above", type=float, default=None,
+                    help="DiceConfig.small_above: nor one whose strip above is read as a die face this surely "
+                         "(0: no such rule; twentieth round)")
+    ap.add_argument("--small-above-height", type=float, default=None, help="DiceConfig.small_above_height")
     ap.add_argument("--second-model", "--whole-model", dest="second_model",
                     help="the second look's classifiers (ONNX, comma-separated: averaged; vision.dice_whole), "
                          "or 'none': without it")
@@ -163,6 +170,12 @@ def main() -> int:
         cfg = replace(cfg, min_value_prob=a.min_value_prob)
     if a.small_size is not None:
         cfg = replace(cfg, small_size=a.small_size)
+    if a.small_edge is not None:
+        cfg = replace(cfg, small_edge=a.small_edge)
+    if a.small_above is not None:
+        cfg = replace(cfg, small_above=a.small_above)
+    if a.small_above_height is not None:
+        cfg = replace(cfg, small_above_height=a.small_above_height)
     if a.fast_model:
         cfg = replace(cfg, cls_fast=None if a.fast_model == "none" else (Path(a.fast_model), CROP_GROW))
     if a.second_model:

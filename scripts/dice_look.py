@@ -1,7 +1,7 @@
 """Look at what the dice reader gets wrong on a set's photos: every labelled die missed, asked
 about or misread and every extra prediction, one line each and a crop of each on contact sheets.
 
-    .venv/bin/python scripts/dice_look.py VAL OUT [--split val] [--sets a,b] [reader options]
+    .venv/bin/python scripts/dice_look.py VAL OUT [--split val] [--only a,b] [--small-size 640]
 
 VAL is a folder of sets (``scripts/dice_sets.py``'s ``--holdout`` photos: never a test split when
 choosing anything). OUT gets ``<set>.jsonl`` (one line a case: kind, the label's and the
@@ -141,9 +141,10 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("--split", default="val")
     ap.add_argument("--only", default="", help="sets to look at (comma-separated; default all)")
+    ap.add_argument("--small-size", type=int, default=None, help="DiceConfig.small_size (640: the pass for small dice)")
     a = ap.parse_args()
     cv2.setNumThreads(1)
-    cfg = DiceConfig()
+    cfg = DiceConfig() if a.small_size is None else DiceConfig(small_size=a.small_size)
     for ds in sorted(Path(a.sets).iterdir()):
         if (ds / "labels.json").is_file() and (not a.only or ds.name in a.only.split(",")):
             print(ds.name, look(ds, Path(a.out), a.split, cfg), flush=True)

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision import dice_boxes as bx
+from vision import dice_oblique as ob
 from vision.colour_names import LUMA, colour_name
 from vision.dice_boxes import Proposal
 from vision.dice_models import CLS_SIZE, _net
@@ -79,11 +80,20 @@ class DiceConfig:
     det_size_big: int = 128  # a second, coarser pass for dice close to the camera (0: off)
     big_min_frac: float = 0.12  # coarse-pass boxes kept from this fraction of the long side
     # a pass for small dice at small_size (640; 0: off, the default; docs/readme/dice.md,
-    # thirteenth round): its boxes under small_side px there read with at least small_value_prob
-    # are added, or take the place of unsure readings
+    # thirteenth and twentieth rounds): its boxes under small_side px there read with at least
+    # small_value_prob are added, or take the place of unsure readings
     small_size: int = 0
     small_side: float = 24.0
     small_value_prob: float = 0.95
+    # ... but not one whose box comes this near the frame's edge (px): the pass's boxes hold a
+    # small die's sides as often as its top, so their shape cannot tell a die cut by the frame
+    # (cut_ratio) from a whole one (docs/readme/dice.md, twentieth round; negative: no such rule)
+    small_edge: float = 2.0
+    # ... nor one whose strip above (small_above_height of its height, stretched to a square) the
+    # classifiers read surely (small_above) as a die face: a side face with the top face above it,
+    # seen obliquely (vision.dice_oblique; twentieth round; 0: no such rule)
+    small_above: float = 0.8
+    small_above_height: float = 0.55
     det_threshold: float = 0.3  # heat-map peak needed to propose a die
     # ... or this much beside a die proposed so (dice packed together damp each other's peaks)
     crowd_threshold: float = 0.12
@@ -456,6 +466,22 @@ def _judge(img: np.ndarray, dets: list[Proposal], cfg: DiceConfig
     return found
 
 
+def _side_faces_left_out(img: np.ndarray, judged: list[Found], cfg: DiceConfig) -> list[Found]:
+    """The small dice the pass would take (read with at least ``small_value_prob``) whose strip
+    above is read surely as a die face get confidence 0 (``DiceConfig.small_above``)."""
+    idx = [i for i, f in enumerate(judged) if f[3] >= cfg.small_value_prob]
+    if not cfg.small_above or not idx:
+        return judged
+    rects = [ob.strip_above(judged[i][0], cfg.small_above_height) for i in idx]
+    crops = ob.stretched_crops(img, rects, CROP_GROW)
+    probs = sum(read_crops(path, crops) for path, _g in cfg.cls_models) / len(cfg.cls_models)
+    out = list(judged)
+    for i, above in zip(idx, ob.face_above(probs, cfg.small_above)):
+        if above:
+            out[i] = (out[i][0], out[i][1], out[i][2], 0.0)
+    return out
+
+
 def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[DieReading]:
     """All dice on the image, sorted left to right. Unreadable dice have ``value=None``."""
     cfg = config or DiceConfig()
@@ -492,7 +518,10 @@ def read_dice(image_bgr: np.ndarray, config: DiceConfig | None = None) -> list[D
         small = [p for p in place(bx.nms(_detect_at(region, cfg.small_size, cfg), cfg.nms_iou))
                  if p[1] >= SMALL_MIN_SCORE and bx.side(p[0]) < cfg.small_side * px]
         small = bx.new_small(small, found, cfg.min_value_prob, 4 * cfg.small_side * px)
-        found = bx.take_small(found, _judge(img, small, cfg), cfg.min_value_prob, cfg.small_value_prob)
+        judged = [(b, p, v, 0.0 if cfg.small_edge >= 0 and bx.at_the_edge(b, w, h, cfg.small_edge) else c)
+                  for b, p, v, c in _judge(img, small, cfg)]
+        judged = _side_faces_left_out(img, judged, cfg)
+        found = bx.take_small(found, judged, cfg.min_value_prob, cfg.small_value_prob)
     if cfg.second is not None:
         found = second_look(img, found, cfg.second, cfg.min_value_prob)
     sure = [f[0] for f in found if f[3] >= cfg.min_value_prob]

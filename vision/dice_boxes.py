@@ -136,6 +136,11 @@ def new_small(small: list, found: list, sure: float, biggest: float) -> list:
                                         for f in found)]
 
 
+def at_the_edge(box: Sequence[float], w: int, h: int, margin: float) -> bool:
+    """The box comes within ``margin`` px of the w x h frame's edge."""
+    return box[0] <= margin or box[1] <= margin or box[2] >= w - margin or box[3] >= h - margin
+
+
 def take_small(found: list, small: list, sure: float, bar: float) -> list:
     """Readings (box, P(die), value, confidence) of the reader's pass for small dice merged into
     those of its first pass: a small die read with at least ``bar`` is added where the first pass
