@@ -10,31 +10,26 @@ camera (docs/readme/board.md, session 26 qcam: 4250 group 1's height 317-410 mm,
 camera of a table companion stands still between frames, so the views of the learned photo
 (``PieceModel.still_pose``) and of every later frame whose markers lie where the learned pose puts
 them (``LocateConfig.moved_px``: ``agreed_pose``'s rule) are one camera: their focal equations are
-solved together, and the camera's foot and height are each view's at that focal length, the
-median over the views. Each view's equations are weighed by how well they fix the focal length
-(``pooled_focal_sq``): solved for ``f^2``, where a view's error lies in the shape of its image of the
-board (a corner a pixel off, relative to the board's size in the image) and its perspective
-(which a square-on view lacks) is what tells the focal length, so a near square-on view, whose
-shape is mostly that error, adds little (docs/readme/board.md, session 28 qfocal: dev 4252 group
-0's learned photo 3200 px, truth 1046; solved for ``1/f^2`` each view counted alike and followed it).
-A frame fitted on one or two markers adds no view (its far side is free), but is read with the
-pooled camera where it agrees; a camera that moved reads with its own pose's camera, as before.
+solved together (``boardlocate.pooled_focal``), and the camera's foot and height are each view's at
+that focal length, the median over the views. Each view keeps its weak prior on the focal length
+(the pool averages the views' estimates, it does not sharpen them; one prior for all read a little
+worse on dev, docs/readme/board.md, session 27 qcam2). A view sure of a wrong focal length is
+followed (dev 4252 group 0, near square-on: 3200 px, truth 1046). A frame fitted on one or two
+markers adds no view (its far side is free), but is read with the pooled camera where it
+agrees; a camera that moved reads with its own pose's camera, as before.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import cv2
 import numpy as np
 
-from vision.boardlocate import BoardPose, CameraGuess, camera_at_focal, camera_from_homography
+from vision.boardlocate import BoardPose, CameraGuess, camera_at_focal, camera_from_homography, focal_equations, pooled_focal
 from vision.stillpose import pose_from_record, still_drift
 
 VIEW_MARKERS = 3
 """A frame's own pose adds its view to the pool when fitted on at least this many markers."""
-CORNER_PX = 1.0
-"""How far a marker's corner may lie off (px): a view's error in the shape of the board's image."""
 
 
 class CameraPool:
@@ -66,7 +61,7 @@ class CameraPool:
                 self._views.append(own)
                 self._camera = {}
         if image_size not in self._camera:
-            self._camera[image_size] = _pooled(self._views, image_size, marker_corners(reader.tracker.board))
+            self._camera[image_size] = _pooled(self._views, image_size)
         return self._camera[image_size]
 
 
@@ -82,48 +77,11 @@ def _still(reader: Any, pose: BoardPose, learned: BoardPose) -> bool:
     return drift is not None and drift <= float(reader.config.locate.moved_px)
 
 
-def marker_corners(board: Any) -> np.ndarray:
-    """The print's marker corners (board mm, [n, 2]): what a view's size in the image is measured on."""
-    return np.array([c for m in board.markers for c in np.asarray(m.corners(), np.float64).reshape(-1, 2)])
-
-
-def shape_equations(h: np.ndarray, image_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """A homography's two equations ``u + v * s = 0`` in ``s = f^2`` (``boardlocate.focal_equations``'
-    orthogonal columns and equal norms, multiplied by ``f^2``), scaled so that the image of the
-    board's axes (the first two columns' image-plane part) has norm 1: ``u`` is then the shape of that
-    image (dimensionless: off a square's by what the perspective, ``v``, makes of it)."""
-    w, hgt = image_size
-    a = np.array([[1.0, 0, -w / 2], [0, 1.0, -hgt / 2], [0, 0, 1.0]]) @ np.asarray(h, np.float64)
-    a = a / float(np.linalg.norm(a[:2, :2]))
-    a1, a2 = a[:, 0], a[:, 1]
-    u = np.array([a1[0] * a2[0] + a1[1] * a2[1], a1[0] ** 2 + a1[1] ** 2 - a2[0] ** 2 - a2[1] ** 2])
-    v = np.array([a1[2] * a2[2], a1[2] ** 2 - a2[2] ** 2])
-    return u, v
-
-
-def pooled_focal_sq(views: list[np.ndarray], image_size: tuple[int, int], corners_mm: np.ndarray) -> float:
-    """The focal length (px) of views of one camera: least squares in ``s = f^2`` of their
-    ``shape_equations``, each view's weighed by its shape's error (``CORNER_PX`` over the board's
-    size in that image, its marker corners' extent), with a prior of ``f^2`` about the width's square
-    within as much again; within 0.5-2.5 widths (``boardlocate.pooled_focal``'s range). A view's
-    weight grows with its perspective squared: a square-on view has none to tell the focal length by."""
-    w = float(image_size[0])
-    s0 = w * w
-    num, den = 1.0 / s0, 1.0 / s0 ** 2
-    for h in views:
-        u, v = shape_equations(h, image_size)
-        px = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), np.asarray(h, np.float64)).reshape(-1, 2)
-        eps = CORNER_PX / max(float(np.linalg.norm(px.max(axis=0) - px.min(axis=0))), 1.0)
-        num -= float(u @ v) / eps ** 2
-        den += float(v @ v) / eps ** 2
-    s = num / den
-    return float(np.clip(np.sqrt(s) if s > 0 else 2.5 * w, 0.5 * w, 2.5 * w))
-
-
-def _pooled(views: list[np.ndarray], image_size: tuple[int, int], corners_mm: np.ndarray) -> CameraGuess:
-    """One camera for views of it: the focal length meeting all their equations (``pooled_focal_sq``),
-    then each view's foot and height at that focal length, the median."""
-    f = pooled_focal_sq(views, image_size, corners_mm)
+def _pooled(views: list[np.ndarray], image_size: tuple[int, int]) -> CameraGuess:
+    """One camera for views of it: the focal length meeting all their equations, then each view's
+    foot and height at that focal length, the median."""
+    w = image_size[0]
+    f = pooled_focal([focal_equations(v, image_size) for v in views], w, float(w), len(views))
     cams = [camera_at_focal(v, image_size, f) for v in views]
     return CameraGuess(f, (float(np.median([c.foot[0] for c in cams])), float(np.median([c.foot[1] for c in cams]))),
                        float(np.median([c.height for c in cams])))

@@ -12,10 +12,10 @@ from types import SimpleNamespace
 import numpy as np
 
 from vision.boarddefaults import board_for
-from vision.boardlocate import (BoardPose, LocateConfig, camera_at_focal, camera_from_homography, fit_pose,
-                                focal_equations, pooled_focal)
+from vision.boardlocate import (BoardPose, LocateConfig, camera_from_homography, fit_pose, focal_equations,
+                                pooled_focal)
 from vision.piece_config import PieceConfig
-from vision.stillcam import CameraPool, marker_corners, pooled_focal_sq
+from vision.stillcam import CameraPool
 from vision.stillpose import pose_record
 from vision.synth.scene_b import camera_b
 
@@ -74,36 +74,3 @@ def test_one_views_pooled_focal_is_the_frames_own() -> None:
 
 def test_the_lift_is_pooled_for_qubism_only() -> None:
     assert PieceConfig().pooled_lift == ("qubism",)
-
-
-def _square_on_poses(seed: int) -> tuple[list[BoardPose], tuple[int, int], float]:
-    """Eight frames' poses of a still camera at most 4 degrees off square-on (the markers' corners
-    0.6 px off), and the camera's true height."""
-    c0 = camera_b(BOARD, np.random.default_rng(seed), 4.0)
-    cam = dataclasses.replace(c0, k=(0.0, 0.0, 0.0, 0.0), cx=c0.w / 2, cy=c0.h / 2)
-    size, rng = (cam.w, cam.h), np.random.default_rng(100 + seed)
-    poses = []
-    for _ in range(8):
-        corners = {m.id: cam.project(np.column_stack([np.asarray(m.corners(), np.float64), np.zeros(4)]))
-                   + rng.normal(0, NOISE_PX, (4, 2)) for m in BOARD.markers}
-        poses.append(fit_pose(BOARD, corners, image_size=size))
-    return poses, size, float(cam.C[2])
-
-
-def test_square_on_views_do_not_pull_the_pooled_camera_off() -> None:
-    # A near square-on view's shape is mostly its corners' error: solved for 1/f^2 with each view
-    # alike (boardlocate.pooled_focal) the pool followed it (dev 4252 group 0: 3200 px, truth 1046);
-    # weighed by the perspective each view has (stillcam.pooled_focal_sq) it stays near the truth.
-    old, new = [], []
-    for seed in range(8):
-        poses, size, truth = _square_on_poses(seed)
-        views = [p.sampling()[0] for p in poses]
-        f_old = pooled_focal([focal_equations(v, size) for v in views], size[0], float(size[0]), len(views))
-        old.append(abs(camera_at_focal(views[0], size, f_old).height - truth) / truth)
-        reader, pool = _reader(poses[0]), CameraPool()
-        new.append(abs([pool.camera(reader, p, size) for p in poses][-1].height - truth) / truth)
-    assert np.median(old) > 0.3  # the old rule: half the cameras 30-200 % too high (measured)
-    assert np.median(new) < 0.15  # measured 0.06
-    assert sum(n < o for n, o in zip(new, old)) >= 7
-    assert np.isclose(pooled_focal_sq([p.sampling()[0] for p in poses], size, marker_corners(BOARD)),
-                      pool.camera(reader, poses[-1], size).focal_px)
