@@ -20,6 +20,7 @@ from vision.chop_body import cat_body, front_spots
 from vision.chop_cat import cat_off_cheese
 from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
+from vision.chop_holes import alike_holes, opened
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole, new_game
 from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
@@ -43,8 +44,13 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
                 print_chroma=cfg.chop_shade_mice)
     square = square_model() if cfg.chop_classifier else None
     probs = None
+    alike = alike_holes(kinds, patches, cfg.chop_holes_alike) if cfg.chop_holes_alike is not None else []
+    opened(decided, None, alike)  # two hole spots alike: opened holes (vision.chop_holes)
     if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
         probs = square.probs(reader.last_chop_features)
+        if alike:
+            probs = np.array(probs, np.float64)
+            opened(decided, probs, alike)
         cats = [i for i, (t, _) in enumerate(decided) if t == "cat"]
         learned = decide(probs, kinds, cats[0] if cats else None)
         if cfg.chop_classifier_likelier is not None:  # neither sure: the more sure (vision.chop_squares.likelier)
