@@ -1,6 +1,8 @@
 """Chop! Chop!: a frame's tokens decided, once the board reader (``vision.pieces``) has read each
-spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), the
-learned per-square classifier where it is sure (``vision.chop_squares``), a mouse on the table top
+spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), hole
+spots alike another read as opened holes, in the looks and the classifier's probabilities
+(``vision.chop_holes``), the learned per-square classifier where it is sure
+(``vision.chop_squares``), a mouse on the table top
 or the floor where only the brightness changed (the print's shared chroma taken off) cleared
 (``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),
 a mouse on a hole in the confirmed position kept there (``vision.chop_known.mouse_stays_on_hole``),
@@ -22,6 +24,7 @@ from vision.chop_cat import cat_off_cheese
 from vision.chop_cheese import cheese_faces
 from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
+from vision.chop_holes import alike_holes, opened
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole, new_game
 from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
@@ -45,8 +48,13 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
                 print_chroma=cfg.chop_shade_mice)
     square = square_model() if cfg.chop_classifier else None
     probs = None
+    alike = alike_holes(kinds, patches, cfg.chop_holes_alike) if cfg.chop_holes_alike is not None else []
+    opened(decided, None, alike)  # two hole spots alike: opened holes (vision.chop_holes)
     if square is not None:  # the learned per-square classifier where it is sure (vision.chop_squares)
         probs = square.probs(reader.last_chop_features)
+        if alike:
+            probs = np.array(probs, np.float64)
+            opened(decided, probs, alike)
         cats = [i for i, (t, _) in enumerate(decided) if t == "cat"]
         learned = decide(probs, kinds, cats[0] if cats else None)
         if cfg.chop_classifier_likelier is not None:  # neither sure: the more sure (vision.chop_squares.likelier)

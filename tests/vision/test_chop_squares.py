@@ -325,11 +325,16 @@ def test_third_family_the_cat_by_its_likelihood_slabs_kept_and_holes_unlike_the_
     # holes read as the dark mice 8, mice read as the cat 3, the cat read as a slab 3); with
     # them 305 (slab -> cheese 1, hole -> mouse 2, no false cat; left: 4 face-up cheese read
     # as slabs)
-    before = kind_confusion(group_c, board_for("chopchop"), PieceConfig(chop_cat_ratio=None, chop_slab_kept=None, chop_hole_mouse_far=None))
-    after = kind_confusion(group_c, board_for("chopchop"), PieceConfig())
+    # session 28 (chopab): the opened holes alike (vision.chop_holes) off in both, measured apart below
+    before = kind_confusion(group_c, board_for("chopchop"), PieceConfig(chop_cat_ratio=None, chop_slab_kept=None,
+                                                                        chop_hole_mouse_far=None, chop_holes_alike=None))
+    after = kind_confusion(group_c, board_for("chopchop"), PieceConfig(chop_holes_alike=None))
     right = {k: sum(n for (w, g), n in c.items() if w == g) for k, c in (("before", before), ("after", after))}
     assert right["after"] >= right["before"] + 15 and right["after"] >= 0.96 * sum(after.values()), (before, after)
     assert after[("slab", "cheese")] <= 2 < before[("slab", "cheese")]
     assert after[("mouse", "cat")] == 0 < before[("mouse", "cat")]
     assert after[("cat", "slab")] + after[("cat", "mouse")] <= 1
     assert after[("hole", "mouse")] <= 3 < before[("hole", "mouse")]
+    alike = kind_confusion(group_c, board_for("chopchop"), PieceConfig())
+    assert alike[("hole", "mouse")] <= after[("hole", "mouse")], (after, alike)
+    assert sum(n for (w, g), n in alike.items() if w == g) >= right["after"], (after, alike)
