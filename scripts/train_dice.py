@@ -57,12 +57,13 @@ round, on an H200, three runs at once, ~5.5 min in all; each copied from DIR/dic
     scripts/train_dice.py --dataset $S --holdout 5 --only cls --mine --out DIR --cls-arch wide \
         --cls-name dice_cls_wide.onnx --synth 2000 --crowd 150 --synth3d 1000 --cls-iters 14000 \
         --real-jitters 3 --seed 24 --procs 5                     # -> dice_wide_a.onnx
-    (the same with --cls-iters 12000 --seed 26                     -> dice_wide_b.onnx)
+    (the same with --cls-iters 12000 --seed 26 -> dice_wide_b.onnx: read by nothing, removed in round 20)
     (DIR holding a copy of the shipped dice_det.onnx, which --mine reads)
 The full pair since the nineteenth round (the same, dice-dev's share tripled: --set-repeat 3,1,1,1):
     ... --cls-init vision/models/dice_wide_a.onnx --cls-lr 1e-3 --cls-hard 4 0.9 --synth 1500 --crowd 100 \
         --synth3d 600 --synth3d-looks hard --cls-iters 8000 --real-jitters 3 --seed 34 --procs 4   # -> dice_wide_c
     ... --synth 1200 --crowd 80 --synth3d 500 --cls-iters 14000 --real-jitters 3 --seed 35 --procs 8  # -> dice_wide_d
+    then scripts/quantize_dice.py --model M.onnx --out M_int8.onnx --dataset $S  # each: read in int8 since round 20
 ``--synth3d``, ``--cls-hard``, ``--synth3d-looks hard`` and the rounds before the eleventh (dice-dev's
 train split alone, its labels corrected by ``scripts/dice_dev_train_fixes.json``; ``--label-fixes``):
 docs/readme/dice.md. The runtime (vision/dice.py) uses cv2.dnn only.

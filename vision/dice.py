@@ -11,7 +11,7 @@ both trained by ``scripts/train_dice.py`` on real photos' train splits plus synt
 2. classifiers read each die crop from the full-resolution image into {not a die, 1..6}:
    a quicker one (int8 weights and activations in its convolutions, made by
    ``scripts/quantize_dice.py``) reads every crop first and answers alone where it is sure, and
-   two wide ones, averaged, read the others;
+   two wide ones (int8 as well), averaged, read the others;
 3. a die still asked about gets a second look (``vision.dice_whole.SecondLook``): the int8 pair
    that was the full classifier before the wide one, averaged, reads its crop again, and it gets
    their value where they read it with at least 0.85 (docs/readme/dice.md, nineteenth round).
@@ -120,9 +120,10 @@ class DiceConfig:
     # dice-dev's photos three times their balanced share; issue 29, nineteenth round of
     # docs/readme/dice.md): dice_wide_c fine-tuned from the eighteenth round's dice_wide_a,
     # dice_wide_d trained afresh. They replaced the int8 pair dice_cls + dice_cls_r10, now the
-    # second look below (dice_cls.onnx also teaches the quick classifier)
-    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_wide_c.onnx", CROP_GROW),
-                                                  (MODELS / "dice_wide_d.onnx", CROP_GROW))
+    # second look below (dice_cls.onnx also teaches the quick classifier). Read in int8 since the
+    # twentieth round (scripts/quantize_dice.py; the float twins beside them are the fallback)
+    cls_models: tuple[tuple[Path, float], ...] = ((MODELS / "dice_wide_c_int8.onnx", CROP_GROW),
+                                                  (MODELS / "dice_wide_d_int8.onnx", CROP_GROW))
     # a quicker classifier (ONNX file, crop growth) that reads every crop first: its answer is kept
     # where its top probability is at least fast_sure, and only the other crops are read by the
     # cls_models (None: every crop is). The shipped one, dice_cls_fast_int8.onnx, has half the
@@ -137,7 +138,8 @@ class DiceConfig:
     # pair that read before the wide one (dice_cls, dice_cls_r10), averaged, gives an asked die the
     # value it reads with at least 0.85, so a die it read surely is not lost to the wide pair's
     # doubt (nineteenth round of docs/readme/dice.md; the eighteenth round's second look was the
-    # wide dice_wide_a + dice_wide_b, kept in vision/models: dice_wide_c was fine-tuned from _a)
+    # wide dice_wide_a + dice_wide_b; _a is kept in vision/models, as dice_wide_c was fine-tuned
+    # from it; _b, read by nothing, was removed in the twentieth round and is in git's history)
     second: SecondLook | None = SecondLook((MODELS / "dice_cls_int8.onnx", MODELS / "dice_cls_r10_int8.onnx"))
 
 

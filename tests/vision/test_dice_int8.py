@@ -27,13 +27,15 @@ R10 = D.MODELS / "dice_cls_r10_int8.onnx"  # the tenth round's classifier, avera
 # its second look at the dice the wide pair asks about
 INT8_PAIR = ((INT8, D.CROP_GROW), (R10, D.CROP_GROW))
 WIDE = (D.MODELS / "dice_wide_c.onnx", D.MODELS / "dice_wide_d.onnx")
+WIDE_INT8 = tuple(p.with_name(p.stem + "_int8.onnx") for p in WIDE)  # the full pair since the twentieth round
 
 
 def test_the_shipped_classifiers_are_small_and_the_quick_one_int8() -> None:
-    assert D.DiceConfig().cls_models == tuple((p, D.CROP_GROW) for p in WIDE)
+    assert D.DiceConfig().cls_models == tuple((p, D.CROP_GROW) for p in WIDE_INT8)
     assert D.DiceConfig().second is not None and D.DiceConfig().second.paths == (INT8, R10)
-    for path in WIDE:  # the full pair in float (3.1 MB each), no int8 twin
-        assert not M._quantized(path) and path.stat().st_size < MAX_MODEL_BYTES
+    for path, twin in zip(WIDE_INT8, WIDE):  # the full pair in int8 (2.0 MB each), its float twins beside it
+        assert M._quantized(path) and M.float_twin(path) == twin and not M._quantized(twin)
+        assert path.stat().st_size < twin.stat().st_size < MAX_MODEL_BYTES
     assert M._quantized(INT8) and not M._quantized(FLOAT) and not M._quantized(D.DiceConfig().det_model)
     assert M.float_twin(INT8) == FLOAT
     assert M._quantized(R10) and M.float_twin(R10).is_file() and not M._quantized(M.float_twin(R10))
@@ -79,6 +81,35 @@ def test_int8_reads_dice_dev_as_the_float_model(dice_dev: tuple[Path, list[dict[
         b = [(r.value, r.box) for r in D.read_dice(img, cfg32)]
         differ += a != b
     assert differ <= 1  # the values and boxes of 50 photos (none differs when this was written)
+
+
+def test_the_int8_wide_pair_reads_real_crops_as_the_float_pair(dice_dev: tuple[Path, list[dict[str, Any]]]) -> None:
+    """The full pair in int8 (issue 29, twentieth round: ``scripts/quantize_dice.py`` on each wide
+    classifier) against the float pair it was made from, both averaged as the reader averages them,
+    on every proposal in dice-dev's test photos, upright and turned a quarter (as the reader's
+    turned views are)."""
+    root, entries = dice_dev
+    cfg = D.DiceConfig()
+    x = np.concatenate([np.ascontiguousarray(D._crops(img, [p[0] for p in D.detect(img, cfg)], D.CROP_GROW)
+                                             .transpose(0, 3, 1, 2))
+                        for img in (cv2.imread(str(root / e["file"])) for e in entries)])
+    x = np.concatenate([x, np.ascontiguousarray(np.rot90(x, 1, axes=(2, 3)))])
+    assert len(x) > 600
+
+    def pair(paths: tuple[Path, ...]) -> np.ndarray:
+        got = []
+        for path in paths:
+            net = D._net(path, "test")
+            net.setInput(x)
+            got.append(D._softmax(net.forward().reshape(len(x), 7)))
+        return np.asarray(sum(got) / len(got))
+
+    f, q = pair(WIDE), pair(WIDE_INT8)
+    assert not np.array_equal(f, q)  # it really is another computation
+    assert (f.argmax(1) == q.argmax(1)).mean() >= 0.995
+    assert np.abs(f - q).mean() < 0.003 and np.abs(f - q).max() < 0.2
+    sure = f.max(1) >= cfg.min_value_prob  # what the float pair reads surely the int8 pair reads alike
+    assert (f.argmax(1)[sure] == q.argmax(1)[sure]).mean() >= 0.998
 
 
 def _broken_int8(folder: Path) -> Path:
