@@ -218,12 +218,10 @@ def _places(n: int) -> tuple[np.ndarray, np.ndarray]:
     return _PLACES[n]
 
 
-def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
-    image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
-    the turned blobs [len(turns), n, n], n just wide enough for the blob (all sampled in one remap).
-    The maps are built from a row and a column each (a pixel's place is its row's plus its column's
-    share) and the union from the sums (min + max = both): a few whole-array passes, not twelve."""
+def _turned(mask: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """A blob (centred on its centre of mass) turned each of ``turns`` (degrees): [len(turns), n, n], n just
+    wide enough for the blob, all sampled in one remap. The maps are built from a row and a column each (a
+    pixel's place is its row's plus its column's share)."""
     m = np.asarray(mask, np.float32)
     ys, xs = np.nonzero(m)
     cx, cy = float(mean_of(xs)), float(mean_of(ys))
@@ -235,11 +233,23 @@ def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.
     # the source pixel a turned one shows: turned back about the blob's centre of mass
     mx = ((cos * u + cx) - sin * v).reshape(-1, n)
     my = ((cos * v + cy) + sin * u).reshape(-1, n)
-    turned = cv2.remap(m, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(turns), n, n)
+    turned: np.ndarray = cv2.remap(m, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(turns), n, n)
+    return turned
+
+
+def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
+    image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
+    the turned blobs [len(turns), n, n] (``_turned``). The union from the sums (min + max = both); the
+    overlap min(a, b) is the same at a pixel and at its mirror image, so each is summed over the half
+    square before the middle line (n is odd), doubled, plus that line: half the pixels."""
+    turned = _turned(mask, turns)
+    h = turned.shape[1] // 2
     both = 2 * turned.sum(axis=(1, 2), dtype=np.float64)  # a blob's and its mirror image's
     scores = np.empty((len(turns), 2))
-    for k, flipped in enumerate((turned[:, :, ::-1], turned[:, ::-1, :])):
-        common = np.minimum(turned, flipped).sum(axis=(1, 2), dtype=np.float64)
+    for k, (half, mirror, line) in enumerate(((turned[:, :, :h], turned[:, :, :h:-1], turned[:, :, h]),
+                                              (turned[:, :h], turned[:, :h:-1], turned[:, h]))):
+        common = 2 * np.minimum(half, mirror).sum(axis=(1, 2), dtype=np.float64) + line.sum(axis=1, dtype=np.float64)
         scores[:, k] = common / (both - common + 1e-6)
     return scores, turned
 
@@ -285,7 +295,7 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
         return None, 0.0
     seen = turned[k]
     if thick is not mask:  # the glyph itself read at that turn, not its thickened outline
-        seen = _mirror_scores(mask, np.clip(turns[k:k + 1], -rule.reach, rule.reach))[1][0]
+        seen = _turned(mask, np.clip(turns[k:k + 1], -rule.reach, rule.reach))[0]
     blob = (seen > 0.5).astype(np.uint8)
     frame = np.zeros((blob.shape[0] + 2 * _INSET, blob.shape[1] + 2 * _INSET), np.float32)  # its size alone is used
     direction, conf = glyph_direction(blob, frame, glyph)
