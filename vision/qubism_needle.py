@@ -247,16 +247,15 @@ def _turned(mask: np.ndarray, turns: np.ndarray) -> np.ndarray:
 def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
     image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
-    the turned blobs [len(turns), n, n] (``_turned``). The union from the sums (min + max = both); the
-    overlap min(a, b) is the same at a pixel and at its mirror image, so each is summed over the half
-    square before the middle line (n is odd), doubled, plus that line: half the pixels."""
+    the turned blobs [len(turns), n, n] (``_turned``). The union from the sums (min + max = both): a few
+    whole-array passes, not twelve. (Summing each overlap over half the square, doubled, plus the middle line,
+    gave the same bits on 1,158 replayed cases and cost 2.8 M instructions more over 4250's 193 calls: more
+    numpy calls, not fewer pixels, are the cost; session 28.)"""
     turned = _turned(mask, turns)
-    h = turned.shape[1] // 2
     both = 2 * turned.sum(axis=(1, 2), dtype=np.float64)  # a blob's and its mirror image's
     scores = np.empty((len(turns), 2))
-    for k, (half, mirror, line) in enumerate(((turned[:, :, :h], turned[:, :, :h:-1], turned[:, :, h]),
-                                              (turned[:, :h], turned[:, :h:-1], turned[:, h]))):
-        common = 2 * np.minimum(half, mirror).sum(axis=(1, 2), dtype=np.float64) + line.sum(axis=1, dtype=np.float64)
+    for k, flipped in enumerate((turned[:, :, ::-1], turned[:, ::-1, :])):
+        common = np.minimum(turned, flipped).sum(axis=(1, 2), dtype=np.float64)
         scores[:, k] = common / (both - common + 1e-6)
     return scores, turned
 

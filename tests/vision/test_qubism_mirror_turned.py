@@ -1,6 +1,6 @@
-"""The mirror axis's overlaps summed over half the turned square (``vision.qubism_needle._mirror_scores``)
-and a thin glyph's turned blob sampled without its scores (``_turned``): the same numbers as session 26's
-full-square sums, bit for bit, one ``_mirror_scores`` call fewer on a thin glyph (session 28, qspeed3)."""
+"""A thin glyph's blob as drawn turned without its mirror scores (``vision.qubism_needle._turned``): one
+``_mirror_scores`` call fewer on a thin glyph, the scores and turned blobs session 26's bit for bit
+(session 28, qspeed3)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from vision.read_fast import mean_of
 
 
 def _full_square(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``_mirror_scores`` as session 26 left it: each overlap summed over the whole turned square."""
+    """``_mirror_scores`` as session 26 left it (one function: the maps, the remap, the sums)."""
     m = np.asarray(mask, np.float32)
     ys, xs = np.nonzero(m)
     cx, cy = float(mean_of(xs)), float(mean_of(ys))
@@ -47,7 +47,7 @@ def _masks() -> list[np.ndarray]:
     return out
 
 
-def test_the_half_square_sums_are_the_full_squares_bit_for_bit() -> None:
+def test_the_scores_and_turned_blobs_are_session_26s_bit_for_bit() -> None:
     coarse = np.arange(-40.0, 40.5, 4.0)
     for mask in _masks():
         for turns in (coarse, np.array([6.0, 4.0, 8.0]), np.array([-38.0])):
