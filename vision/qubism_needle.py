@@ -131,6 +131,13 @@ class NeedleRule:
     glyph 5,984, 62 wrong (8 at the place); the shape reader (``vision.arrows``) all, 4,789 wrong. Where glyph
     and ink both read a cube at its place they differed on 4 cubes, the ink right on all 4. False: a cube read
     from its own glyph is left as it is (before session 25)."""
+    own_sure: float = 0.6
+    """That check of a cube its own glyph read with this confidence or more (the reading's threshold for an arrow
+    read clearly, as ``line_conf``) is a needle's darker end only, not the ink's mirror axis nor its strokes' sweep
+    (the mirror axis: 3.4 M instructions a call, replayed): on the dev sets third 4250 and 4252, second 3253 and
+    first 2252 such cubes were read along their mirror axis 169 times and none changed; the 2 own-glyph cubes that
+    check corrected (4250) were read at 0.53 and 0.55 (``/tmp/s28-qspeed3/needcat.py``). Above 1: every such cube
+    read so (sessions 25-27)."""
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -218,12 +225,10 @@ def _places(n: int) -> tuple[np.ndarray, np.ndarray]:
     return _PLACES[n]
 
 
-def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
-    image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
-    the turned blobs [len(turns), n, n], n just wide enough for the blob (all sampled in one remap).
-    The maps are built from a row and a column each (a pixel's place is its row's plus its column's
-    share) and the union from the sums (min + max = both): a few whole-array passes, not twelve."""
+def _turned(mask: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """A blob (centred on its centre of mass) turned each of ``turns`` (degrees): [len(turns), n, n], n just
+    wide enough for the blob, all sampled in one remap. The maps are built from a row and a column each (a
+    pixel's place is its row's plus its column's share)."""
     m = np.asarray(mask, np.float32)
     ys, xs = np.nonzero(m)
     cx, cy = float(mean_of(xs)), float(mean_of(ys))
@@ -235,7 +240,18 @@ def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.
     # the source pixel a turned one shows: turned back about the blob's centre of mass
     mx = ((cos * u + cx) - sin * v).reshape(-1, n)
     my = ((cos * v + cy) + sin * u).reshape(-1, n)
-    turned = cv2.remap(m, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(turns), n, n)
+    turned: np.ndarray = cv2.remap(m, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(turns), n, n)
+    return turned
+
+
+def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
+    image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
+    the turned blobs [len(turns), n, n] (``_turned``). The union from the sums (min + max = both): a few
+    whole-array passes, not twelve. (Summing each overlap over half the square, doubled, plus the middle line,
+    gave the same bits on 1,158 replayed cases and cost 2.8 M instructions more over 4250's 193 calls: more
+    numpy calls, not fewer pixels, are the cost; session 28.)"""
+    turned = _turned(mask, turns)
     both = 2 * turned.sum(axis=(1, 2), dtype=np.float64)  # a blob's and its mirror image's
     scores = np.empty((len(turns), 2))
     for k, flipped in enumerate((turned[:, :, ::-1], turned[:, ::-1, :])):
@@ -285,7 +301,7 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
         return None, 0.0
     seen = turned[k]
     if thick is not mask:  # the glyph itself read at that turn, not its thickened outline
-        seen = _mirror_scores(mask, np.clip(turns[k:k + 1], -rule.reach, rule.reach))[1][0]
+        seen = _turned(mask, np.clip(turns[k:k + 1], -rule.reach, rule.reach))[0]
     blob = (seen > 0.5).astype(np.uint8)
     frame = np.zeros((blob.shape[0] + 2 * _INSET, blob.shape[1] + 2 * _INSET), np.float32)  # its size alone is used
     direction, conf = glyph_direction(blob, frame, glyph)
@@ -425,7 +441,8 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     decides the same way: a fletched arrow's tail feathers are a second head to a shape reader (the third
     family's 4252: 6 arrows read the wrong way by ``vision.arrows``, all six read right along their
     axis; on its 333 cube tops that read gave 299 right, 34 none, none wrong). A spot whose top was
-    found off its place (``moved``) is left as it is. First, with ``NeedleRule.pawn_lines``, a spot read
+    found off its place (``moved``) is left as it is; one its own glyph read clearly (``NeedleRule.own_sure``) is
+    checked by a needle's darker end only. First, with ``NeedleRule.pawn_lines``, a spot read
     as a pawn whose top shows a line arrow is that cube (``pawn_lines``). ``inks``: the crops' ink as the
     frame's ``asked_arrows`` found it (each crop's found once, ``vision.qubism_ink.TopInks``)."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
@@ -438,7 +455,8 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
         if own.get(i) == token[5:] and not rule.own_checked:
             continue  # read from its own glyph's shape (NeedleRule.own_checked: checked like any other)
         direction = _needle_of(inks, k, rule)[0]  # needle_direction(tops[k], rule)
-        if direction is None and rule.checked and inks.ink(k) is not None:  # as asked_arrow(tops[k], None, ...) reads
+        sure = own.get(i) == token[5:] and conf >= rule.own_sure  # its own glyph read it clearly: its needle only
+        if direction is None and rule.checked and not sure and inks.ink(k) is not None:  # as asked_arrow(tops[k], None, ...)
             sweep = _sweep_of(inks, k, rule)
             if rule.agreed and sweep == token[5:]:
                 continue  # two readers agree: the mirror axis (the check's cost) is not read
