@@ -1,7 +1,7 @@
 """Chop! Chop!: a frame's tokens decided, once the board reader (``vision.pieces``) has read each
 spot by its look. In order: the game's rules on the looks (``vision.chop_read.apply_rules``), hole
 spots alike another read as opened holes, in the looks and the classifier's probabilities
-(``vision.chop_holes``), the learned per-square classifier where it is sure
+(``vision.chop_holes``; off by default), the learned per-square classifier where it is sure
 (``vision.chop_squares``), a mouse on the table top
 or the floor where only the brightness changed (the print's shared chroma taken off) cleared
 (``vision.chop_read.shade_mice``), the cat's body over the square behind it (``vision.chop_body``),

@@ -324,10 +324,11 @@ class PieceConfig:
     and the spot's chroma and spread evidence against the print at least the second and third
     (``vision.chop_cheese.cheese_faces``; where the confirmed position lets a cheese lie); None:
     never (``docs/readme/board.md``, session 28, chopcheese)."""
-    chop_holes_alike: float | None = 0.9
+    chop_holes_alike: float | None = None
     """Chop! Chop!: hole spots whose pictures correlate at least this with another hole spot's
-    are opened holes, a mouse read there the hole (``vision.chop_holes``); None: never
-    (``docs/readme/board.md``, session 28, chopab)."""
+    are opened holes, a mouse read there the hole (``vision.chop_holes``); None: never, the
+    default: at 0.9 it gained 2 squares on one dev set and lost 8 on the lead's held-out seed
+    4231 (more false mice; ``docs/readme/board.md``, session 28, chopab)."""
     chop_hole_mouse_far: float | None = 1.0
     """Chop! Chop!: a mouse read on a hole whose look is farther than this from every learned
     mouse look is the opened hole (``vision.chop_squares.far_from_mice``); None: never. On the

@@ -40,7 +40,7 @@ def test_two_hole_spots_with_the_same_picture_are_opened_holes_a_mouse_is_never_
     assert alike_holes(kinds, patches, 1.01) == []
     one = ["hole", "slab", "slab", "slab", "floor", "slab"]  # one hole spot: nothing to compare
     assert alike_holes(one, patches, 0.9) == []
-    assert PieceConfig().chop_holes_alike == 0.9
+    assert PieceConfig().chop_holes_alike is None  # off: lost on the lead's held-out seed 4231 (board.md, chopab)
 
 
 def test_an_opened_hole_read_as_a_mouse_gives_its_place_among_the_four_mice_back() -> None:
