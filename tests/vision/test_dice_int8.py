@@ -176,10 +176,11 @@ def test_both_engines_compute_the_same_numbers(dice_dev: tuple[Path, list[dict[s
 
 
 @two_engines
-@pytest.mark.parametrize("model", ["classifier", "detector"])
-def test_the_quicker_engine_is_kept_and_said(model: str, monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("shape", [M.CLS_PROBE, (1, 3, 40, 40)])
+def test_the_quicker_engine_is_kept_and_said(shape: tuple[int, ...], monkeypatch: pytest.MonkeyPatch,
                                             caplog: pytest.LogCaptureFixture) -> None:
-    path, shape = (INT8, M.CLS_PROBE) if model == "classifier" else (D.DiceConfig().det_model, (1, 3, 320, 320))
+    """An int8 model's engine (a float model's is fixed: tests/vision/test_dice_engines.py)."""
+    path = INT8
     nets = {}
     real_read = cv2.dnn.readNetFromONNX
 
