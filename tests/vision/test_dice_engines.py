@@ -48,7 +48,7 @@ def _recording(monkeypatch: pytest.MonkeyPatch) -> dict[int, tuple[int, ...]]:
 @pytest.mark.parametrize("model", ["detector", "wide classifier"])
 def test_a_float_model_runs_on_one_engine_whatever_the_timing(model: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path, shape = ((D.DiceConfig().det_model, (1, 3, 320, 320)) if model == "detector"
-                   else (D.DiceConfig().cls_models[0][0], M.CLS_PROBE))
+                   else (D.MODELS / "dice_wide_c.onnx", M.CLS_PROBE))  # the int8 pair's float fallback
     assert not M._quantized(path)
     nets = _recording(monkeypatch)
     for quick in M._ENGINES:
