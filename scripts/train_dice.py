@@ -18,55 +18,14 @@ they trained. ``tests/vision/test_train_dice.py`` runs a few steps of both on th
    as the labels; the reader runs its int8 copy first on every crop and keeps its answer where
    it is sure (``vision.dice.DiceConfig.cls_fast``).
 
-The shipped models came from (CPU, one thread; ~15 min for the detector with its data, ~25 min
-for the classifier, which needs ~11 GB of RAM: its scenes and crops):
-    scripts/train_dice.py --only det --synth 2500 --crowd 400 --close 0.25 --det-iters 4000 --seed 9
-    scripts/train_dice.py --only cls --mine --synth 3000 --cls-iters 10000 --seed 4
-    scripts/quantize_dice.py    # dice_cls.onnx -> dice_cls_int8.onnx, what the reader runs (30 s)
-    scripts/train_dice.py --only cls --mine --synth 3000 --cls-iters 10000 --seed 4 --cls-arch slim \
-        --cls-teacher vision/models/dice_cls.onnx --cls-distil 0.7 --cls-name dice_cls_fast.onnx   # 40 min
-    scripts/quantize_dice.py --model vision/models/dice_cls_fast.onnx --out vision/models/dice_cls_fast_int8.onnx
-The detector (issue 17) replaced one trained without crowded tables, colour casts, dim rooms or
-motion blur: on the bench's crowded tables it reads 0.98 of the dice instead of 0.93-0.95. The
-shipped classifier mined the detector before this one: its command run now mines the new
-detector, so it gives a similar classifier, not the same file. Nothing was trained on dice-dev's
-test split; the bench's synthetic seeds (7 and up, 1007, 3007) are not the training seeds
-(1000 + seed, 50000 + seed).
-
-What the rounds tried and did not ship is in docs/readme/dice.md, each with its command. On a GPU,
+The commands behind every shipped model (the detector, the int8 quick and full classifiers, the wide
+pair and its int8 copies) and what each round tried: docs/readme/dice.md, "Reproducing the models".
+Data: the *train* split of every real set named by ``--dataset`` (comma-separated; a test split is
+never read here; ``scripts/dice_sets.py``); ``--holdout K --val-out DIR`` keeps every K-th train
+photo out as sets to choose models on (``bench/dice.py --datasets DIR --split val``). On a GPU,
 ``--procs N`` makes and mines the scenes in N processes, ``--det-workers N`` draws the detector's
-batches in N more, and torch draws and jitters the classifier's batches (``--batches``).
-
-Data: the *train* split of every real set named by ``--dataset`` (comma-separated folders; a test
-split is never read here; ``scripts/dice_sets.py`` loads them, with each set's box convention:
-whole-die boxes are no detector targets and no loss under them, and are read by the classifier at
-the detector's own proposals only, ``scripts/dice_mine.py``), smaller sets repeated to about the
-largest's size; ``--holdout K --val-out DIR`` keeps every K-th train photo out and writes them as
-sets to choose models on (``bench/dice.py --datasets DIR --split val``). The eleventh round
-(issue 29, docs/readme/dice.md) trained on all four sets of ../shared/datasets, on an H200, six at
-once (``--procs 3`` each, ~6 minutes in all):
-    S=dice-dev,rune55-trays,epanemu-dice,rf-dice-public  (each as ../shared/datasets/NAME)
-    scripts/train_dice.py --dataset $S --holdout 5 --only det --synth 2500 --crowd 400 --close 0.25 \
-        --det-iters 4000 --seed 10 --det-runtime-scale --warp 0.3
-    scripts/train_dice.py --dataset $S --holdout 5 --only cls --mine --synth 2500 --crowd 200 \
-        --cls-iters 10000 --real-jitters 3 --seed 4      # --mine reading the tenth round's detector
-    (the same with --cls-arch slim --cls-name dice_cls_fast.onnx: the quick classifier, no teacher)
-    scripts/quantize_dice.py --dataset $S (each model; calibrated on all four sets' train photos)
-The second look's two wide classifiers (``vision.dice_whole.SecondLook``; issue 29's eighteenth
-round, on an H200, three runs at once, ~5.5 min in all; each copied from DIR/dice_cls_wide.onnx):
-    scripts/train_dice.py --dataset $S --holdout 5 --only cls --mine --out DIR --cls-arch wide \
-        --cls-name dice_cls_wide.onnx --synth 2000 --crowd 150 --synth3d 1000 --cls-iters 14000 \
-        --real-jitters 3 --seed 24 --procs 5                     # -> dice_wide_a.onnx
-    (the same with --cls-iters 12000 --seed 26 -> dice_wide_b.onnx: read by nothing, removed in round 20)
-    (DIR holding a copy of the shipped dice_det.onnx, which --mine reads)
-The full pair since the nineteenth round (the same, dice-dev's share tripled: --set-repeat 3,1,1,1):
-    ... --cls-init vision/models/dice_wide_a.onnx --cls-lr 1e-3 --cls-hard 4 0.9 --synth 1500 --crowd 100 \
-        --synth3d 600 --synth3d-looks hard --cls-iters 8000 --real-jitters 3 --seed 34 --procs 4   # -> dice_wide_c
-    ... --synth 1200 --crowd 80 --synth3d 500 --cls-iters 14000 --real-jitters 3 --seed 35 --procs 8  # -> dice_wide_d
-    then scripts/quantize_dice.py --model M.onnx --out M_int8.onnx --dataset $S  # each: read in int8 since round 20
-``--synth3d``, ``--cls-hard``, ``--synth3d-looks hard`` and the rounds before the eleventh (dice-dev's
-train split alone, its labels corrected by ``scripts/dice_dev_train_fixes.json``; ``--label-fixes``):
-docs/readme/dice.md. The runtime (vision/dice.py) uses cv2.dnn only.
+batches in N more, and torch draws and jitters the classifier's batches (``--batches``). The
+runtime (vision/dice.py) uses cv2.dnn only.
 """
 
 from __future__ import annotations
