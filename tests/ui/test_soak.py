@@ -68,7 +68,10 @@ def test_a_short_soak_plays_and_measures(tmp_path: Path) -> None:
     assert m, text
     sent, applied, frames = map(int, m.groups())
     assert applied >= 3 and applied <= sent  # the die's throws reached the game through the app
-    assert frames >= 5  # the camera worker analysed the demo feed
+    # the camera worker analysed the demo feed; how many frames it gets through in these ten seconds
+    # is the bench's figure (bench/soak.py), not this test's: at load 5 on two cores (session 28's
+    # fresh-clone CI beside other work) it analysed 1, alone 3-6 (the tree before it too)
+    assert frames >= 1
     samples = re.findall(
         r"t=\s*([\d.]+)s\s+RSS\s+([\d.]+) MB\s+malloc\s+([\d.]+) MB\s+threads\s+(\d+)\s+fds\s+(\d+)", text)
     assert len(samples) >= 4  # one a second, fewer when the machine is busy
