@@ -18,6 +18,8 @@ from vision import dice_models as M
 from vision.errors import ModelError
 from vision.limits import MAX_MODEL_BYTES
 
+from .test_dice_engines import _recording
+
 INT8 = D.MODELS / "dice_cls_int8.onnx"
 FLOAT = D.MODELS / "dice_cls.onnx"
 
@@ -181,15 +183,7 @@ def test_the_quicker_engine_is_kept_and_said(shape: tuple[int, ...], monkeypatch
                                             caplog: pytest.LogCaptureFixture) -> None:
     """An int8 model's engine (a float model's is fixed: tests/vision/test_dice_engines.py)."""
     path = INT8
-    nets = {}
-    real_read = cv2.dnn.readNetFromONNX
-
-    def read(path: str, *engine: int) -> cv2.dnn.Net:
-        net = real_read(path, *engine)
-        nets[id(net)] = engine
-        return net
-
-    monkeypatch.setattr(cv2.dnn, "readNetFromONNX", read)
+    nets = _recording(monkeypatch)
     for slow in M._ENGINES:  # each engine in turn the slow one: the other is kept
         timed: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
 
