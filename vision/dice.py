@@ -37,7 +37,7 @@ from vision import dice_boxes as bx
 from vision import dice_oblique as ob
 from vision.colour_names import LUMA, colour_name
 from vision.dice_boxes import Proposal
-from vision.dice_models import CLS_SIZE, _net
+from vision.dice_models import CLS_SIZE, _net, normalised
 from vision.dice_plane import TablePlane
 from vision.dice_whole import Found, SecondLook, combine, looked_at
 from vision.errors import InvalidImageError
@@ -205,10 +205,7 @@ def crop_for_classifier(img: np.ndarray, box: Sequence[float], rot: float = 0.0,
 
 def _crops(img: np.ndarray, boxes: Sequence[Sequence[float]], grow: float) -> np.ndarray:
     """:func:`crop_for_classifier` of every box (N x CLS_SIZE x CLS_SIZE x 3), normalised at once."""
-    c = np.stack([_warp(img, b, 0.0, grow) for b in boxes]).astype(np.float32)
-    c -= c.mean(axis=(1, 2, 3), keepdims=True)
-    c /= c.std(axis=(1, 2, 3), keepdims=True) + 8.0
-    return c
+    return normalised(np.stack([_warp(img, b, 0.0, grow) for b in boxes]))
 
 
 def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:

@@ -43,6 +43,15 @@ _FLOAT_ENGINE: tuple[int, ...] = _ENGINE
 CLS_PROBE = (8, 3, CLS_SIZE, CLS_SIZE)  # the batch a classifier is timed on (about a frame's proposals)
 
 
+def normalised(crops: np.ndarray) -> np.ndarray:
+    """A stack of uint8 crops (N x CLS_SIZE x CLS_SIZE x 3) as the classifiers read them: float32,
+    each crop less its mean, over its spread + 8."""
+    c = crops.astype(np.float32)
+    c -= c.mean(axis=(1, 2, 3), keepdims=True)
+    c /= c.std(axis=(1, 2, 3), keepdims=True) + 8.0
+    return c
+
+
 def _quantized(path: Path) -> bool:
     """An int8 model (``scripts/quantize_dice.py``: QLinearConv layers). Both of OpenCV 5's
     engines run it, to the same numbers and at speeds that depend on the CPU (see _load)."""

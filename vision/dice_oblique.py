@@ -23,7 +23,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.dice_models import CLS_SIZE
+from vision.dice_models import CLS_SIZE, normalised
 
 
 def strip_above(box: Sequence[float], height: float) -> tuple[float, float, float, float]:
@@ -46,12 +46,9 @@ def _stretch(img: np.ndarray, rect: Sequence[float], grow: float) -> np.ndarray:
 
 
 def stretched_crops(img: np.ndarray, rects: Sequence[Sequence[float]], grow: float) -> np.ndarray:
-    """The classifier's crops (N x CLS_SIZE x CLS_SIZE x 3, normalised as ``vision.dice._crops``
-    normalises its crops) of rectangles of any shape, each stretched to a square."""
-    c = np.stack([_stretch(img, r, grow) for r in rects]).astype(np.float32)
-    c -= c.mean(axis=(1, 2, 3), keepdims=True)
-    c /= c.std(axis=(1, 2, 3), keepdims=True) + 8.0
-    return c
+    """The classifier's crops (N x CLS_SIZE x CLS_SIZE x 3, normalised as the classifiers read them,
+    ``vision.dice_models.normalised``) of rectangles of any shape, each stretched to a square."""
+    return normalised(np.stack([_stretch(img, r, grow) for r in rects]))
 
 
 def face_above(probs: np.ndarray, sure: float) -> np.ndarray:
