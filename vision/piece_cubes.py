@@ -183,6 +183,15 @@ class CubeSpots(SpotFeatures):
         shape = self._arrow_conf.get(i)  # nothing learned: the arrow's shape (vision.arrows.arrow_direction)
         return shape is not None and shape < self.config.cube_glyph_min
 
+    def _no_count_cube(self, i: int) -> bool:
+        """The piece count's ``_no_cube_top``: with no cube top learned, the arrow's shape must read
+        ``PieceConfig.count_glyph_margin`` clearer than ``cube_glyph_min`` for the count to make a
+        demoted spot a cube (under it the spot is read empty: the cube stage decides by the top)."""
+        shape = self._arrow_conf.get(i)
+        if self._no_cube_top(i) or self._top_match.get(i) is not None or shape is None:
+            return self._no_cube_top(i)
+        return shape < self.config.cube_glyph_min + self.config.count_glyph_margin
+
     def _pawn_shape(self, cls: str) -> PawnShape | None:
         """This game's ``PieceConfig.pawn_shape`` where it names ``cls`` (games with a raised plane)."""
         rule = self.config.pawn_shape.get(self.board.game)

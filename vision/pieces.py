@@ -438,7 +438,7 @@ class BoardReader(CubeSpots, SpotChecks):
                         arrow, aconf = self._arrow(img, pose, i)
                         token = f"cube:{arrow}" if arrow else "cube:?"
                         conf *= aconf
-                        if self._no_cube_top(i):
+                        if self._no_count_cube(i):  # vision.piece_cubes: a margin over cube_glyph_min
                             token, conf = None, 1.0
                     decided[i] = (token, 0.5 * conf)
                 else:
