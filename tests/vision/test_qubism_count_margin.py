@@ -19,6 +19,7 @@ def _reader(shape: float | None, match: float | None = None, margin: float | Non
         reader.config = replace(reader.config, count_glyph_margin=margin)
     reader._arrow_conf = {} if shape is None else {3: shape}
     reader._top_match = {} if match is None else {3: match}
+    reader._margin_empty = set()
     return reader
 
 
@@ -30,6 +31,7 @@ def test_count_keeps_a_cube_only_by_a_shape_clear_past_the_margin(shape: float, 
     assert reader.config.count_glyph_margin == pytest.approx(0.15)
     assert reader._no_count_cube(3) is count_empty
     assert reader._no_cube_top(3) is stage_empty  # the first pass's test itself is unchanged
+    assert reader._margin_empty == ({3} if count_empty and not stage_empty else set())  # not searched off its place
 
 
 def test_no_margin_is_the_old_test_and_learned_tops_are_untouched() -> None:
