@@ -189,6 +189,14 @@ class PieceConfig:
     """The same before any cube top is learned: a spot read as a cube whose top, seen at a
     cube's height, shows an arrow's shape less clearly than this (``arrow_direction``'s
     confidence) holds no cube (a neighbour leaning over it, an arm)."""
+    count_glyph_margin: float = 0.15
+    """The piece count (too many pawns: one demoted to the class its look is next nearest, a cube)
+    keeps the demoted spot a cube by its shape alone only where the shape reads this much clearer
+    than ``cube_glyph_min``; under that it reads the spot empty and the cube stage
+    (``vision.qubism_read.settle_cubes``) adds the cube where its top shows one. The shape's
+    confidence moves by up to 0.14 when the cube tops move 0.09 mm (the pooled camera's height
+    x 1.005; docs/readme/board.md, session 28 qsettle), so a threshold with no margin flips the
+    count's answer on a sub-pixel move. 0: no margin."""
     cube_tops: CubeTops | None = field(default_factory=CubeTops)
     """Qubism: a frame's cubes corrected from their top faces, seen in the plane of a cube's top
     (``vision.qubism_read``): a clear cube top over a spot read as empty is a cube, a spot read

@@ -36,6 +36,8 @@ class CubeSpots(SpotFeatures):
     _top_match: dict[int, float]
     _arrow_conf: dict[int, float]
     _arrows: dict[int, tuple[str | None, float]]
+    _margin_empty: set[int]
+    """This frame's spots the piece count read empty by ``PieceConfig.count_glyph_margin`` alone (``_no_count_cube``)."""
     _shapes_seen: tuple[BoardPose, tuple[float, ...], bool] | None = None
     """``_shapes_here``'s last answer: the pose and learned corners it was for (a read asks once a spot)."""
     _shape_arrays: ArrayMemo | None = None
@@ -69,7 +71,9 @@ class CubeSpots(SpotFeatures):
                                             small_rule(rule) if fused else rule.glyphs, ask)
             faces.update(zip(look, found))
         with_rings(faces, look, tops, decided, score, rule, looked)  # a closed ring on a top (vision.qubism_ring)
-        moved = moved_tops(img, to_top, look, centres, decided, faces, self.cell_mm, rule, lens)
+        # a spot the count read empty by its margin alone shows an arrow's shape at its place: not searched off it
+        near = [k for k, i in enumerate(look) if i not in self._margin_empty]
+        moved = moved_tops(img, to_top, [look[k] for k in near], centres[near], decided, faces, self.cell_mm, rule, lens)
         bare = [k for k, i in enumerate(look) if decided[i][0] is None and i not in moved and score[i] >= 1
                 and not (rule.glyph_like(faces[i]) or rule.is_top(faces[i]))]  # occupied, by its evidence
         if not fused:  # no glyphs, or a small share no lower than theirs: labelled on its own
@@ -182,6 +186,18 @@ class CubeSpots(SpotFeatures):
             return match < self.config.cube_top_match
         shape = self._arrow_conf.get(i)  # nothing learned: the arrow's shape (vision.arrows.arrow_direction)
         return shape is not None and shape < self.config.cube_glyph_min
+
+    def _no_count_cube(self, i: int) -> bool:
+        """The piece count's ``_no_cube_top``: with no cube top learned, the arrow's shape must read
+        ``PieceConfig.count_glyph_margin`` clearer than ``cube_glyph_min`` for the count to make a
+        demoted spot a cube (under it the spot is read empty: the cube stage decides by the top)."""
+        shape = self._arrow_conf.get(i)
+        if self._top_match.get(i) is not None or shape is None or shape < self.config.cube_glyph_min:
+            return self._no_cube_top(i)
+        if shape < self.config.cube_glyph_min + self.config.count_glyph_margin:
+            self._margin_empty.add(i)  # its top shows a shape at its place: not searched off it (_settle_cubes)
+            return True
+        return False
 
     def _pawn_shape(self, cls: str) -> PawnShape | None:
         """This game's ``PieceConfig.pawn_shape`` where it names ``cls`` (games with a raised plane)."""

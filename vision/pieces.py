@@ -212,6 +212,7 @@ class BoardReader(CubeSpots, SpotChecks):
         self._top_match: dict[int, float] = {}
         self._arrow_conf: dict[int, float] = {}
         self._arrows: dict[int, tuple[str | None, float]] = {}  # this frame's cube arrows read (CubeSpots._arrow)
+        self._margin_empty: set[int] = set()  # spots the count read empty by count_glyph_margin alone (CubeSpots)
         token: str | None
         step_frac = np.ones(len(self.groups))
         if (cfg.top_plane.get(self.board.game) or self.board.game in cfg.shadow_edge) and len(names):
@@ -438,7 +439,7 @@ class BoardReader(CubeSpots, SpotChecks):
                         arrow, aconf = self._arrow(img, pose, i)
                         token = f"cube:{arrow}" if arrow else "cube:?"
                         conf *= aconf
-                        if self._no_cube_top(i):
+                        if self._no_count_cube(i):  # vision.piece_cubes: a margin over cube_glyph_min
                             token, conf = None, 1.0
                     decided[i] = (token, 0.5 * conf)
                 else:
