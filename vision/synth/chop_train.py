@@ -135,6 +135,19 @@ def ensemble(x: np.ndarray, y: np.ndarray, members: int = 1, hidden: int = 32, d
         return SquareModel.stack(list(pool.map(_member, *zip(*args))))
 
 
+def with_kept(model: SquareModel, kept: list[Path]) -> SquareModel:
+    """``model`` with the networks of the models in ``kept`` added as members, unchanged (their
+    standardisation folded into their first layer, ``SquareModel.renormed``): e.g. the shipped
+    network kept beside networks trained on more families."""
+    others = []
+    for path in kept:
+        m = SquareModel.load(path)
+        if m is None or m.features != model.features:
+            raise SystemExit(f"{path}: not a square model of {model.features} features")
+        others.append(m.renormed(model.mean, model.std))
+    return SquareModel.stack([model, *others])
+
+
 def cached(root: Path, cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
     """``collect(root)``, kept in ``cache`` (one .npz per scene folder, by its resolved path) and
     read back from there while it has this reader's feature count."""
@@ -161,11 +174,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="members fitted at once (processes)")
     ap.add_argument("--cache", type=Path, default=None, help="keep each folder's spot features here")
+    ap.add_argument("--keep", type=Path, action="append", default=[],
+                    help="a trained model whose networks join the ensemble as they are (repeatable)")
     args = ap.parse_args(argv)
     parts = [cached(d, args.cache) for d in args.dirs]
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     model = ensemble(x, y, members=args.members, hidden=args.hidden, decay=args.decay, seed=args.seed, jobs=args.jobs)
+    if args.keep:
+        model = with_kept(model, args.keep)
     acc = float((model.probs(x).argmax(axis=1) == y).mean())
     print(f"{len(y)} spots ({', '.join(f'{c} {int((y == i).sum())}' for i, c in enumerate(CLASSES))}); "
           f"training accuracy {acc * 100:.2f}%")
