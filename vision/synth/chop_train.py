@@ -25,6 +25,10 @@ renderer (``bench/board.py --games chopchop --count-3d 48``: ``--renderer 3d --s
 it read worse than the shipped model on held-out seeds and was not shipped (``docs/readme/board.md``,
 "Chop! Chop!'s classifier on all three families", session 22). The shipped model is still session
 17's, no longer reproduced byte for byte (the features moved since it was trained).
+Session 28 (chopnet2) trained on the sixteen Chop! Chop! folders of all three families and alt
+(32,174 spots) with ``--decay 0.01 --keep vision/models/chop_squares.npz`` (``--keep``: the shipped
+network kept as a member beside the new one): it lost on held-out first- and second-family sets
+and was not shipped either (board.md, "session 28, chopnet2").
 Measured and documented in ``docs/readme/board.md``.
 """
 
