@@ -305,6 +305,15 @@ class SquareModel:
         out: np.ndarray = (z / z.sum(axis=2, keepdims=True)).mean(axis=0)
         return out
 
+    def renormed(self, mean: np.ndarray, std: np.ndarray) -> SquareModel:
+        """The same networks standardising by ``mean`` and ``std`` instead (folded into the first
+        layer: the same probabilities), so that they can join an ensemble standardised so."""
+        scale = (np.asarray(std, np.float64) / self.std)[None, :, None]
+        shift = (np.asarray(mean, np.float64) - self.mean) / self.std
+        w1 = self.w1 * scale
+        b1 = self.b1 + np.einsum("f,efh->eh", shift, self.w1.astype(np.float64))
+        return SquareModel(np.asarray(mean), np.asarray(std), w1, b1, self.w2, self.b2)
+
     @classmethod
     def stack(cls, models: list[SquareModel]) -> SquareModel:
         """One ensemble of ``models`` (all standardised alike: the first one's mean and std)."""

@@ -239,6 +239,28 @@ def test_an_ensemble_averages_its_members_and_its_file_round_trips(tmp_path: Pat
         assert z["w1"].shape == (5, 6)
 
 
+def test_a_kept_network_joins_an_ensemble_standardised_otherwise_with_its_own_probabilities(tmp_path: Path) -> None:
+    from vision.chop_squares import SquareModel
+    from vision.synth.chop_train import ensemble, train, with_kept
+
+    rng = np.random.default_rng(3)
+    centres = rng.normal(0, 1.5, (len(CLASSES), 5))
+    y = np.repeat(np.arange(len(CLASSES)), 30)
+    x = (centres[y] + rng.normal(0, 1.0, (len(y), 5))).astype(np.float32)
+    old = train(x[::2] * 2 + 1, y[::2], hidden=6, epochs=200)  # trained on other spots: its own mean and std
+    old.save(tmp_path / "old.npz")
+    new = ensemble(x, y, members=2, hidden=6, epochs=200)
+    assert not np.allclose(old.mean, new.mean, atol=0.1)
+    folded = old.renormed(new.mean, new.std)
+    assert np.allclose(folded.mean, new.mean) and np.allclose(folded.probs(x), old.probs(x), atol=1e-5)
+    both = with_kept(new, [tmp_path / "old.npz"])
+    assert both.members == 3 and np.allclose(both.mean, new.mean)
+    assert np.allclose(both.probs(x), (2 * new.probs(x) + old.probs(x)) / 3, atol=1e-5)
+    both.save(tmp_path / "both.npz")
+    again = SquareModel.load(tmp_path / "both.npz")
+    assert again is not None and np.allclose(again.probs(x), both.probs(x), atol=1e-6)
+
+
 def test_use_model_swaps_the_square_model_and_refuses_a_file_that_is_not_one(tmp_path: Path) -> None:
     import vision.chop_squares as cs
     from vision.synth.chop_train import train

@@ -25,6 +25,10 @@ renderer (``bench/board.py --games chopchop --count-3d 48``: ``--renderer 3d --s
 it read worse than the shipped model on held-out seeds and was not shipped (``docs/readme/board.md``,
 "Chop! Chop!'s classifier on all three families", session 22). The shipped model is still session
 17's, no longer reproduced byte for byte (the features moved since it was trained).
+Session 28 (chopnet2) trained on the sixteen Chop! Chop! folders of all three families and alt
+(32,174 spots) with ``--decay 0.01 --keep vision/models/chop_squares.npz`` (``--keep``: the shipped
+network kept as a member beside the new one): it lost on held-out first- and second-family sets
+and was not shipped either (board.md, "session 28, chopnet2").
 Measured and documented in ``docs/readme/board.md``.
 """
 
@@ -135,6 +139,19 @@ def ensemble(x: np.ndarray, y: np.ndarray, members: int = 1, hidden: int = 32, d
         return SquareModel.stack(list(pool.map(_member, *zip(*args))))
 
 
+def with_kept(model: SquareModel, kept: list[Path]) -> SquareModel:
+    """``model`` with the networks of the models in ``kept`` added as members, unchanged (their
+    standardisation folded into their first layer, ``SquareModel.renormed``): e.g. the shipped
+    network kept beside networks trained on more families."""
+    others = []
+    for path in kept:
+        m = SquareModel.load(path)
+        if m is None or m.features != model.features:
+            raise SystemExit(f"{path}: not a square model of {model.features} features")
+        others.append(m.renormed(model.mean, model.std))
+    return SquareModel.stack([model, *others])
+
+
 def cached(root: Path, cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
     """``collect(root)``, kept in ``cache`` (one .npz per scene folder, by its resolved path) and
     read back from there while it has this reader's feature count."""
@@ -161,11 +178,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="members fitted at once (processes)")
     ap.add_argument("--cache", type=Path, default=None, help="keep each folder's spot features here")
+    ap.add_argument("--keep", type=Path, action="append", default=[],
+                    help="a trained model whose networks join the ensemble as they are (repeatable)")
     args = ap.parse_args(argv)
     parts = [cached(d, args.cache) for d in args.dirs]
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     model = ensemble(x, y, members=args.members, hidden=args.hidden, decay=args.decay, seed=args.seed, jobs=args.jobs)
+    if args.keep:
+        model = with_kept(model, args.keep)
     acc = float((model.probs(x).argmax(axis=1) == y).mean())
     print(f"{len(y)} spots ({', '.join(f'{c} {int((y == i).sum())}' for i, c in enumerate(CLASSES))}); "
           f"training accuracy {acc * 100:.2f}%")
