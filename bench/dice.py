@@ -135,6 +135,8 @@ def main() -> int:
                     help="scenes ray-cast in 3-D (vision.synth.dice3d, seed + 2000; 0: none)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--min-value-prob", type=float, default=None, help="another DiceConfig.min_value_prob")
+    ap.add_argument("--det-size", type=int, default=None, help="another DiceConfig.det_size (the detector's input)")
+    ap.add_argument("--det-scale", type=float, default=None, help="another DiceConfig.det_scale")
     ap.add_argument("--det-model", help="another detector (ONNX) instead of the shipped one")
     ap.add_argument("--cls-model", help="another full classifier (ONNX) instead of the shipped one "
                                         "(comma-separated: several, their probabilities averaged)")
@@ -168,6 +170,10 @@ def main() -> int:
         cfg = replace(cfg, cls_models=tuple((Path(m), CROP_GROW) for m in a.cls_model.split(",")))
     if a.min_value_prob is not None:
         cfg = replace(cfg, min_value_prob=a.min_value_prob)
+    if a.det_size is not None:
+        cfg = replace(cfg, det_size=a.det_size)
+    if a.det_scale is not None:
+        cfg = replace(cfg, det_scale=a.det_scale)
     if a.small_size is not None:
         cfg = replace(cfg, small_size=a.small_size)
     if a.small_edge is not None:

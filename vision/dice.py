@@ -25,7 +25,6 @@ die's top face there (``vision.dice_plane``).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Sequence
@@ -261,14 +260,7 @@ def _detect_at(image: np.ndarray, size: int, config: DiceConfig) -> list[Proposa
     heat = 1 / (1 + np.exp(-out[0]))
     low = min(config.det_threshold, config.crowd_threshold or config.det_threshold)
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= low)
-    ys, xs = np.nonzero(peaks)
-    res = []
-    for y, x in zip(ys, xs):
-        bw, bh = math.exp(float(out[1, y, x])), math.exp(float(out[2, y, x]))
-        cx, cy = x + float(out[3, y, x]), y + float(out[4, y, x])
-        k = DET_STRIDE / s
-        box = ((cx - bw / 2) * k, (cy - bh / 2) * k, (cx + bw / 2) * k, (cy + bh / 2) * k)
-        res.append((box, float(heat[y, x])))
+    res = bx.decode(out, heat, peaks, DET_STRIDE / s)
     kept = [p for p in res if p[1] >= config.det_threshold]
     weak = sorted((p for p in res if p[1] < config.det_threshold), key=lambda p: -p[1])
     while weak:  # a weak peak taken in may vouch for the next one (a heap's inner dice)
@@ -408,7 +400,9 @@ def die_body(image: np.ndarray, box: Sequence[float]) -> tuple[int, int, int] | 
     if xb <= xa or yb <= ya:
         return None
     px = cv2.resize(image[ya:yb, xa:xb], (12, 12), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
-    lum = np.clip(px @ LUMA, 0, 255).astype(np.uint8)
+    # (no clip: LUMA's weights are positive and sum to 1, so px @ LUMA lies in [0, 256), where the
+    # cast truncates as np.clip's result did)
+    lum = (px @ LUMA).astype(np.uint8)
     # pips are the minority: split dark from light where the two groups are most apart
     # (Otsu) and keep the bigger group
     _thr, light = cv2.threshold(lum, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+import numpy as np
+
 Proposal = tuple[tuple[float, float, float, float], float]  # box (full-image pixels), score
 
 
@@ -30,6 +32,23 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
     inter = intersection(a, b)
     u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / u if u > 0 else 0.0
+
+
+def decode(out: np.ndarray, heat: np.ndarray, peaks: np.ndarray, k: float) -> list[Proposal]:
+    """The detector's proposals at ``peaks`` (a G x G mask): boxes from its 5 x G x G output
+    (heat logit, log width, log height, x and y offsets, in cells of the heat map) scaled by
+    ``k`` to image pixels, and their ``heat``. Row by row as a loop over the peaks computed them
+    (the same float64 operations in the same order, ``math.exp``: the same boxes to the bit), at
+    a tenth of its Python time."""
+    ys, xs = np.nonzero(peaks)
+    if not len(ys):
+        return []
+    v = out[1:5, ys, xs].astype(np.float64)
+    bw = np.array([math.exp(t) for t in v[0].tolist()]) / 2
+    bh = np.array([math.exp(t) for t in v[1].tolist()]) / 2
+    cx, cy = xs + v[2], ys + v[3]
+    boxes = np.stack([(cx - bw) * k, (cy - bh) * k, (cx + bw) * k, (cy + bh) * k], 1).tolist()
+    return [((b[0], b[1], b[2], b[3]), sc) for b, sc in zip(boxes, heat[ys, xs].tolist())]
 
 
 def nms(items: list, thr: float) -> list:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
+from vision import dice_boxes as bx
 from vision.synth import dice as synth_dice
 from vision.dice import DiceConfig, _blob, _net, classify, detect, die_body, read_dice
 
@@ -72,3 +74,36 @@ def test_body_colour_is_the_median_of_the_body_part() -> None:
         s = rng.uniform(3, 40)
         box = (float(x1), float(y1), float(x1 + s), float(y1 + s * rng.uniform(0.8, 1.2)))
         assert die_body(img, box) == _body_by_np_median(img, box)
+
+
+def _decode_per_peak(out: np.ndarray, heat: np.ndarray, peaks: np.ndarray, k: float) -> list:
+    """The detector's proposals as ``_detect_at`` computed them before ``dice_boxes.decode``: a
+    loop over the peaks, to compare with."""
+    res = []
+    for y, x in zip(*np.nonzero(peaks)):
+        bw, bh = math.exp(float(out[1, y, x])), math.exp(float(out[2, y, x]))
+        cx, cy = x + float(out[3, y, x]), y + float(out[4, y, x])
+        res.append((((cx - bw / 2) * k, (cy - bh / 2) * k, (cx + bw / 2) * k, (cy + bh / 2) * k), float(heat[y, x])))
+    return res
+
+
+def test_decode_gives_the_per_peak_loops_boxes_to_the_bit() -> None:
+    rng = np.random.default_rng(5)
+    for g, k in ((80, 4 / 0.5), (32, 4 / 0.1953125), (160, 4 / 0.83), (7, 3.3)):
+        out = (rng.standard_normal((5, g, g)) * np.float32([[[3.0]], [[0.7]], [[0.7]], [[0.5]], [[0.5]]])).astype(np.float32)
+        out[1:3] += np.float32(2.5)  # boxes of about 12 cells, as the detector's
+        heat = 1 / (1 + np.exp(-out[0]))
+        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= 0.12)
+        want = _decode_per_peak(out, heat, peaks, k)
+        got = bx.decode(out, heat, peaks, k)
+        assert len(want) > 3
+        assert got == want  # the same floats, bit for bit, in the same order
+        assert all(type(v) is float for b, sc in got for v in (*b, sc))
+    assert bx.decode(out, heat, np.zeros_like(peaks), 2.0) == []
+
+
+def test_body_colour_of_a_white_face() -> None:
+    img = np.full((40, 40, 3), 255, np.uint8)  # P @ LUMA at its largest: the cast, without a clip, keeps 255
+    img[18:22, 18:22] = 0
+    box = (2.0, 2.0, 38.0, 38.0)
+    assert die_body(img, box) == _body_by_np_median(img, box) == (255, 255, 255)
