@@ -15,7 +15,7 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
+from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, pawns_swapped, spot_shape
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
                                 top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
@@ -96,8 +96,14 @@ class CubeSpots(SpotFeatures):
             g = faces[i].glyph  # a top seen off its place: its glyph, not the crop at the spot
             return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
 
+        counted = list(decided)
         capped = settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None,
                               frozenset(moved), frozenset(small))
+        if looked is not None and (pawns := self.config.pawns_back) is not None and pawns.swap:  # a pawn kept on a cube's top
+            topped = {i for i, f in faces.items() if rule.is_top(f) and rule.glyph_like(f) and f.border <= rule.pawn_border
+                      and i not in blocked}
+            bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
+            pawns_swapped(decided, looked, counted, topped, bare, self.config.always.get(self.board.game, ()), rule.most, pawns)
         if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)

@@ -99,6 +99,9 @@ class PawnsBack:
     cubes: bool = True
     """A cube the nine-cube cap took off while the pawn was read as a cube comes back with the pawn
     (``cubes_back``; False: not)."""
+    swap: bool = True
+    """A pawn the count kept on a spot whose top, at a cube's height, shows a cube's top plate and a
+    glyph goes to a spot the count took that pawn from whose top shows none (``pawns_swapped``; False: not)."""
 
 
 def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
@@ -123,6 +126,36 @@ def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str |
             decided[i] = (c, rule.conf)
             back.append(i)
     return back
+
+
+def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
+                  counted: list[tuple[str | None, float]], topped: set[int], bare: set[int],
+                  pawns: tuple[str, ...], most: int, rule: PawnsBack) -> list[int]:
+    """A pawn the piece count kept on a cube (in place): where the count found more spots read as pawn
+    ``c`` than the game has, it kept one by its look; a cube's top is a square plate 30 mm up carrying
+    an arrow, which a pawn's round head is not. So where the spot kept as ``c`` (in ``counted`` and still
+    in ``decided``) shows, in the plane of the cubes' tops, a clean top plate with a glyph-like blob
+    (``topped``), and a spot the count took ``c`` from (read ``c`` in ``looked``, at least
+    ``PawnsBack.look_conf`` surely; empty in ``counted`` and still in ``decided``) shows no top at all
+    (``bare``: no top plate, no glyph), the two are swapped: the pawn goes to the latter (the surest look
+    first) at ``PawnsBack.conf`` (asked), the former is read as a cube with its arrow asked (``cube:?``,
+    at the same confidence; the stages after read its arrow), while the frame has fewer than ``most``
+    cubes. Returns the spots changed."""
+    changed: list[int] = []
+    for c in pawns:
+        kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
+        if len(kept) != 1 or kept[0] not in topped:
+            continue
+        cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
+                 if seen == c and sure >= rule.look_conf and was is None and now is None and j in bare]
+        cubes = sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
+        if not cands or cubes >= most:
+            continue
+        j = max(cands, key=lambda k: looked[k][1])
+        decided[kept[0]] = ("cube:?", rule.conf)
+        decided[j] = (c, rule.conf)
+        changed += [kept[0], j]
+    return changed
 
 
 def cubes_back(decided: list[tuple[str | None, float]], capped: list[tuple[int, tuple[str | None, float]]],
