@@ -102,6 +102,10 @@ class PawnsBack:
     swap: bool = True
     """A pawn the count kept on a spot whose top, at a cube's height, shows a cube's top plate and a
     glyph goes to a spot the count took that pawn from whose top shows none (``pawns_swapped``; False: not)."""
+    unhide: bool = True
+    """A pawn the count kept on a spot whose middle a neighbouring cube's box hides as the camera sees it
+    (its look is that cube's side) goes to a spot the count took that pawn from that no cube hides
+    (``pawns_unhidden``; False: not)."""
 
 
 def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
@@ -153,6 +157,67 @@ def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
             continue
         j = max(cands, key=lambda k: looked[k][1])
         decided[kept[0]] = ("cube:?", rule.conf)
+        decided[j] = (c, rule.conf)
+        changed += [kept[0], j]
+    return changed
+
+
+def hidden_by_cubes(centres_mm: np.ndarray, cubes: list[int], side_mm: float, lift: np.ndarray) -> set[int]:
+    """Spots (rows of ``centres_mm``, board mm) whose middle lies, as the camera sees it, inside another
+    spot's cube (``cubes``): the cube a ``side_mm`` box on its spot, its top ``lift`` up (board mm of the
+    tops' plane -> board mm where they are seen): the hull of its foot and its seen top."""
+    out: set[int] = set()
+    h = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side_mm / 2
+    for i in cubes:
+        foot = centres_mm[i] + h
+        top = np.column_stack([foot, np.ones(4)]) @ lift.T
+        pts = np.vstack([foot, top[:, :2] / top[:, 2:]])
+        hull = _hull(pts)
+        for j in range(len(centres_mm)):
+            if j != i and _inside(hull, centres_mm[j]):
+                out.add(j)
+    return out
+
+
+def _hull(pts: np.ndarray) -> np.ndarray:
+    """The convex hull of 2-D points, counter-clockwise (monotone chain)."""
+    p = sorted(map(tuple, pts))
+    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        h: list[tuple[float, float]] = []
+        for q in seq:
+            while len(h) >= 2 and (h[-1][0] - h[-2][0]) * (q[1] - h[-2][1]) - (h[-1][1] - h[-2][1]) * (q[0] - h[-2][0]) <= 0:
+                h.pop()
+            h.append(q)
+        return h
+    lower, upper = half(p), half(p[::-1])
+    return np.array(lower[:-1] + upper[:-1], np.float64)
+
+
+def _inside(hull: np.ndarray, q: np.ndarray) -> bool:
+    """Whether ``q`` lies inside the counter-clockwise convex polygon ``hull``."""
+    e = np.roll(hull, -1, axis=0) - hull
+    w = q[None, :] - hull
+    return bool(np.all(e[:, 0] * w[:, 1] - e[:, 1] * w[:, 0] > 0))
+
+
+def pawns_unhidden(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
+                   counted: list[tuple[str | None, float]], hidden: set[int], pawns: tuple[str, ...],
+                   rule: PawnsBack) -> list[int]:
+    """A pawn the count kept on a spot a neighbouring cube hides (``hidden``: its look is that cube's side)
+    moves (in place) to a spot the count took it from that no cube hides (read as the pawn in ``looked``
+    at least ``PawnsBack.look_conf`` surely, empty in ``counted`` and in ``decided``), the surest look first;
+    the hidden spot is read as empty. Returns the spots changed."""
+    changed: list[int] = []
+    for c in pawns:
+        kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
+        if len(kept) != 1 or kept[0] not in hidden:
+            continue
+        cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
+                 if seen == c and sure >= rule.look_conf and was is None and now is None and j not in hidden]
+        if not cands:
+            continue
+        j = max(cands, key=lambda k: looked[k][1])
+        decided[kept[0]] = (None, rule.conf)
         decided[j] = (c, rule.conf)
         changed += [kept[0], j]
     return changed

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from vision.boarddefaults import board_for
 from vision.pieces import BoardReader
-from vision.qubism_pawns import PawnsBack, pawns_swapped
+from vision.qubism_pawns import PawnsBack, hidden_by_cubes, pawns_swapped, pawns_unhidden
 
 W, B = "pawn:white", "pawn:black"
 PAWNS = (W, B)
@@ -62,6 +64,33 @@ def test_not_past_nine_cubes_nor_where_the_count_kept_no_single_pawn() -> None:
 
 def test_on_by_default_in_the_reader() -> None:
     reader = BoardReader(board_for("qubism"))
-    assert reader.config.pawns_back is not None and reader.config.pawns_back.swap
+    assert reader.config.pawns_back is not None and reader.config.pawns_back.swap and reader.config.pawns_back.unhide
     off = replace(reader.config.pawns_back, swap=False)
     assert not off.swap
+
+
+def _lift(foot: tuple[float, float], height: float, z: float) -> np.ndarray:
+    """Board mm of the plane ``z`` up -> board mm where it is seen, a camera ``height`` over ``foot``."""
+    k = height / (height - z)
+    return np.array([[k, 0, (1 - k) * foot[0]], [0, k, (1 - k) * foot[1]], [0, 0, 1.0]])
+
+
+def test_a_cube_hides_the_spot_behind_it_as_the_camera_sees_it() -> None:
+    centres = np.array([[x, y] for y in (20.0, 60.0, 100.0) for x in (20.0, 60.0, 100.0)])  # 3 x 3 spots, 40 mm
+    lift = _lift((60.0, -400.0), 400.0, 30.0)  # the camera far beyond the first row, leaning over the board
+    hidden = hidden_by_cubes(centres, [4], 30.0, lift)  # a cube in the middle (60, 60): its top seen away from the foot
+    assert hidden == {7}  # the spot beyond it from the camera (60, 100), not the one before it nor beside it
+    assert hidden_by_cubes(centres, [4], 30.0, _lift((60.0, 60.0), 400.0, 30.0)) == set()  # seen from straight above
+    assert hidden_by_cubes(centres, [], 30.0, lift) == set()
+
+
+def test_the_pawn_kept_on_a_hidden_spot_goes_to_one_no_cube_hides() -> None:
+    looked = [(B, 1.0), (W, 0.99), (W, 0.9), (W, 0.95)]
+    counted = [(B, 1.0), (W, 0.99), (None, 0.5), (None, 0.5)]
+    decided = list(counted)
+    assert pawns_unhidden(decided, looked, counted, {1, 3}, PAWNS, PawnsBack()) == [1, 2]
+    assert decided[1][0] is None and decided[2][0] == W and decided[3][0] is None  # 3, surer, is hidden too
+    decided = list(counted)
+    assert pawns_unhidden(decided, looked, counted, {2, 3}, PAWNS, PawnsBack()) == []  # the kept one not hidden
+    assert pawns_unhidden(decided, looked, counted, {1, 2, 3}, PAWNS, PawnsBack()) == []  # no other unhidden
+    assert decided == counted
