@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.piece_looks import WINDOW, P
@@ -162,42 +163,28 @@ def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
     return changed
 
 
-def hidden_by_cubes(centres_mm: np.ndarray, cubes: list[int], side_mm: float, lift: np.ndarray) -> set[int]:
-    """Spots (rows of ``centres_mm``, board mm) whose middle lies, as the camera sees it, inside another
-    spot's cube (``cubes``): the cube a ``side_mm`` box on its spot, its top ``lift`` up (board mm of the
-    tops' plane -> board mm where they are seen): the hull of its foot and its seen top."""
+def hidden_by_cubes(centres_mm: np.ndarray, cubes: list[int], side_mm: float, lift: np.ndarray,
+                    spots: list[int] | None = None) -> set[int]:
+    """Spots (rows of ``centres_mm``, board mm; only ``spots`` where given) whose middle lies, as the camera
+    sees it, inside another spot's cube (``cubes``): the cube a ``side_mm`` box on its spot, its top
+    ``lift`` up (board mm of the tops' plane -> board mm where they are seen): the hull of its foot and its
+    seen top."""
+    ask = np.arange(len(centres_mm)) if spots is None else np.asarray(spots, int)
     out: set[int] = set()
+    if not len(ask) or not cubes:
+        return out
+    q = np.asarray(centres_mm, np.float64)[ask]
     h = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side_mm / 2
     for i in cubes:
         foot = centres_mm[i] + h
         top = np.column_stack([foot, np.ones(4)]) @ lift.T
-        pts = np.vstack([foot, top[:, :2] / top[:, 2:]])
-        hull = _hull(pts)
-        for j in range(len(centres_mm)):
-            if j != i and _inside(hull, centres_mm[j]):
-                out.add(j)
+        hull = cv2.convexHull(np.vstack([foot, top[:, :2] / top[:, 2:]]).astype(np.float32))[:, 0].astype(np.float64)
+        e = np.roll(hull, -1, axis=0) - hull  # [m, 2] edges
+        w = q[:, None, :] - hull[None]  # [n, m, 2]
+        cross = e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]
+        inside = np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1)  # either turning of the hull
+        out.update(int(j) for j in ask[inside] if j != i)
     return out
-
-
-def _hull(pts: np.ndarray) -> np.ndarray:
-    """The convex hull of 2-D points, counter-clockwise (monotone chain)."""
-    p = sorted(map(tuple, pts))
-    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        h: list[tuple[float, float]] = []
-        for q in seq:
-            while len(h) >= 2 and (h[-1][0] - h[-2][0]) * (q[1] - h[-2][1]) - (h[-1][1] - h[-2][1]) * (q[0] - h[-2][0]) <= 0:
-                h.pop()
-            h.append(q)
-        return h
-    lower, upper = half(p), half(p[::-1])
-    return np.array(lower[:-1] + upper[:-1], np.float64)
-
-
-def _inside(hull: np.ndarray, q: np.ndarray) -> bool:
-    """Whether ``q`` lies inside the counter-clockwise convex polygon ``hull``."""
-    e = np.roll(hull, -1, axis=0) - hull
-    w = q[None, :] - hull
-    return bool(np.all(e[:, 0] * w[:, 1] - e[:, 1] * w[:, 0] > 0))
 
 
 def pawns_unhidden(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
