@@ -103,10 +103,11 @@ class PawnsBack:
     swap: bool = True
     """A pawn the count kept on a spot whose top, at a cube's height, shows a cube's top plate and a
     glyph goes to a spot the count took that pawn from whose top shows none (``pawns_swapped``; False: not)."""
-    unhide: bool = True
+    unhide: bool = False
     """A pawn the count kept on a spot whose middle a neighbouring cube's box hides as the camera sees it
     (its look is that cube's side) goes to a spot the count took that pawn from that no cube hides
-    (``pawns_unhidden``; False: not)."""
+    (``pawns_unhidden``; True: on). Off: on the second family's dev sets it read 3254 6 squares better
+    and 3250 3 worse (a real pawn beside a cube moved to an empty square; session 29, qcube2)."""
 
 
 def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],

@@ -62,9 +62,9 @@ def test_not_past_nine_cubes_nor_where_the_count_kept_no_single_pawn() -> None:
     assert pawns_swapped(decided, looked, counted, {1, 3}, {0, 2, 4}, PAWNS, 9, PawnsBack()) == []
 
 
-def test_on_by_default_in_the_reader() -> None:
+def test_the_swap_on_and_the_unhiding_off_by_default_in_the_reader() -> None:
     reader = BoardReader(board_for("qubism"))
-    assert reader.config.pawns_back is not None and reader.config.pawns_back.swap and reader.config.pawns_back.unhide
+    assert reader.config.pawns_back is not None and reader.config.pawns_back.swap and not reader.config.pawns_back.unhide
     off = replace(reader.config.pawns_back, swap=False)
     assert not off.swap
 
