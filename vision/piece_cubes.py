@@ -152,9 +152,11 @@ class CubeSpots(SpotFeatures):
                       if rule.is_top(f) and rule.glyph_like(f) and f.border <= rule.pawn_border and i not in blocked}
             bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
             pawns_swapped(decided, looked, counted, topped, bare, kinds, rule.most, pawns)
+        if not pawns.unhide:
+            return
         asked = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
                  if (now is not None and now == was and now in kinds) or (seen in kinds and was is None and now is None)]
-        if pawns.unhide and asked:  # the kept pawns and the spots the count took them from
+        if asked:  # the kept pawns and the spots the count took them from
             sure = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube") and t != "cube:?"]
             hidden = hidden_by_cubes(self._spot_centres_px / self.config.px_per_mm, sure,
                                      self.config.cube_top * self.cell_mm, lift, asked)
