@@ -15,7 +15,8 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
+from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_back, pawns_swapped, pawns_unhidden,
+                                  spot_shape)
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
                                 top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
@@ -96,8 +97,11 @@ class CubeSpots(SpotFeatures):
             g = faces[i].glyph  # a top seen off its place: its glyph, not the crop at the spot
             return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
 
+        counted = list(decided)
         capped = settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None,
                               frozenset(moved), frozenset(small))
+        if looked is not None and self.config.pawns_back is not None:  # a pawn the count kept on a cube (vision.qubism_pawns)
+            self._pawns_moved(decided, looked, counted, faces, blocked, lift)
         if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
@@ -132,6 +136,31 @@ class CubeSpots(SpotFeatures):
         if rule is None:
             return []
         return pawns_back(looked, counted, decided, self.config.always.get(self.board.game, ()), rule)
+
+    def _pawns_moved(self, decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
+                     counted: list[tuple[str | None, float]], faces: dict[int, TopFace], blocked: set[int],
+                     lift: np.ndarray) -> None:
+        """A pawn the piece count kept where a cube is moved (``vision.qubism_pawns``): off a spot whose
+        top shows a clean top plate with a glyph, to a spot it took the pawn from that shows no top
+        (``pawns_swapped``); then off a spot a neighbouring cube's box hides, as the camera sees it, to
+        one it took the pawn from that no cube hides (``hidden_by_cubes``, ``pawns_unhidden``)."""
+        rule, pawns = self.config.cube_tops, self.config.pawns_back
+        assert rule is not None and pawns is not None
+        kinds = self.config.always.get(self.board.game, ())
+        if pawns.swap:
+            topped = {i for i, f in faces.items()
+                      if rule.is_top(f) and rule.glyph_like(f) and f.border <= rule.pawn_border and i not in blocked}
+            bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
+            pawns_swapped(decided, looked, counted, topped, bare, kinds, rule.most, pawns)
+        if not pawns.unhide:
+            return
+        asked = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
+                 if (now is not None and now == was and now in kinds) or (seen in kinds and was is None and now is None)]
+        if asked:  # the kept pawns and the spots the count took them from
+            sure = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube") and t != "cube:?"]
+            hidden = hidden_by_cubes(self._spot_centres_px / self.config.px_per_mm, sure,
+                                     self.config.cube_top * self.cell_mm, lift, asked)
+            pawns_unhidden(decided, looked, counted, hidden, kinds, pawns)
 
     def _plate_cubes(self, decided: list[tuple[str | None, float]], score: np.ndarray, look: list[int],
                      tops: np.ndarray, centres: np.ndarray, lift: np.ndarray,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.piece_looks import WINDOW, P
@@ -99,6 +100,14 @@ class PawnsBack:
     cubes: bool = True
     """A cube the nine-cube cap took off while the pawn was read as a cube comes back with the pawn
     (``cubes_back``; False: not)."""
+    swap: bool = True
+    """A pawn the count kept on a spot whose top, at a cube's height, shows a cube's top plate and a
+    glyph goes to a spot the count took that pawn from whose top shows none (``pawns_swapped``; False: not)."""
+    unhide: bool = False
+    """A pawn the count kept on a spot whose middle a neighbouring cube's box hides as the camera sees it
+    (its look is that cube's side) goes to a spot the count took that pawn from that no cube hides
+    (``pawns_unhidden``; True: on). Off: on the second family's dev sets it read 3254 6 squares better
+    and 3250 3 worse (a real pawn beside a cube moved to an empty square; session 29, qcube2)."""
 
 
 def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
@@ -123,6 +132,83 @@ def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str |
             decided[i] = (c, rule.conf)
             back.append(i)
     return back
+
+
+def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
+                  counted: list[tuple[str | None, float]], topped: set[int], bare: set[int],
+                  pawns: tuple[str, ...], most: int, rule: PawnsBack) -> list[int]:
+    """A pawn the piece count kept on a cube (in place): where the count found more spots read as pawn
+    ``c`` than the game has, it kept one by its look; a cube's top is a square plate 30 mm up carrying
+    an arrow, which a pawn's round head is not. So where the spot kept as ``c`` (in ``counted`` and still
+    in ``decided``) shows, in the plane of the cubes' tops, a clean top plate with a glyph-like blob
+    (``topped``), and a spot the count took ``c`` from (read ``c`` in ``looked``, at least
+    ``PawnsBack.look_conf`` surely; empty in ``counted`` and still in ``decided``) shows no top at all
+    (``bare``: no top plate, no glyph), the two are swapped: the pawn goes to the latter (the surest look
+    first) at ``PawnsBack.conf`` (asked), the former is read as a cube with its arrow asked (``cube:?``,
+    at the same confidence; the stages after read its arrow), while the frame has fewer than ``most``
+    cubes. Returns the spots changed."""
+    changed: list[int] = []
+    for c in pawns:
+        kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
+        if len(kept) != 1 or kept[0] not in topped:
+            continue
+        cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
+                 if seen == c and sure >= rule.look_conf and was is None and now is None and j in bare]
+        cubes = sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
+        if not cands or cubes >= most:
+            continue
+        j = max(cands, key=lambda k: looked[k][1])
+        decided[kept[0]] = ("cube:?", rule.conf)
+        decided[j] = (c, rule.conf)
+        changed += [kept[0], j]
+    return changed
+
+
+def hidden_by_cubes(centres_mm: np.ndarray, cubes: list[int], side_mm: float, lift: np.ndarray,
+                    spots: list[int] | None = None) -> set[int]:
+    """Spots (rows of ``centres_mm``, board mm; only ``spots`` where given) whose middle lies, as the camera
+    sees it, inside another spot's cube (``cubes``): the cube a ``side_mm`` box on its spot, its top
+    ``lift`` up (board mm of the tops' plane -> board mm where they are seen): the hull of its foot and its
+    seen top."""
+    ask = np.arange(len(centres_mm)) if spots is None else np.asarray(spots, int)
+    out: set[int] = set()
+    if not len(ask) or not cubes:
+        return out
+    q = np.asarray(centres_mm, np.float64)[ask]
+    h = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side_mm / 2
+    for i in cubes:
+        foot = centres_mm[i] + h
+        top = np.column_stack([foot, np.ones(4)]) @ lift.T
+        hull = cv2.convexHull(np.vstack([foot, top[:, :2] / top[:, 2:]]).astype(np.float32))[:, 0].astype(np.float64)
+        e = np.roll(hull, -1, axis=0) - hull  # [m, 2] edges
+        w = q[:, None, :] - hull[None]  # [n, m, 2]
+        cross = e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]
+        inside = np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1)  # either turning of the hull
+        out.update(int(j) for j in ask[inside] if j != i)
+    return out
+
+
+def pawns_unhidden(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
+                   counted: list[tuple[str | None, float]], hidden: set[int], pawns: tuple[str, ...],
+                   rule: PawnsBack) -> list[int]:
+    """A pawn the count kept on a spot a neighbouring cube hides (``hidden``: its look is that cube's side)
+    moves (in place) to a spot the count took it from that no cube hides (read as the pawn in ``looked``
+    at least ``PawnsBack.look_conf`` surely, empty in ``counted`` and in ``decided``), the surest look first;
+    the hidden spot is read as empty. Returns the spots changed."""
+    changed: list[int] = []
+    for c in pawns:
+        kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
+        if len(kept) != 1 or kept[0] not in hidden:
+            continue
+        cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
+                 if seen == c and sure >= rule.look_conf and was is None and now is None and j not in hidden]
+        if not cands:
+            continue
+        j = max(cands, key=lambda k: looked[k][1])
+        decided[kept[0]] = (None, rule.conf)
+        decided[j] = (c, rule.conf)
+        changed += [kept[0], j]
+    return changed
 
 
 def cubes_back(decided: list[tuple[str | None, float]], capped: list[tuple[int, tuple[str | None, float]]],
