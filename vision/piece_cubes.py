@@ -6,7 +6,7 @@ reader's seam between the games' shared reading and this game's own."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -15,8 +15,8 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_back, pawns_swapped, pawns_unhidden,
-                                  spot_shape)
+from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_swapped,
+                                  pawns_unhidden, spot_shape)
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
                                 top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
@@ -43,6 +43,9 @@ class CubeSpots(SpotFeatures):
     """``_shapes_here``'s last answer: the pose and learned corners it was for (a read asks once a spot)."""
     _shape_arrays: ArrayMemo | None = None
     """The learned shapes as arrays (``_learned_shapes``)."""
+    _missing: Callable[[str, list[tuple[str | None, float]]], tuple[int, float] | None] | None = None
+    """This frame's search for a piece that never leaves the board among the spots read empty (the piece
+    count's ``always`` rule, set by ``BoardReader._counts``): run again after the cube stage (``pawns_again``)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]] | None = None
@@ -118,14 +121,17 @@ class CubeSpots(SpotFeatures):
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                     looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:
         """Qubism after the piece count: the cubes settled (``_settle_cubes``), then a pawn that
-        stage took put back (``_pawns_back``; ``looked``: the readings before the count) and a cube
-        the nine-cube cap took off for it brought back (``vision.qubism_pawns.cubes_back``)."""
+        stage took put back (``_pawns_back``; ``looked``: the readings before the count), a cube
+        the nine-cube cap took off for it brought back (``vision.qubism_pawns.cubes_back``) and a
+        pawn still read nowhere looked for again among the spots read empty (``pawns_again``)."""
         counted = list(decided)
         capped = self._settle_cubes(img, pose, score, decided, looked)
         back = self._pawns_back(looked, counted, decided)
         rule, pawns = self.config.cube_tops, self.config.pawns_back
         if rule is not None and pawns is not None and pawns.cubes:
             cubes_back(decided, capped, back, rule.most)
+        if pawns is not None and pawns.again and self._missing is not None:
+            pawns_again(decided, self.config.always.get(self.board.game, ()), self._missing)
 
     def _pawns_back(self, looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
                     decided: list[tuple[str | None, float]]) -> list[int]:

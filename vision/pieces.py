@@ -387,6 +387,7 @@ class BoardReader(CubeSpots, SpotChecks):
         readings: too many of a class keeps the nearest looks; a piece that never leaves the
         board and is read nowhere is looked for among the weak spots."""
         cfg = self.config
+        self._missing = None
         most = cfg.counts.get(self.board.game, {}) if self.board.game in cfg.count_games else {}
         if not most or not len(names):
             return
@@ -446,19 +447,23 @@ class BoardReader(CubeSpots, SpotChecks):
                     decided[i], dropped[i] = (None, 0.5), c
         self._pairs(decided, names, protos)
         footprint_swap(self, decided, dropped, d_cls, score, crowd, cfg.always.get(self.board.game, ()))  # K1
+        def missing(c: str, now: list[tuple[str | None, float]]) -> tuple[int, float] | None:
+            """The spot read empty in ``now`` that shows the missing piece ``c`` best, and how surely."""
+            nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(now))])
+            cand = beyond_edges(self, [i for i, (t, _) in enumerate(now) if t is None and not self._never_empty[i]
+                                       and nearest[i] and score[i] >= cfg.always_min_score], step_frac)
+            i = max(cand, key=lambda j: support(j, c), default=None)
+            return None if i is None else (i, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
+
+        self._missing = missing  # again after Qubism's cube stage (CubeSpots._cube_stage)
         for c in cfg.always.get(self.board.game, ()):
             if c not in d_cls or any(kind(t) == c or c in str(t).split("+") for t, _ in decided):
                 continue
             if self.board.game in cfg.dropped_missing and missing_from_dropped(
                     decided, dropped, c, d_cls, crowd, *solid_score(self, score, dropped)) is not None:
                 continue  # a dropped counter is the missing one (vision.katenmuis_read)
-            nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(decided))])
-            cand = beyond_edges(self, [i for i, (t, _) in enumerate(decided)
-                                       if t is None and not self._never_empty[i] and nearest[i]
-                                       and score[i] >= cfg.always_min_score], step_frac)
-            if cand:
-                i = max(cand, key=lambda j: support(j, c))
-                decided[i] = (c, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
+            if (found := missing(c, decided)) is not None:
+                decided[found[0]] = (c, found[1])
         for i, (t, conf) in enumerate(decided):
             if t is not None and crowd[i]:
                 decided[i] = (t, 0.5 * conf)  # a piece under a hand's crowd: unsure, asked

@@ -20,6 +20,7 @@ learned the pattern (``same_camera``): from elsewhere a figure leans another way
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -108,6 +109,10 @@ class PawnsBack:
     (its look is that cube's side) goes to a spot the count took that pawn from that no cube hides
     (``pawns_unhidden``; True: on). Off: on the second family's dev sets it read 3254 6 squares better
     and 3250 3 worse (a real pawn beside a cube moved to an empty square; session 29, qcube2)."""
+    again: bool = True
+    """A pawn still read nowhere after the cube stage (the cube stage took the spot the count kept
+    it on, or read a cube there surely) is looked for again as the count looks for a missing one,
+    among the spots read empty now (``pawns_again``; False: not)."""
 
 
 def pawns_back(looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
@@ -229,4 +234,23 @@ def cubes_back(decided: list[tuple[str | None, float]], capped: list[tuple[int, 
         if decided[i][0] is None:
             decided[i] = reading
             out.append(i)
+    return out
+
+
+def pawns_again(decided: list[tuple[str | None, float]], pawns: tuple[str, ...],
+                missing: Callable[[str, list[tuple[str | None, float]]], tuple[int, float] | None]) -> list[int]:
+    """Qubism's pawns never leave the board (Q1, Q3): a pawn read nowhere in ``decided`` after the cube
+    stage (and ``pawns_back``) is put, as the piece count puts a missing one (``PieceConfig.always``),
+    on the spot read empty now that shows it best (``missing``: that search, the count's own, with its
+    low confidence, 0.3-0.7, so the app asks when unsure). The count looked only among the spots read
+    empty then; the cube stage may since have taken the spot the count kept the pawn on, and a spot the
+    count demoted from the pawn, or one too weak to read as a piece, is empty now. Returns the spots changed."""
+    out: list[int] = []
+    for c in pawns:
+        if any(t == c for t, _ in decided):
+            continue
+        found = missing(c, decided)
+        if found is not None:
+            decided[found[0]] = (c, found[1])
+            out.append(found[0])
     return out
