@@ -28,7 +28,9 @@ it read worse than the shipped model on held-out seeds and was not shipped (``do
 Session 28 (chopnet2) trained on the sixteen Chop! Chop! folders of all three families and alt
 (32,174 spots) with ``--decay 0.01 --keep vision/models/chop_squares.npz`` (``--keep``: the shipped
 network kept as a member beside the new one): it lost on held-out first- and second-family sets
-and was not shipped either (board.md, "session 28, chopnet2").
+and was not shipped either (board.md, "session 28, chopnet2"). Session 29 (chopnet3) added
+``--balance`` (each family the same weight: the third family was half the spots) with the reader's
+``chop_classifier_sure`` refitted leave-one-family-out (board.md, "session 29, chopnet3").
 Measured and documented in ``docs/readme/board.md``.
 """
 
