@@ -28,7 +28,9 @@ it read worse than the shipped model on held-out seeds and was not shipped (``do
 Session 28 (chopnet2) trained on the sixteen Chop! Chop! folders of all three families and alt
 (32,174 spots) with ``--decay 0.01 --keep vision/models/chop_squares.npz`` (``--keep``: the shipped
 network kept as a member beside the new one): it lost on held-out first- and second-family sets
-and was not shipped either (board.md, "session 28, chopnet2").
+and was not shipped either (board.md, "session 28, chopnet2"). Session 29 (chopnet3) added
+``--balance`` (each family the same weight: the third family was half the spots) with the reader's
+``chop_classifier_sure`` refitted leave-one-family-out (board.md, "session 29, chopnet3").
 Measured and documented in ``docs/readme/board.md``.
 """
 
@@ -83,9 +85,11 @@ def collect(root: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(x: np.ndarray, y: np.ndarray, hidden: int = 32, epochs: int = 1500, lr: float = 0.01,
-          decay: float = 1e-3, seed: int = 0, norm: tuple[np.ndarray, np.ndarray] | None = None) -> SquareModel:
+          decay: float = 1e-3, seed: int = 0, norm: tuple[np.ndarray, np.ndarray] | None = None,
+          weight: np.ndarray | None = None) -> SquareModel:
     """Fit the network (full batch, Adam); classes weighted by the square root of their rarity.
-    ``norm``: the (mean, std) to standardise with (default: ``x``'s own)."""
+    ``norm``: the (mean, std) to standardise with (default: ``x``'s own); ``weight``: each spot's
+    own weight besides (e.g. ``balanced``'s), default 1."""
     rng = np.random.default_rng(seed)
     mean, std = norm if norm is not None else (x.mean(axis=0), x.std(axis=0) + 1e-3)
     xn = ((x - mean) / std).astype(np.float64)
@@ -93,6 +97,8 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int = 32, epochs: int = 1500, lr
     onehot = np.eye(k)[y]
     freq = np.bincount(y, minlength=k) + 1.0
     cw = np.sqrt(freq.max() / freq)[y]
+    if weight is not None:
+        cw = cw * weight
     cw /= cw.mean()
     params = [rng.normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)), np.zeros(hidden),
               rng.normal(0, 1 / np.sqrt(hidden), (hidden, k)), np.zeros(k)]
@@ -114,23 +120,42 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int = 32, epochs: int = 1500, lr
     return SquareModel(mean, std, *params)
 
 
+def balanced(families: list[str]) -> np.ndarray:
+    """Each spot's weight so that every family (one name a spot) weighs the same in all, its
+    spots alike within it; mean 1."""
+    names, idx, counts = np.unique(np.asarray(families), return_inverse=True, return_counts=True)
+    w = len(families) / (len(names) * counts[idx])
+    return np.asarray(w, np.float64)
+
+
+def family(root: Path) -> str:
+    """A scene folder's family for ``--balance``: its Chop! Chop! scenes' renderer, the alt
+    renderer's counted with the first 3-D family's (``3d``), as leave-one-family-out does."""
+    data = json.loads((root / "labels.json").read_text())
+    names = {str(sc.get("renderer", "")) for sc in data["scenes"] if sc["board"] == "chopchop"}
+    name = min(names) if names else ""
+    return "3d" if name == "alt" else name
+
+
 def _member(x: np.ndarray, y: np.ndarray, e: int, hidden: int, decay: float, seed: int, epochs: int,
-            norm: tuple[np.ndarray, np.ndarray]) -> SquareModel:
+            norm: tuple[np.ndarray, np.ndarray], weight: np.ndarray | None = None) -> SquareModel:
     """Member ``e`` of ``ensemble``: the whole set for the first, a bootstrap sample for the others."""
     if e == 0:
-        return train(x, y, hidden=hidden, decay=decay, seed=seed, norm=norm, epochs=epochs)
+        return train(x, y, hidden=hidden, decay=decay, seed=seed, norm=norm, epochs=epochs, weight=weight)
     pick = np.random.default_rng(seed + 1000 * e).integers(0, len(y), len(y))
-    return train(x[pick], y[pick], hidden=hidden, decay=decay, seed=seed + e, norm=norm, epochs=epochs)
+    return train(x[pick], y[pick], hidden=hidden, decay=decay, seed=seed + e, norm=norm, epochs=epochs,
+                 weight=None if weight is None else weight[pick])
 
 
 def ensemble(x: np.ndarray, y: np.ndarray, members: int = 1, hidden: int = 32, decay: float = 1e-3,
-             seed: int = 0, epochs: int = 1500, jobs: int = 1) -> SquareModel:
+             seed: int = 0, epochs: int = 1500, jobs: int = 1, weight: np.ndarray | None = None) -> SquareModel:
     """``members`` networks averaged (``SquareModel.stack``): the first fitted on all spots with
     ``seed`` (alone, exactly ``train``'s model), each further one on a bootstrap sample of the
     spots (drawn with replacement) from its own seed; all standardised by the whole set.
-    ``jobs``: members fitted at once in as many processes (the same model either way)."""
+    ``jobs``: members fitted at once in as many processes (the same model either way);
+    ``weight``: each spot's weight (``train``)."""
     norm = (x.mean(axis=0), x.std(axis=0) + 1e-3)
-    args = [(x, y, e, hidden, decay, seed, epochs, norm) for e in range(members)]
+    args = [(x, y, e, hidden, decay, seed, epochs, norm, weight) for e in range(members)]
     if jobs <= 1 or members == 1:
         return SquareModel.stack([_member(*a) for a in args])
     from concurrent.futures import ProcessPoolExecutor
@@ -180,11 +205,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None, help="keep each folder's spot features here")
     ap.add_argument("--keep", type=Path, action="append", default=[],
                     help="a trained model whose networks join the ensemble as they are (repeatable)")
+    ap.add_argument("--balance", action="store_true",
+                    help="weigh every family (the folders' renderer, alt with 3d) the same")
     args = ap.parse_args(argv)
     parts = [cached(d, args.cache) for d in args.dirs]
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
-    model = ensemble(x, y, members=args.members, hidden=args.hidden, decay=args.decay, seed=args.seed, jobs=args.jobs)
+    weight = None
+    if args.balance:
+        weight = balanced([family(d) for d, p in zip(args.dirs, parts) for _ in range(len(p[1]))])
+    model = ensemble(x, y, members=args.members, hidden=args.hidden, decay=args.decay, seed=args.seed,
+                     jobs=args.jobs, weight=weight)
     if args.keep:
         model = with_kept(model, args.keep)
     acc = float((model.probs(x).argmax(axis=1) == y).mean())
