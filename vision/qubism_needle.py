@@ -260,11 +260,11 @@ def _mirror_scores(mask: np.ndarray, turns: np.ndarray,
     max = both). The turned blobs and their two overlaps (each row reversed by ``cv2.flip``, each blob's
     rows by a reversed view) lie in one buffer, every row of it summed in float64 by one ``cv2.reduce``:
     session 28's numpy sums bit for bit where these sums are exact in any order: the remap's values were
-    multiples of 2^-40 or coarser on all 193 captured blobs of dev 4250 (2^-42 on the tests' glyphs) and a
-    blob's sum is about its area, under 2^11 (a 36-pixel inner square), so every partial sum fits a double's
-    53 bits (``tests/vision/test_qubism_mirror_sums.py``; the same scores on 4,632 replayed searches, the
-    same reads on six sets). Session 28's float→double casts and buffered pairwise sums were 15 % of the
-    mirror axis's instructions (session 29, qspeed4)."""
+    multiples of 2^-41 or coarser in all 635 captured calls of the dev sets 4250, 4252, 3253 and 2252 (2^-42
+    on the tests' glyphs) and a blob's sum is about its area, under 2^11 (a 36-pixel inner square), so every
+    partial sum fits a double's 53 bits (``tests/vision/test_qubism_mirror_sums.py``; the same scores and
+    turned blobs on those calls' 3,810 searches, the same reads on six sets). Session 28's float→double casts
+    and buffered pairwise sums were 15 % of the mirror axis's instructions (session 29, qspeed4)."""
     frame = _frame(mask) if frame is None else frame
     t, n = len(turns), frame[3]
     buf = np.empty((3, t * n, n), np.float32)
