@@ -225,38 +225,55 @@ def _places(n: int) -> tuple[np.ndarray, np.ndarray]:
     return _PLACES[n]
 
 
-def _turned(mask: np.ndarray, turns: np.ndarray) -> np.ndarray:
-    """A blob (centred on its centre of mass) turned each of ``turns`` (degrees): [len(turns), n, n], n just
-    wide enough for the blob, all sampled in one remap. The maps are built from a row and a column each (a
-    pixel's place is its row's plus its column's share)."""
+def _frame(mask: np.ndarray) -> tuple[np.ndarray, float, float, int]:
+    """A blob as ``_turned`` samples it: float32, its centre of mass (x, y) and the side n of a square just
+    wide enough for it turned any way about that centre."""
     m = np.asarray(mask, np.float32)
     ys, xs = np.nonzero(m)
     cx, cy = float(mean_of(xs)), float(mean_of(ys))
     reach = float(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).max()))
-    n = 2 * int(np.ceil(reach)) + 3
+    return m, cx, cy, 2 * int(np.ceil(reach)) + 3
+
+
+def _turned(mask: np.ndarray, turns: np.ndarray, frame: tuple[np.ndarray, float, float, int] | None = None,
+            out: np.ndarray | None = None) -> np.ndarray:
+    """A blob (centred on its centre of mass) turned each of ``turns`` (degrees): [len(turns), n, n], n just
+    wide enough for the blob, all sampled in one remap. The maps are built from a row and a column each (a
+    pixel's place is its row's plus its column's share). ``frame``: the blob's ``_frame`` where the caller
+    has it; ``out``: a float32 [len(turns) * n, n] array the remap writes into."""
+    m, cx, cy, n = _frame(mask) if frame is None else frame
     a = np.radians(np.asarray(turns, np.float32))[:, None, None]
     v, u = _places(n)  # each turned pixel's place about the centre
     cos, sin = np.cos(a), np.sin(a)
     # the source pixel a turned one shows: turned back about the blob's centre of mass
     mx = ((cos * u + cx) - sin * v).reshape(-1, n)
     my = ((cos * v + cy) + sin * u).reshape(-1, n)
-    turned: np.ndarray = cv2.remap(m, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(turns), n, n)
-    return turned
+    turned: np.ndarray = cv2.remap(m, mx, my, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_CONSTANT)
+    return turned.reshape(len(turns), n, n)
 
 
-def _mirror_scores(mask: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _mirror_scores(mask: np.ndarray, turns: np.ndarray,
+                   frame: tuple[np.ndarray, float, float, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
     image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
-    the turned blobs [len(turns), n, n] (``_turned``). The union from the sums (min + max = both): a few
-    whole-array passes, not twelve. (Summing each overlap over half the square, doubled, plus the middle line,
-    gave the same bits on 1,158 replayed cases and cost 2.8 M instructions more over 4250's 193 calls: more
-    numpy calls, not fewer pixels, are the cost; session 28.)"""
-    turned = _turned(mask, turns)
-    both = 2 * turned.sum(axis=(1, 2), dtype=np.float64)  # a blob's and its mirror image's
-    scores = np.empty((len(turns), 2))
-    for k, flipped in enumerate((turned[:, :, ::-1], turned[:, ::-1, :])):
-        common = np.minimum(turned, flipped).sum(axis=(1, 2), dtype=np.float64)
-        scores[:, k] = common / (both - common + 1e-6)
+    the turned blobs [len(turns), n, n] (``_turned``; ``frame`` as there). The union from the sums (min +
+    max = both). The turned blobs and their two overlaps (each row reversed by ``cv2.flip``, each blob's
+    rows by a reversed view) lie in one buffer, every row of it summed in float64 by one ``cv2.reduce``:
+    session 28's numpy sums bit for bit where these sums are exact in any order: the remap's values were
+    multiples of 2^-41 or coarser in all 635 captured calls of the dev sets 4250, 4252, 3253 and 2252 (2^-42
+    on the tests' glyphs) and a blob's sum is about its area, under 2^11 (a 36-pixel inner square), so every
+    partial sum fits a double's 53 bits (``tests/vision/test_qubism_mirror_sums.py``; the same scores and
+    turned blobs on those calls' 3,810 searches, the same reads on six sets). Session 28's float→double casts
+    and buffered pairwise sums were 15 % of the mirror axis's instructions (session 29, qspeed4)."""
+    frame = _frame(mask) if frame is None else frame
+    t, n = len(turns), frame[3]
+    buf = np.empty((3, t * n, n), np.float32)
+    turned = _turned(mask, turns, frame, buf[0])
+    cv2.min(buf[0], cv2.flip(buf[0], 1, dst=buf[1]), dst=buf[1])  # about the vertical line
+    np.minimum(turned, turned[:, ::-1, :], out=buf[2].reshape(t, n, n))  # about the horizontal line
+    sums = cv2.reduce(buf.reshape(3 * t, n * n), 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(3, t)
+    both, common = 2 * sums[0], sums[1:].T
+    scores: np.ndarray = common / (both[:, None] - common + 1e-6)
     return scores, turned
 
 
@@ -285,7 +302,8 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
         return None, 0.0
     thick = thick_enough(mask, rule)  # a line glyph's mirror overlap measured a pixel thicker
     coarse = np.arange(-rule.reach, rule.reach + 1e-6, rule.step)
-    each_turn, every = _mirror_scores(thick, coarse)
+    frame = _frame(thick)  # its centre and square, found once for both searches
+    each_turn, every = _mirror_scores(thick, coarse, frame)
     each = each_turn.max(axis=1)
     top = int(np.argmax(each))
     far = np.abs(coarse - coarse[top]) > 2.5 * rule.step
@@ -293,7 +311,7 @@ def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule
         return None, 0.0  # two axes alike (a near-equilateral triangle, a cross): none clear
     best_turn = float(coarse[top])
     turns = np.array([best_turn, best_turn - rule.step / 2, best_turn + rule.step / 2])  # refined about the best
-    near, near_turned = _mirror_scores(thick, np.clip(turns[1:], -rule.reach, rule.reach))  # the best's kept
+    near, near_turned = _mirror_scores(thick, np.clip(turns[1:], -rule.reach, rule.reach), frame)  # the best's kept
     scores, turned = np.concatenate([each_turn[top:top + 1], near]), np.concatenate([every[top:top + 1], near_turned])
     k, a = np.unravel_index(int(np.argmax(scores)), scores.shape)
     best = float(scores[k, a])

@@ -67,9 +67,9 @@ def test_a_thin_glyph_is_scored_twice_and_read_as_before(degrees: float, want: s
     calls: list[int] = []
     scored = qn._mirror_scores
 
-    def counted(m: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def counted(m: np.ndarray, turns: np.ndarray, *frame: tuple[np.ndarray, float, float, int]) -> tuple[np.ndarray, np.ndarray]:
         calls.append(len(turns))
-        return scored(m, turns)
+        return scored(m, turns, *frame)
 
     monkeypatch.setattr(qn, "_mirror_scores", counted)
     assert axis_direction(mask, GlyphRule())[0] == want
