@@ -19,11 +19,8 @@ the rules; this module adds what one spot's reading cannot say:
   not move the mouse), and fewer mice are read than the confirmed position has (the mouse is seen
   nowhere else), or having stood there already (the turns since were the mice's) and every other
   mouse of that position is read, it is still there: the pair is reported, the mouse unsure
-  (``vision.chop_known.UNSURE``: the cross-check asks). Likewise where the cat stood on that
-  table top in the confirmed position (the floor under it empty) and is read there still: it did
-  not move, so no mouse was caught since (C6), and when every mouse of that position but one is
-  read the one not seen came under it. The camera need not see it: the table top hides it on a
-  real board, and a mouse beside a cat figurine is mostly hidden by it.
+  (``vision.chop_known.UNSURE``: the cross-check asks). The camera need not see it: the table
+  top hides it on a real board, and a mouse beside a cat figurine is mostly hidden by it.
 - **Which mouse is which** (the camera cannot tell mice apart): from the last confirmed position
   (``name_mice``): the mice seen are matched to the named mice so that the fewest mice moved
   (one piece moves per turn, C2); a mouse is named only when every matching that moves that few
@@ -95,15 +92,14 @@ def pairs_by_rules(decided: Sequence[tuple[str | None, float]], groups: Sequence
         return []
     cats = [(i, pair) for i, ((token, _), ids) in enumerate(zip(decided, groups))
             if base_token(token) == "cat" and (pair := table_ids(ids)) is not None
-            and (base_token(confirmed.get(pair[1])) == "mouse" or confirmed.get(pair[0]) == "cat")]
+            and base_token(confirmed.get(pair[1])) == "mouse"]
     if not cats or new_game(decided, [ids[0] for ids in groups], confirmed):
         return []
     had = sum(1 for t in confirmed.values() if base_token(t) == "mouse")
     seen = sum(1 for t, _ in decided if base_token(t) == "mouse")
     # the cat came onto the table top over the mouse: its move did not move the mouse, which is
     # there unless it is seen elsewhere (every mouse read); the cat stood there already: the
-    # turns since were the mice's (none caught), so when every other mouse is read the one not
-    # seen is hidden under it, whether it stood there or came since
+    # turns since were the mice's, so only when every other mouse is read is it the hidden one
     return [i for i, (top, _) in cats if (seen < had if confirmed.get(top) != "cat" else seen == had - 1)]
 
 
