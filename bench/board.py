@@ -26,8 +26,10 @@ which mouse is which (``MiceNamed``: each Chop! Chop! scene's mice named from th
 in its group, as the app names them from the last confirmed position) and the median ms per read
 after each group's first. ``--learn-in-play``: the reader learns each Chop! Chop! scene's face-up
 cheese after reading it, as the app learns it from confirmed positions (``CheeseInPlay``).
-``--confirmed``: each Chop! Chop! scene after a group's first read is read knowing the position
-of the scene before it, as the app reads knowing the last confirmed position (``vision.chop_known``).
+``--confirmed``: each Chop! Chop! scene is read knowing the position of the scene before it (the
+group's first read: its learned start), as the app reads knowing the last confirmed position
+(``ui.cammoves.know_position``: the game's state before the move, from the start on;
+``vision.chop_known``).
 
 ``--renderer 3d-b`` (``vision.synth.scene_b``: the second 3-D family, made differently: other
 pieces, print, paper, light, table and camera; a held-out test) writes ``--count-3d`` scenes
@@ -86,7 +88,11 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         if confirmed and reader.board.game == "chopchop":  # as the app, once the players confirmed it
             reader.confirmed = dict(scene["squares"])
 
-    r = evaluate_dir(root, threads=1, observe=observe)
+    def start(scene: dict[str, Any], reader: Any) -> None:
+        if confirmed and reader.board.game == "chopchop":  # as the app: the start is the first confirmed position
+            reader.confirmed = dict(scene["squares"])
+
+    r = evaluate_dir(root, threads=1, observe=observe, learned=start)
     if taught is not None:
         print(f"learned in play (--learn-in-play): {taught.learned} face-up cheese looks, each from the "
               "position confirmed after the read that saw it")
@@ -221,7 +227,7 @@ def main() -> int:
                     help="Chop! Chop!: learn each read scene's face-up cheese (the app: confirmed positions)")
     ap.add_argument("--confirmed", action="store_true",
                     help="Chop! Chop!: read each scene knowing the position confirmed before it (the group's "
-                    "scene before; vision.chop_known)")
+                    "scene before; its start for the first read; vision.chop_known)")
     ap.add_argument("--chop-model", default="", help="Chop! Chop!: read with this square model "
                     "(vision.synth.chop_train --out) instead of the shipped one")
     args = ap.parse_args()

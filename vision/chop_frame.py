@@ -9,8 +9,9 @@ a mouse on a hole in the confirmed position kept there (``vision.chop_known.mous
 a "mouse" on a hole unlike every learned mouse read as the opened hole (``chop_squares.far_from_mice``),
 what the last confirmed position lets each square hold (``vision.chop_known``), no cat on its
 face-up cheese (``vision.chop_cat``), a slab read without its back's pattern (``vision.chop_flat``),
-a slab square read as the floor whose face is not the print (``vision.chop_cheese``) and the mice
-missing now (``vision.chop_count``).
+a slab square read as the floor whose face is not the print (``vision.chop_cheese``), the mice
+missing now (``vision.chop_count``) and one cat, where the classifier finds it likeliest, where
+two spots read as it (``vision.chop_cat.one_cat``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from vision.chop_body import cat_body, front_spots
-from vision.chop_cat import cat_off_cheese
+from vision.chop_cat import cat_off_cheese, one_cat
 from vision.chop_cheese import cheese_faces
 from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
@@ -90,4 +91,5 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     if reader.confirmed:  # its mice missing now: asked where they stood (vision.chop_count; a new game
         # told again where a flat slab may have ended it)
         missing_mice(decided, reader.groups, reader.confirmed, probs, kinds=kinds, new=None if new and flat else new)
+    one_cat(decided, kinds, probs)  # C1: one cat, where the classifier finds it likeliest (vision.chop_cat)
     return decided

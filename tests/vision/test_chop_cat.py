@@ -13,7 +13,7 @@ import pytest
 
 from tests.vision.group_reads import c_group, kind_confusion
 from vision.boarddefaults import board_for
-from vision.chop_cat import cat_off_cheese
+from vision.chop_cat import cat_off_cheese, one_cat
 from vision.chop_squares import CLASSES, cat_stands, decide, likelier, merge
 from vision.piece_config import PieceConfig
 
@@ -181,3 +181,32 @@ def test_third_family_the_print_shared_chroma_on_the_table_top_reads_no_figure(
     right = {k: sum(n for (w, g), n in c.items() if w == g) for k, c in (("before", before), ("after", after))}
     assert right["after"] >= right["before"] + 2, (before, after)
     assert after[("-", "cat")] < before[("-", "cat")]
+
+
+def test_two_spots_read_as_the_cat_keep_it_where_the_classifier_finds_it_likeliest() -> None:
+    # third family (dev 4261 scene 30): the cat read on its spot and, by the rules, on the empty
+    # floor beside it; C1: one cat, kept where the classifier finds it likeliest
+    kinds = ["floor", "floor", "slab", "hole"]
+    probs = _probs([{"cat": 0.83, "mouse": 0.1, "-": 0.07}, {"-": 0.9, "cat": 0.0, "mouse": 0.1},
+                    {"slab": 0.7, "cat": 0.2, "mouse": 0.1}, {"hole": 0.9, "mouse": 0.1}])
+    decided: list[tuple[str | None, float]] = [("cat", 0.83), ("cat", 0.41), ("slab", 0.7), ("hole", 0.9)]
+    assert one_cat(decided, kinds, probs) == 1
+    assert decided == [("cat", 0.83), (None, 0.5), ("slab", 0.7), ("hole", 0.9)]  # the other: the floor, asked
+    # the classifier's cat on the slab, the look's on the floor: the slab keeps it
+    decided = [("cat", 0.9), ("mouse", 0.8), ("cat", 0.4), ("hole", 0.9)]
+    probs[0] = _probs([{"-": 0.6, "cat": 0.1, "mouse": 0.3}])[0]
+    assert one_cat(decided, kinds, probs) == 1
+    assert decided[2] == ("cat", 0.4) and decided[0] == (None, 0.5) and decided[1] == ("mouse", 0.8)
+    # one cat, or no classifier: nothing changes
+    one = [("cat", 0.5), (None, 0.9), ("slab", 0.7), ("hole", 0.9)]
+    assert one_cat(one, kinds, probs) == 0 and one[0] == ("cat", 0.5)
+    two = [("cat", 0.5), ("cat", 0.6), ("slab", 0.7), ("hole", 0.9)]
+    assert one_cat(two, kinds, None) == 0 and two[:2] == [("cat", 0.5), ("cat", 0.6)]
+
+
+def test_the_cat_taken_off_a_second_spot_is_no_fifth_mouse() -> None:
+    kinds = ["floor"] * 6
+    probs = _probs([{"cat": 0.9}, {"mouse": 0.7, "cat": 0.2, "-": 0.1}] + [{"mouse": 1.0}] * 4)
+    decided: list[tuple[str | None, float]] = [("cat", 0.9), ("cat", 0.6)] + [("mouse", 0.9)] * 4
+    assert one_cat(decided, kinds, probs) == 1
+    assert decided[1] == (None, 0.5)  # four mice read already: the floor, not a fifth mouse

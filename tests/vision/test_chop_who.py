@@ -185,8 +185,35 @@ def test_the_bench_names_the_mice_of_each_scene_from_the_one_before_and_learns_c
         named.observe(scene, before, reader, reading)
         taught.observe(scene, before, reader, reading)
 
-    evaluate_dir(tmp_path, observe=observe)
-    assert seen == [(scenes[1]["file"], scenes[0]["file"]), (scenes[2]["file"], scenes[1]["file"])]
+    known: list[dict[str, str]] = []  # the confirmed position each read is made with
+
+    def learned(scene: Any, reader: Any) -> None:  # --confirmed: the start is the first confirmed position
+        seen.append((scene["file"], "learned"))
+        reader.confirmed = dict(scene["squares"])
+        read = reader.read
+        reader.read = lambda img, track=True: (known.append(dict(reader.confirmed)), read(img, track=track))[1]
+
+    evaluate_dir(tmp_path, observe=observe, learned=learned)
+    assert seen == [(scenes[0]["file"], "learned"), (scenes[1]["file"], scenes[0]["file"]),
+                    (scenes[2]["file"], scenes[1]["file"])]
+    assert known[0] == scenes[0]["squares"] and known[0]  # the group's first read knows its start
+    # the bench's --confirmed: each read knows the position before it, the first its learned start
+    from bench.board import run
+    from vision.pieces import BoardReader
+
+    told: list[dict[str, str]] = []
+    plain_read = BoardReader.read
+
+    def read(self: Any, img: Any, track: bool = True) -> Any:
+        told.append(dict(self.confirmed))
+        return plain_read(self, img, track=track)
+
+    BoardReader.read = read  # type: ignore[method-assign]
+    try:
+        run("3d", tmp_path, 3, 4, ["chopchop"], confirmed=True)
+    finally:
+        BoardReader.read = plain_read  # type: ignore[method-assign]
+    assert told == [scenes[0]["squares"], scenes[1]["squares"]]
     mice = sum(t.startswith("mouse:") and s not in sc.get("occluded", ()) for sc in scenes[1:]
                for s, t in sc["squares"].items())
     c = named.counts

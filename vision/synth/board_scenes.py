@@ -120,10 +120,15 @@ def write_dataset(root: Path, count: int, seed: int = 0, games: list[str] | None
 Observe = Callable[[dict[str, Any], dict[str, Any], Any, Any], None]
 """(scene, the group's scene before it, its reader, its reading): told of every read scene."""
 
+Learned = Callable[[dict[str, Any], Any], None]
+"""(a group's learned scene, its reader): told once the reader has learned it, before any read."""
 
-def evaluate_dir(root: Path, threads: int = 1, observe: Observe | None = None) -> dict[str, Any]:
+
+def evaluate_dir(root: Path, threads: int = 1, observe: Observe | None = None,
+                 learned: Learned | None = None) -> dict[str, Any]:
     """Read every scene of a dataset; accuracy per square, board-found rate, median ms
-    (``observe``: told of every scene read, e.g. to score which mouse is which)."""
+    (``observe``: told of every scene read, e.g. to score which mouse is which; ``learned``:
+    told of each learned scene, e.g. to confirm its position before the group's first read)."""
     from vision.pieces import BoardReader, PieceError, comparable
 
     cv2.setNumThreads(threads)
@@ -154,6 +159,8 @@ def evaluate_dir(root: Path, threads: int = 1, observe: Observe | None = None) -
                 reader.learn(img, dict(sc["squares"]))
             except PieceError:
                 learn_failed += 1  # board not found there: the group is read with built-in looks
+            if learned is not None:
+                learned(sc, reader)
         readers[gname] = reader
         spot_of = {sid: ids[0] for ids in reader.groups for sid in ids}
         first_read = True
