@@ -17,8 +17,8 @@ from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import PawnShape, cubes_back, likeness, pawns_back, spot_shape
 from vision.qubism_plates import plate_cubes
-from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
-                                top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, moved_tops, settle_cubes, small_rule,
+                                small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
 from vision.qubism_shift import shifted_arrows
 from vision.read_fast import ArrayMemo
 
@@ -65,10 +65,12 @@ class CubeSpots(SpotFeatures):
         faces.update(zip(look, top_faces(tops)))  # top_face(tops[k], arrow=False) of each, at once
         fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
         hits = [False] * len(look)  # small_tops' answers, from the glyphs' own labelling where it may (fused)
+        faint = [False] * len(look)  # ... and those only CubeTops.small_band's lower cuts take (faint_rule)
         if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
             ask = [fused and decided[i][0] is None and score[i] >= 1 and not rule.glyph_like(faces[i]) for i in look]
             found, hits = with_glyphs_small([faces[i] for i in look], tops, rule.glyphs,
-                                            small_rule(rule) if fused else rule.glyphs, ask)
+                                            small_rule(rule) if fused else rule.glyphs, ask,
+                                            (faint_rule(rule), faint) if fused and rule.small_band > 0 else None)
             faces.update(zip(look, found))
         with_rings(faces, look, tops, decided, score, rule, looked)  # a closed ring on a top (vision.qubism_ring)
         # a spot the count read empty by its margin alone shows an arrow's shape at its place: not searched off it
@@ -80,6 +82,7 @@ class CubeSpots(SpotFeatures):
             for k, ok in zip(bare, small_tops(tops[bare], [faces[look[k]] for k in bare], rule)):
                 hits[k] = ok
         small = {look[k] for k in bare if hits[k]}  # small_tops(tops[bare], ...)
+        weak = {look[k] for k in bare if faint[k]}  # a cube only if the ink stages below read its arrow
         for k, i in enumerate(look):
             face = faces[i]
             if i in moved:
@@ -97,7 +100,7 @@ class CubeSpots(SpotFeatures):
             return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
 
         capped = settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None,
-                              frozenset(moved), frozenset(small))
+                              frozenset(moved), frozenset(small | weak))
         if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
@@ -109,6 +112,9 @@ class CubeSpots(SpotFeatures):
             if rule.shifted is not None:  # a cube still asked, its top cut a little off its place (vision.qubism_shift)
                 shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),
                                frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
+        for i in weak:  # a faint top whose arrow no ink stage read: left empty, not asked
+            if decided[i][0] == "cube:?":
+                decided[i] = (None, 0.5)
         return capped
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,

@@ -190,12 +190,15 @@ def central_glyphs(tops: list[np.ndarray], rule: GlyphRule,
 
 
 def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool] | None, small: GlyphRule,
-                      ask: list[bool]) -> tuple[list[CentralGlyph | None], list[bool]]:
+                      ask: list[bool], faint: tuple[GlyphRule, list[bool]] | None = None
+                      ) -> tuple[list[CentralGlyph | None], list[bool]]:
     """``central_glyphs`` of the crops and, for those ``ask`` names, whether the same labelling shows a
     blob that ``small`` (``rule`` with a lower ``GlyphRule.share`` bound, all else alike) takes for a
     cube's top: what ``small.is_cube`` of ``central_glyphs(those crops, small)`` answers, without
     labelling them again (each threshold such a crop reaches alone under ``small``, ``rule`` reaches too
-    unless it found a cube's top, which ``small`` takes for one as well)."""
+    unless it found a cube's top, which ``small`` takes for one as well). ``faint``: a rule (``small``'s blobs,
+    lower contrast, evenness and purity cuts) and a list marked, in place, where only it takes one of an asked
+    crop's blobs seen for ``small``."""
     if small.share[0] > rule.share[0] or replace(small, share=rule.share) != rule:
         raise ValueError("central_and_small: the small rule may only lower GlyphRule.share's lower bound")
     hits = [False] * len(tops)
@@ -242,8 +245,12 @@ def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool]
                     continue
                 if ask[k] and small.is_cube(seen[1]):
                     hits[k] = True
+                elif ask[k] and faint is not None and faint[0].is_cube(seen[1]):
+                    faint[1][k] = True
                 if big and ((b := best[k]) is None or seen[0] > b[0]):
                     best[k] = seen
+    if faint is not None:
+        faint[1][:] = [f and not hit for f, hit in zip(faint[1], hits)]
     wants = [True] * len(gs) if rings is None else rings
     return [_finished(b, g, rule, want) for b, g, want in zip(best, gs, wants)], hits
 
