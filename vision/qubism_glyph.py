@@ -196,8 +196,8 @@ def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool]
     blob that ``small`` (``rule`` with a lower ``GlyphRule.share`` bound, all else alike) takes for a
     cube's top: what ``small.is_cube`` of ``central_glyphs(those crops, small)`` answers, without
     labelling them again (each threshold such a crop reaches alone under ``small``, ``rule`` reaches too
-    unless it found a cube's top, which ``small`` takes for one as well). ``faint``: a rule (``small``'s blobs,
-    lower contrast, evenness and purity cuts) and a list marked, in place, where only it takes one of an asked
+    unless it found a cube's top, which ``small`` takes for one as well). ``faint``: a rule (``small``'s share,
+    lower contrast, evenness and purity cuts, an offset's no lower) and a list marked, in place, where only it takes one of an asked
     crop's blobs seen for ``small``."""
     if small.share[0] > rule.share[0] or replace(small, share=rule.share) != rule:
         raise ValueError("central_and_small: the small rule may only lower GlyphRule.share's lower bound")
@@ -233,10 +233,10 @@ def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool]
             shares = area / (h * w)
             offsets = np.hypot(cents[:, 0] - c, cents[:, 1] - c) / gs[live[0]].shape[0]
             for j in np.flatnonzero(inside & (small.share[0] <= shares) & (shares <= rule.share[1])
-                                    & (offsets <= rule.offset)):
+                                    & (offsets <= (rule.offset if faint is None else max(rule.offset, faint[0].offset)))):
                 n = int(tile[j])
                 k = live[n]
-                big = bool(rule.share[0] <= shares[j])
+                big = bool(rule.share[0] <= shares[j] and offsets[j] <= rule.offset)
                 if not (big or ask[k]):
                     continue  # a blob only ``small`` looks at, in a crop it is not asked about
                 blob = (labels[n * period:n * period + h] == j).astype(np.uint8)

@@ -110,9 +110,9 @@ class CubeTops:
     direction unsure (0: not looked for; see ``small_tops``)."""
     small_band: float = 0.2
     """A spot ``small_tops`` would take but for a blob's contrast, evenness or purity under ``GlyphRule``'s cut
-    by less than this share of it (``faint_rule``) is a cube only where the ink stages after it read its
-    arrow; else it stays empty: a blob's measure a sub-pixel move leaves on either side of the cut decides
-    no cube by itself (0: no band)."""
+    by less than this share of it, or its offset over the cut by as much (``faint_rule``), is a cube only where
+    the ink stages after it read its arrow; else it stays empty: a blob's measure a sub-pixel move leaves on
+    either side of a cut decides no cube by itself (0: no band)."""
     ask_border: float = 0.4
     """A cube read with an arrow by its shape alone (no cube top learned) whose top crop shows no cube's
     top and whose glyph class reaches the crop's border this much (a side, a neighbour, glare: no glyph
@@ -394,9 +394,11 @@ def small_rule(rule: CubeTops) -> GlyphRule:
 
 
 def faint_rule(rule: CubeTops) -> GlyphRule:
-    """``small_rule`` with its contrast, evenness and purity cuts lowered by ``CubeTops.small_band`` (a share of each)."""
+    """``small_rule`` with its contrast, evenness and purity cuts lowered by ``CubeTops.small_band`` (a share of
+    each) and its offset's raised as much (over 1 - the band): more of a crop's blobs measured, its asked ones'."""
     small, keep = small_rule(rule), 1.0 - rule.small_band
-    return replace(small, contrast=small.contrast * keep, evenness=small.evenness * keep, purity=small.purity * keep)
+    return replace(small, contrast=small.contrast * keep, evenness=small.evenness * keep, purity=small.purity * keep,
+                   offset=small.offset / keep)
 
 
 def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:

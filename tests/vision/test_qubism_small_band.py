@@ -1,7 +1,8 @@
 """Qubism's small tops with a band under the glyph cuts (issue 31, session 29, qsmall): a blob
 ``small_tops`` would take but for its contrast, evenness or purity a little under ``GlyphRule``'s cut
 (where a tenth of a millimetre's move of the cube tops left one blob's measure on either side) is
-marked faint (``faint_rule``), from the glyphs' own labelling; the reader keeps such a spot a cube
+marked faint (``faint_rule``; so is one a little further off the crop's middle than the cut), from the
+glyphs' own labelling; the reader keeps such a spot a cube
 only where the ink stages read its arrow (``vision.piece_cubes``)."""
 
 from __future__ import annotations
@@ -28,13 +29,27 @@ def test_a_blob_just_under_one_cut_is_faint_within_the_band(under: dict[str, flo
     assert not small_rule(CubeTops(small_band=0.2)).is_cube(g)  # the small rule itself unchanged
     assert faint_rule(CubeTops(small_band=0.2)).is_cube(g)
     assert not faint_rule(CubeTops(small_band=0.2)).is_cube(_blob(**{k: v * 0.75 for k, v in under.items()}))
-    assert not faint_rule(CubeTops()).is_cube(g)  # no band: none
+    assert not faint_rule(CubeTops(small_band=0.0)).is_cube(g)  # no band: none
 
 
-def test_the_band_leaves_the_blob_place_and_size_alone() -> None:
+def test_the_band_leaves_the_blob_size_alone_and_widens_its_place_as_much() -> None:
     faint, glyphs = faint_rule(CubeTops(small_band=0.2)), CubeTops().glyphs
-    assert glyphs is not None and faint.offset == glyphs.offset and faint.share == (0.03, glyphs.share[1])
-    assert not faint.is_cube(_blob(offset=0.16))
+    assert glyphs is not None and faint.share == (0.03, glyphs.share[1])
+    assert faint.offset == pytest.approx(glyphs.offset / 0.8)
+    assert faint.is_cube(_blob(offset=0.17)) and not small_rule(CubeTops(small_band=0.2)).is_cube(_blob(offset=0.17))
+    assert not faint.is_cube(_blob(offset=0.19))
+
+
+@pytest.mark.parametrize("dx,small,faint", [(0.2, True, False), (0.22, False, True), (0.26, False, True),
+                                            (0.3, False, False)])
+def test_a_small_glyph_a_little_off_the_middle_is_faint(dx: float, small: bool, faint: bool) -> None:
+    crop = _face([([(x + dx, y) for x, y in TRIANGLE], 0.5)], 0, 0.85, 0.3)  # offsets 0.143, 0.156, 0.184, more
+    rule = CubeTops(small_band=0.2)
+    assert rule.glyphs is not None
+    marked = [False]
+    glyphs, hits = central_and_small([crop], rule.glyphs, None, small_rule(rule), [True], (faint_rule(rule), marked))
+    assert hits == [small] and marked == [faint]
+    assert [repr(g) for g in glyphs] == [repr(g) for g in central_glyphs([crop], rule.glyphs)]
 
 
 @pytest.mark.parametrize("ink,small,faint", [(0.72, True, False), (0.74, False, True), (0.75, False, True),
