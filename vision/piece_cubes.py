@@ -87,7 +87,7 @@ class CubeSpots(SpotFeatures):
             face = faces[i]
             if i in moved:
                 centres[k] = moved[i]
-            if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face) or i in small):
+            if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face) or i in small | weak):
                 continue
             if rule.glyph_like(face):
                 faces[i] = with_arrow(face, tops[k])  # a shaft-and-head arrow's shape
@@ -100,9 +100,10 @@ class CubeSpots(SpotFeatures):
             return (g.direction, 1.0) if i in moved and g is not None else self._arrow(img, pose, i)
 
         capped = settle_cubes(decided, faces, blocked, rule, arrow_of if self.model.arrows else None,
-                              frozenset(moved), frozenset(small | weak))
+                              frozenset(moved), frozenset(small))
         if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
+        empty = self._faint_asked(decided, weak - blocked, rule.most, rule.weak_conf)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
             inks = TopInks(tops, rule.needles)  # each crop's ink found once for both (vision.qubism_ink)
@@ -112,10 +113,24 @@ class CubeSpots(SpotFeatures):
             if rule.shifted is not None:  # a cube still asked, its top cut a little off its place (vision.qubism_shift)
                 shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),
                                frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
-        for i in weak:  # a faint top whose arrow no ink stage read: left empty, not asked
+        for i, was in empty.items():  # a faint top whose arrow no ink stage read: left empty as it was, not asked
             if decided[i][0] == "cube:?":
-                decided[i] = (None, 0.5)
+                decided[i] = was
         return capped
+
+    @staticmethod
+    def _faint_asked(decided: list[tuple[str | None, float]], faint: set[int], most: int, conf: float
+                     ) -> dict[int, tuple[str | None, float]]:
+        """The faint tops (``vision.qubism_read.faint_rule``) still read empty after the cube and plate stages
+        asked (``cube:?`` at ``conf``, in place) while the frame has fewer than ``most`` cubes, for the ink
+        stages to read; returns their readings before, given back where no arrow is read."""
+        was: dict[int, tuple[str | None, float]] = {}
+        cubes = sum(t is not None and t.startswith("cube") for t, _ in decided)
+        for i in sorted(faint):
+            if decided[i][0] is None and cubes < most:
+                was[i], decided[i] = decided[i], ("cube:?", conf)
+                cubes += 1
+        return was
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                     looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:
