@@ -110,12 +110,13 @@ class CubeSpots(SpotFeatures):
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles, inks)
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
             needle_checked(decided, look, tops, own, frozenset(moved), rule.needles, inks=inks)  # a needle's end, not a guess
-            if rule.shifted is not None:  # a cube still asked, its top cut a little off its place (vision.qubism_shift)
-                shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),
-                               frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
-        for i, was in empty.items():  # a faint top whose arrow no ink stage read: left empty as it was, not asked
-            if decided[i][0] == "cube:?":
+        for i, was in empty.items():  # a faint top whose arrow its crop's ink did not read: left as it was, not asked
+            if decided[i][0] == "cube:?":  # (before shifted_arrows: no crop more is cut for a faint top)
                 decided[i] = was
+        if rule.needles is not None and rule.glyphs is not None and rule.shifted is not None:
+            # a cube still asked, its top cut a little off its place (vision.qubism_shift)
+            shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),
+                           frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
         return capped
 
     @staticmethod
@@ -123,7 +124,7 @@ class CubeSpots(SpotFeatures):
                      ) -> dict[int, tuple[str | None, float]]:
         """The faint tops (``vision.qubism_read.faint_rule``) still read empty after the cube and plate stages
         asked (``cube:?`` at ``conf``, in place) while the frame has fewer than ``most`` cubes, for the ink
-        stages to read; returns their readings before, given back where no arrow is read."""
+        stages on their own crops (``asked_arrows``, ``needle_checked``) to read; returns their readings before, given back where no arrow is read."""
         was: dict[int, tuple[str | None, float]] = {}
         cubes = sum(t is not None and t.startswith("cube") for t, _ in decided)
         for i in sorted(faint):
