@@ -108,6 +108,9 @@ class CubeTops:
     larger (under ``GlyphRule.share``'s lower bound: the dark half of a compass needle, a thin
     arrow) is a cube with its arrow asked (``cube:?``, at most ``weak_conf``): its top seen, its
     direction unsure (0: not looked for; see ``small_tops``)."""
+    faint_offset: bool = False
+    """``faint_rule`` also takes a blob up to ``small_band`` further off the middle (offset over 1 - band):
+    more blobs measured, a read's time."""
     small_band: float = 0.2
     """A spot ``small_tops`` would take but for a blob's contrast, evenness or purity under ``GlyphRule``'s cut
     by less than this share of it, or its offset over the cut by as much (``faint_rule``), is a cube only where
@@ -398,7 +401,7 @@ def faint_rule(rule: CubeTops) -> GlyphRule:
     each) and its offset's raised as much (over 1 - the band): more of a crop's blobs measured, its asked ones'."""
     small, keep = small_rule(rule), 1.0 - rule.small_band
     return replace(small, contrast=small.contrast * keep, evenness=small.evenness * keep, purity=small.purity * keep,
-                   offset=small.offset / keep)
+                   offset=small.offset / keep if rule.faint_offset else small.offset)
 
 
 def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
