@@ -32,9 +32,10 @@ def test_a_blob_just_under_one_cut_is_faint_within_the_band(under: dict[str, flo
     assert not faint_rule(CubeTops(small_band=0.0)).is_cube(g)  # no band: none
 
 
-def test_the_band_leaves_the_blob_size_alone_and_widens_its_place_as_much() -> None:
-    faint, glyphs = faint_rule(CubeTops(small_band=0.2)), CubeTops().glyphs
+def test_the_band_leaves_the_blob_size_alone_and_widens_its_place_as_much_where_told() -> None:
+    faint, glyphs = faint_rule(CubeTops(small_band=0.2, faint_offset=True)), CubeTops().glyphs
     assert glyphs is not None and faint.share == (0.03, glyphs.share[1])
+    assert faint_rule(CubeTops(small_band=0.2, faint_offset=False)).offset == glyphs.offset
     assert faint.offset == pytest.approx(glyphs.offset / 0.8)
     assert faint.is_cube(_blob(offset=0.17)) and not small_rule(CubeTops(small_band=0.2)).is_cube(_blob(offset=0.17))
     assert not faint.is_cube(_blob(offset=0.19))
@@ -44,7 +45,7 @@ def test_the_band_leaves_the_blob_size_alone_and_widens_its_place_as_much() -> N
                                             (0.3, False, False)])
 def test_a_small_glyph_a_little_off_the_middle_is_faint(dx: float, small: bool, faint: bool) -> None:
     crop = _face([([(x + dx, y) for x, y in TRIANGLE], 0.5)], 0, 0.85, 0.3)  # offsets 0.143, 0.156, 0.184, more
-    rule = CubeTops(small_band=0.2)
+    rule = CubeTops(small_band=0.2, faint_offset=True)
     assert rule.glyphs is not None
     marked = [False]
     glyphs, hits = central_and_small([crop], rule.glyphs, None, small_rule(rule), [True], (faint_rule(rule), marked))
