@@ -18,8 +18,8 @@ from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_swapped,
                                   pawns_unhidden, spot_shape)
 from vision.qubism_plates import plate_cubes
-from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, moved_tops, settle_cubes, small_rule, small_tops,
-                                top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, moved_tops, settle_cubes, small_rule,
+                                small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
 from vision.qubism_shift import shifted_arrows
 from vision.read_fast import ArrayMemo
 
@@ -69,10 +69,12 @@ class CubeSpots(SpotFeatures):
         faces.update(zip(look, top_faces(tops)))  # top_face(tops[k], arrow=False) of each, at once
         fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
         hits = [False] * len(look)  # small_tops' answers, from the glyphs' own labelling where it may (fused)
+        faint = [False] * len(look)  # ... and those only CubeTops.small_band's lower cuts take (faint_rule)
         if rule.glyphs is not None:  # a cube's top whatever its print (vision.qubism_glyph), every spot's at once
             ask = [fused and decided[i][0] is None and score[i] >= 1 and not rule.glyph_like(faces[i]) for i in look]
             found, hits = with_glyphs_small([faces[i] for i in look], tops, rule.glyphs,
-                                            small_rule(rule) if fused else rule.glyphs, ask)
+                                            small_rule(rule) if fused else rule.glyphs, ask,
+                                            (faint_rule(rule), faint) if fused and rule.small_band > 0 else None)
             faces.update(zip(look, found))
         with_rings(faces, look, tops, decided, score, rule, looked)  # a closed ring on a top (vision.qubism_ring)
         # a spot the count read empty by its margin alone shows an arrow's shape at its place: not searched off it
@@ -84,11 +86,12 @@ class CubeSpots(SpotFeatures):
             for k, ok in zip(bare, small_tops(tops[bare], [faces[look[k]] for k in bare], rule)):
                 hits[k] = ok
         small = {look[k] for k in bare if hits[k]}  # small_tops(tops[bare], ...)
+        weak = {look[k] for k in bare if faint[k]}  # a cube only if the ink stages below read its arrow
         for k, i in enumerate(look):
             face = faces[i]
             if i in moved:
                 centres[k] = moved[i]
-            if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face) or i in small):
+            if str(decided[i][0]).startswith("cube") or not (rule.glyph_like(face) or rule.is_top(face) or i in small | weak):
                 continue
             if rule.glyph_like(face):
                 faces[i] = with_arrow(face, tops[k])  # a shaft-and-head arrow's shape
@@ -107,16 +110,35 @@ class CubeSpots(SpotFeatures):
             self._pawns_moved(decided, looked, counted, faces, blocked, lift)
         if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
+        empty = self._faint_asked(decided, weak - blocked, rule.most, rule.weak_conf)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
             inks = TopInks(tops, rule.needles)  # each crop's ink found once for both (vision.qubism_ink)
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles, inks)
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
             needle_checked(decided, look, tops, own, frozenset(moved), rule.needles, inks=inks)  # a needle's end, not a guess
-            if rule.shifted is not None:  # a cube still asked, its top cut a little off its place (vision.qubism_shift)
-                shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),
-                               frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
+        for i, was in empty.items():  # a faint top whose arrow its crop's ink did not read: left as it was, not asked
+            if decided[i][0] == "cube:?":  # (before shifted_arrows: no crop more is cut for a faint top)
+                decided[i] = was
+        if rule.needles is not None and rule.glyphs is not None and rule.shifted is not None:
+            # a cube still asked, its top cut a little off its place (vision.qubism_shift)
+            shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),
+                           frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
         return capped
+
+    @staticmethod
+    def _faint_asked(decided: list[tuple[str | None, float]], faint: set[int], most: int, conf: float
+                     ) -> dict[int, tuple[str | None, float]]:
+        """The faint tops (``vision.qubism_read.faint_rule``) still read empty after the cube and plate stages
+        asked (``cube:?`` at ``conf``, in place) while the frame has fewer than ``most`` cubes, for the ink
+        stages on their own crops (``asked_arrows``, ``needle_checked``) to read; returns their readings before, given back where no arrow is read."""
+        was: dict[int, tuple[str | None, float]] = {}
+        cubes = sum(t is not None and t.startswith("cube") for t, _ in decided)
+        for i in sorted(faint):
+            if decided[i][0] is None and cubes < most:
+                was[i], decided[i] = decided[i], ("cube:?", conf)
+                cubes += 1
+        return was
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                     looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:

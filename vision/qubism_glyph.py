@@ -190,12 +190,15 @@ def central_glyphs(tops: list[np.ndarray], rule: GlyphRule,
 
 
 def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool] | None, small: GlyphRule,
-                      ask: list[bool]) -> tuple[list[CentralGlyph | None], list[bool]]:
+                      ask: list[bool], faint: tuple[GlyphRule, list[bool]] | None = None
+                      ) -> tuple[list[CentralGlyph | None], list[bool]]:
     """``central_glyphs`` of the crops and, for those ``ask`` names, whether the same labelling shows a
     blob that ``small`` (``rule`` with a lower ``GlyphRule.share`` bound, all else alike) takes for a
     cube's top: what ``small.is_cube`` of ``central_glyphs(those crops, small)`` answers, without
     labelling them again (each threshold such a crop reaches alone under ``small``, ``rule`` reaches too
-    unless it found a cube's top, which ``small`` takes for one as well)."""
+    unless it found a cube's top, which ``small`` takes for one as well). ``faint``: a rule (``small``'s share,
+    lower contrast, evenness and purity cuts, an offset's no lower) and a list marked, in place, where only it takes one of an asked
+    crop's blobs seen for ``small``."""
     if small.share[0] > rule.share[0] or replace(small, share=rule.share) != rule:
         raise ValueError("central_and_small: the small rule may only lower GlyphRule.share's lower bound")
     hits = [False] * len(tops)
@@ -230,10 +233,10 @@ def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool]
             shares = area / (h * w)
             offsets = np.hypot(cents[:, 0] - c, cents[:, 1] - c) / gs[live[0]].shape[0]
             for j in np.flatnonzero(inside & (small.share[0] <= shares) & (shares <= rule.share[1])
-                                    & (offsets <= rule.offset)):
+                                    & (offsets <= (rule.offset if faint is None else max(rule.offset, faint[0].offset)))):
                 n = int(tile[j])
                 k = live[n]
-                big = bool(rule.share[0] <= shares[j])
+                big = bool(rule.share[0] <= shares[j] and offsets[j] <= rule.offset)
                 if not (big or ask[k]):
                     continue  # a blob only ``small`` looks at, in a crop it is not asked about
                 blob = (labels[n * period:n * period + h] == j).astype(np.uint8)
@@ -242,8 +245,12 @@ def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool]
                     continue
                 if ask[k] and small.is_cube(seen[1]):
                     hits[k] = True
+                elif ask[k] and faint is not None and faint[0].is_cube(seen[1]):
+                    faint[1][k] = True
                 if big and ((b := best[k]) is None or seen[0] > b[0]):
                     best[k] = seen
+    if faint is not None:
+        faint[1][:] = [f and not hit for f, hit in zip(faint[1], hits)]
     wants = [True] * len(gs) if rings is None else rings
     return [_finished(b, g, rule, want) for b, g, want in zip(best, gs, wants)], hits
 

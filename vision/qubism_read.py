@@ -108,6 +108,15 @@ class CubeTops:
     larger (under ``GlyphRule.share``'s lower bound: the dark half of a compass needle, a thin
     arrow) is a cube with its arrow asked (``cube:?``, at most ``weak_conf``): its top seen, its
     direction unsure (0: not looked for; see ``small_tops``)."""
+    small_band: float = 0.2
+    """A spot ``small_tops`` would take but for a blob's contrast, evenness or purity under ``GlyphRule``'s cut
+    by less than this share of it (``faint_rule``) is a cube only where the ink of its own crop
+    (``asked_arrows``, ``needle_checked``) reads its arrow; else it stays as it was: a blob's measure a
+    sub-pixel move leaves on either side of a cut decides no cube by itself (0: no band; chosen on three
+    rendered dev sets: squares flipping under a 0.09 mm move of the tops 35 -> 33, squares +1)."""
+    faint_offset: bool = False
+    """``faint_rule`` also takes a blob up to ``small_band`` further off the middle (offset over 1 - band):
+    more blobs measured (+0.18 % instructions a read with the crops ``shifted_arrows`` would not cut; off)."""
     ask_border: float = 0.4
     """A cube read with an arrow by its shape alone (no cube top learned) whose top crop shows no cube's
     top and whose glyph class reaches the crop's border this much (a side, a neighbour, glare: no glyph
@@ -274,14 +283,16 @@ def with_glyphs(faces: list[TopFace], tops: list[np.ndarray] | np.ndarray, rule:
 
 
 def with_glyphs_small(faces: list[TopFace], tops: list[np.ndarray] | np.ndarray, rule: GlyphRule,
-                      small: GlyphRule, ask: list[bool]) -> tuple[list[TopFace], list[bool]]:
+                      small: GlyphRule, ask: list[bool], faint: tuple[GlyphRule, list[bool]] | None = None
+                      ) -> tuple[list[TopFace], list[bool]]:
     """``with_glyphs`` and, for the crops ``ask`` names, whether ``small`` takes one of their blobs for a
-    cube's top, from the same labelling (``vision.qubism_glyph.central_and_small``; ``small_tops``)."""
+    cube's top, from the same labelling (``vision.qubism_glyph.central_and_small``; ``small_tops``; ``faint``:
+    its rule and list marked where only that rule takes one, ``faint_rule``)."""
     gs = [np.asarray(t, np.float32) for t in tops]
     gs = [g if g.shape == (FACE_SIDE, FACE_SIDE) else
           np.asarray(cv2.resize(g, (FACE_SIDE, FACE_SIDE), interpolation=cv2.INTER_AREA), np.float32) for g in gs]
     rings = [f.separation >= rule.ring_split[0] and f.contrast >= rule.ring_split[1] for f in faces]
-    glyphs, hits = central_and_small(gs, rule, rings, small, ask)
+    glyphs, hits = central_and_small(gs, rule, rings, small, ask, faint)
     return [replace(f, glyph=g) for f, g in zip(faces, glyphs)], hits
 
 
@@ -384,6 +395,14 @@ def small_rule(rule: CubeTops) -> GlyphRule:
     """``small_tops``' glyph rule: ``CubeTops.glyphs`` with ``GlyphRule.share``'s lower bound ``CubeTops.small_share``."""
     assert rule.glyphs is not None
     return replace(rule.glyphs, share=(rule.small_share, rule.glyphs.share[1]))
+
+
+def faint_rule(rule: CubeTops) -> GlyphRule:
+    """``small_rule`` with its contrast, evenness and purity cuts lowered by ``CubeTops.small_band`` (a share of
+    each) and its offset's raised as much (over 1 - the band): more of a crop's blobs measured, its asked ones'."""
+    small, keep = small_rule(rule), 1.0 - rule.small_band
+    return replace(small, contrast=small.contrast * keep, evenness=small.evenness * keep, purity=small.purity * keep,
+                   offset=small.offset / keep if rule.faint_offset else small.offset)
 
 
 def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], rule: GlyphRule) -> None:
