@@ -41,6 +41,20 @@ def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarra
     return int(n), labels, stats, cents
 
 
+def nonzero_xy(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The columns and rows of ``np.nonzero(mask)`` (row by row, as it gives them) of a 2-D uint8 or bool
+    mask, by ``cv2.findNonZero``: numpy works out each pixel's index through its iterator, several times
+    slower on a glyph's pixels. Other types: ``np.nonzero``'s."""
+    if mask.dtype not in (np.uint8, np.bool_):
+        ys, xs = np.nonzero(mask)
+        return xs, ys
+    pts = cv2.findNonZero(mask.view(np.uint8))
+    if pts is None:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    xy = pts.reshape(-1, 2)
+    return xy[:, 0], xy[:, 1]
+
+
 def _clip(v: float, lo: float, hi: float) -> float:
     """``v`` within [lo, hi] (``np.clip`` of one number, without its cost)."""
     return min(max(v, lo), hi)
@@ -49,11 +63,15 @@ def _clip(v: float, lo: float, hi: float) -> float:
 def _covariance(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``np.cov(np.vstack([x, y]))``, the same arithmetic step for step, without its handling of
     arguments it is not given (weights, a second array, ...): half its time on a glyph's pixels."""
-    xy = np.vstack([x, y])
+    return _covariance_of(np.vstack([x, y]))
+
+
+def _covariance_of(xy: np.ndarray) -> np.ndarray:
+    """``_covariance`` of the two rows of a float64 [2, n] array (left as it is): ``np.cov``'s steps."""
     mean = np.add.reduce(xy, 1)  # xy.mean(axis=1) as numpy works it out, without its argument handling
     np.true_divide(mean, np.intp(xy.shape[1]), out=mean, casting="unsafe")
-    xy -= mean[:, None]
-    c: np.ndarray = np.dot(xy, xy.T.conj())
+    d = xy - mean[:, None]
+    c: np.ndarray = np.dot(d, d.T.conj())
     c *= np.true_divide(1, xy.shape[1] - 1)
     return c
 
@@ -118,35 +136,80 @@ def arrow_direction(patch: np.ndarray) -> tuple[str | None, float]:
     (the cube tops cut by the reader are grey).
     """
     big = patch if patch.shape[:2] == (48, 48) else cv2.resize(patch, (48, 48), interpolation=cv2.INTER_AREA)
-    gray = channel_mean(big) if big.ndim == 3 else (big + big + big) / 3  # grey: as in three equal channels
-    g8 = np.clip(gray * 255, 0, 255).astype(np.uint8)
-    cut, _ = cv2.threshold(np.ascontiguousarray(g8[8:40, 8:40]), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    light = g8 > cut
-    mask = np.zeros(gray.shape, np.uint8)
-    if int(np.count_nonzero(light[8:40, 8:40])) / (32 * 32) < 0.5:  # the glyph is the minority of the top's middle
-        mask[6:42, 6:42] = light[6:42, 6:42]
+    if big.ndim == 3:
+        gray = channel_mean(big)
+    elif big.dtype.kind == "f":  # grey: as in three equal channels, (big + big + big) / 3, each step in place
+        gray = big + big
+        gray += big
+        gray /= 3
     else:
-        mask[6:42, 6:42] = ~light[6:42, 6:42]
+        gray = (big + big + big) / 3
+    gray *= 255
+    np.clip(gray, 0, 255, out=gray)
+    return arrow_of_grey8(gray.astype(np.uint8))
+
+
+def grey8_level(value: float) -> int:
+    """The 8-bit grey ``arrow_direction`` makes of a float32 grey patch's pixel of this value."""
+    one = np.full((1, 1), value, np.float32)
+    gray = one + one
+    gray += one
+    gray /= 3
+    gray *= 255
+    np.clip(gray, 0, 255, out=gray)
+    return int(gray.astype(np.uint8)[0, 0])
+
+
+_LIGHT8, _DARK8 = grey8_level(0.9), grey8_level(0.1)
+"""``arrow_direction``'s 8-bit greys of ``drawn_arrow``'s light ground and dark blob."""
+
+
+def drawn_arrow(blob: np.ndarray, pad: int) -> tuple[str | None, float]:
+    """``arrow_direction`` of a glyph's blob (a mask) drawn dark (0.1) on light (0.9, float32) with ``pad``
+    pixels around it, bit for bit; at 48 x 48 (no resize) its 8-bit grey is drawn directly, a pixel's
+    grey being ``arrow_direction``'s of its value alone."""
+    side = (blob.shape[0] + 2 * pad, blob.shape[1] + 2 * pad)
+    if side != (48, 48):
+        drawn = np.full(side, 0.9, np.float32)
+        drawn[pad:pad + blob.shape[0], pad:pad + blob.shape[1]][blob > 0] = 0.1
+        return arrow_direction(drawn)
+    g8 = np.full(side, _LIGHT8, np.uint8)
+    g8[pad:pad + blob.shape[0], pad:pad + blob.shape[1]][blob > 0] = _DARK8
+    return arrow_of_grey8(g8)
+
+
+def arrow_of_grey8(g8: np.ndarray) -> tuple[str | None, float]:
+    """``arrow_direction`` of a 48 x 48 patch from its 8-bit grey (``arrow_direction``'s ``g8``):
+    the minority of the middle split at Otsu's threshold, its biggest blob near the middle read."""
+    cut, middle = cv2.threshold(np.ascontiguousarray(g8[8:40, 8:40]), 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = np.zeros(g8.shape, np.uint8)  # the glyph is the minority of the top's middle: 1 where g8 > cut, or not
+    minority = cv2.THRESH_BINARY if cv2.countNonZero(middle) / (32 * 32) < 0.5 else cv2.THRESH_BINARY_INV
+    mask[6:42, 6:42] = cv2.threshold(g8[6:42, 6:42], cut, 1, minority)[1]
     n, labels, stats, cents = components(mask)
     if n <= 1:
         return None, 0.0
-    # the biggest dark blob not touching the crop's border much, nearest the middle
-    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    dist = np.hypot(cents[1:, 0] - 24, cents[1:, 1] - 24)
-    k = 1 + int(np.argmax(area / (1 + dist / 12)))
-    ys, xs = np.nonzero(labels == k)
-    if len(xs) < 12:
+    k = 1
+    if n > 2:  # the biggest dark blob not touching the crop's border much, nearest the middle
+        area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+        dist = np.hypot(cents[1:, 0] - 24, cents[1:, 1] - 24)
+        k = 1 + int(np.argmax(area / (1 + dist / 12)))
+    x0, y0, w, h, size = (int(v) for v in stats[k])
+    if size < 12:
         return None, 0.0
-    x = xs - mean_of(xs)
-    y = ys - mean_of(ys)
-    cov = _covariance(x, y)
-    evals, evecs = _eigh(cov)
+    xs, ys = nonzero_xy(labels[y0:y0 + h, x0:x0 + w] == k)  # its bounding box: the same pixels, the same order
+    xy = np.vstack((xs, ys))
+    xy += np.array([[x0], [y0]], xy.dtype)
+    # the centroid is the coordinates' exact integer sums over the area, in double: ``mean_of`` of each to the bit
+    xy = xy - cents[k:k + 1].T
+    x, y = xy
+    evals, evecs = _eigh(_covariance_of(xy))
     axis = evecs[:, 1]
     along = x * axis[0] + y * axis[1]
     across = -x * axis[1] + y * axis[0]
-    pos, neg = along > 0, along < 0
-    wpos = float(mean_of(np.abs(across[pos]))) if pos.any() else 0.0
-    wneg = float(mean_of(np.abs(across[neg]))) if neg.any() else 0.0
+    np.abs(across, out=across)
+    ahead, behind = across[along > 0], across[along < 0]
+    wpos = float(mean_of(ahead)) if ahead.size else 0.0
+    wneg = float(mean_of(behind)) if behind.size else 0.0
     head = axis if wpos > wneg else -axis
     angle = math.degrees(math.atan2(head[1], head[0]))  # image: x right, y down
     dirs = {"E": 0.0, "S": 90.0, "W": 180.0, "N": -90.0}

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.arrows import arrow_direction, components
+from vision.arrows import components, drawn_arrow, nonzero_xy
 from vision.read_fast import mean_of, mean_var_of
 
 _INSET = 6
@@ -559,23 +559,23 @@ def glyph_direction(blob: np.ndarray, top: np.ndarray, rule: GlyphRule) -> tuple
     apex = triangle_apex(blob, rule)
     if apex is not None:
         return apex
-    ys, xs = np.nonzero(blob)
-    cx, cy = float(mean_of(xs)), float(mean_of(ys))
-    ext = {"N": cy - int(ys[0]), "S": int(ys[-1]) - cy, "W": cx - int(xs.min()), "E": int(xs.max()) - cx}  # rows ascend
+    xs, ys = nonzero_xy(blob)
+    top_row, bottom, left, right = int(ys[0]), int(ys[-1]), int(xs.min()), int(xs.max())  # rows ascend
+    cx, cy = int(xs.sum()) / xs.size, int(ys.sum()) / ys.size  # ``mean_of``'s to the bit: exact sums, one division
+    ext = {"N": cy - top_row, "S": bottom - cy, "W": cx - left, "E": right - cx}
     ns, ew = ext["N"] - ext["S"], ext["E"] - ext["W"]
     span = max(max(ext.values()), 1.0)
     if abs(ns) >= abs(ew):
         tip, conf = ("N" if ns > 0 else "S"), (abs(ns) - abs(ew)) / span
     else:
         tip, conf = ("E" if ew > 0 else "W"), (abs(ew) - abs(ns)) / span
-    spans = _row_spans(np.rot90(blob, _TURNS[tip]) > 0).astype(np.float64)
+    box = blob[top_row:bottom + 1, left:right + 1]  # the same spans: empty rows and columns add nothing
+    spans = _row_spans(np.rot90(box, _TURNS[tip]) > 0).astype(np.float64)
     last = max(1, int(round(len(spans) * 0.2)))
-    if float(spans[-last:].mean()) >= rule.far_wide * float(spans.max()):
+    if float(mean_of(spans[-last:])) >= rule.far_wide * float(spans.max()):
         return (tip, float(conf)) if conf >= rule.tip_conf else (None, float(conf))
-    pad = (top.shape[0] - blob.shape[0]) // 2  # the blob alone, dark on light (not a ring around it)
-    drawn = np.full((blob.shape[0] + 2 * pad, blob.shape[1] + 2 * pad), 0.9, np.float32)
-    drawn[pad:pad + blob.shape[0], pad:pad + blob.shape[1]][blob > 0] = 0.1
-    arrow, sure = arrow_direction(drawn)
+    # the blob alone, dark on light (not a ring around it), as ``vision.arrows.arrow_direction`` reads it
+    arrow, sure = drawn_arrow(blob, (top.shape[0] - blob.shape[0]) // 2)
     return (arrow, sure) if arrow is not None and sure >= rule.arrow_conf else (None, sure)
 
 
