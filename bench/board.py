@@ -29,7 +29,9 @@ cheese after reading it, as the app learns it from confirmed positions (``Cheese
 ``--confirmed``: each Chop! Chop! scene is read knowing the position of the scene before it (the
 group's first read: its learned start), as the app reads knowing the last confirmed position
 (``ui.cammoves.know_position``: the game's state before the move, from the start on;
-``vision.chop_known``).
+``vision.chop_known``). ``--confirmed last-move``: each read knows the position one move before
+its scene, as the app confirms every move (``bench/board_lastmove.py``: the third family's
+replayed from the seed; the first and second families' from a set rendered again, ``--last-move``).
 
 ``--renderer 3d-b`` (``vision.synth.scene_b``: the second 3-D family, made differently: other
 pieces, print, paper, light, table and camera; a held-out test) writes ``--count-3d`` scenes
@@ -70,7 +72,7 @@ GROUP_3D = 8
 
 
 def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | None = None,
-        learn_in_play: bool = False, confirmed: bool = False) -> None:
+        learn_in_play: bool = False, confirmed: bool | str = False, last_move: Path | None = None) -> None:
     t0 = time.perf_counter()
     if not (root / "labels.json").exists():
         if renderer in WRITERS_3D:
@@ -78,6 +80,7 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         else:
             (write_alt_dataset if renderer == "alt" else write_dataset)(root, count, seed=seed, games=games)
     t1 = time.perf_counter()
+    confirmed = "scene" if confirmed is True else str(confirmed or "")  # --confirmed alone: "scene"
     named = MiceNamed()
     taught = CheeseInPlay(root) if learn_in_play else None
 
@@ -85,14 +88,24 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         named.observe(scene, before, reader, reading)
         if taught is not None:
             taught.observe(scene, before, reader, reading)
-        if confirmed and reader.board.game == "chopchop":  # as the app, once the players confirmed it
+        if confirmed == "scene" and reader.board.game == "chopchop":  # the app: once the players confirmed it
             reader.confirmed = dict(scene["squares"])
 
     def start(scene: dict[str, Any], reader: Any) -> None:
         if confirmed and reader.board.game == "chopchop":  # as the app: the start is the first confirmed position
             reader.confirmed = dict(scene["squares"])
 
-    r = evaluate_dir(root, threads=1, observe=observe, learned=start)
+    ready = None
+    if confirmed == "last-move":  # the app confirms every move: each read knows the position one move back
+        from bench.board_lastmove import positions_for
+
+        back = positions_for(renderer, root, count, seed, games, last_move)
+
+        def ready(scene: dict[str, Any], reader: Any) -> None:
+            if reader.board.game == "chopchop" and back.get(str(scene["file"])) is not None:
+                reader.confirmed = dict(back[str(scene["file"])] or {})
+
+    r = evaluate_dir(root, threads=1, observe=observe, learned=start, ready=ready)
     if taught is not None:
         print(f"learned in play (--learn-in-play): {taught.learned} face-up cheese looks, each from the "
               "position confirmed after the read that saw it")
@@ -225,9 +238,12 @@ def main() -> int:
     ap.add_argument("--games", default="", help="comma-separated games to write (default: all four)")
     ap.add_argument("--learn-in-play", action="store_true",
                     help="Chop! Chop!: learn each read scene's face-up cheese (the app: confirmed positions)")
-    ap.add_argument("--confirmed", action="store_true",
-                    help="Chop! Chop!: read each scene knowing the position confirmed before it (the group's "
-                    "scene before; its start for the first read; vision.chop_known)")
+    ap.add_argument("--confirmed", nargs="?", const="scene", default="", choices=["scene", "last-move"],
+                    help="Chop! Chop!: read each scene knowing the position confirmed before it (vision.chop_known): "
+                    "the group's scene before, its start for the first read; 'last-move': the position one move "
+                    "before the scene, as the app confirms (bench/board_lastmove.py)")
+    ap.add_argument("--last-move", default="", help="--confirmed last-move on a first or second family set: "
+                    "the last_move.json of bench/board_lastmove.py (the third family's is replayed from the seed)")
     ap.add_argument("--chop-model", default="", help="Chop! Chop!: read with this square model "
                     "(vision.synth.chop_train --out) instead of the shipped one")
     args = ap.parse_args()
@@ -245,7 +261,8 @@ def main() -> int:
                  "3d-c": args.dir3dc}.get(renderer, args.dir)
         root = Path(given) if given else Path(tempfile.mkdtemp(prefix=f"board-bench-{renderer}-"))
         run(renderer, root, args.count_3d if renderer in WRITERS_3D else args.count, args.seed,
-            args.games.split(",") if args.games else None, args.learn_in_play, args.confirmed)
+            args.games.split(",") if args.games else None, args.learn_in_play, args.confirmed,
+            Path(args.last_move) if args.last_move else None)
     return 0
 
 
