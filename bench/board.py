@@ -23,7 +23,8 @@ right, what they were read as (truth -> read, counts; "?" when the board was not
 squares the reader cannot report (two pieces on one printed square: Kat en Muis's cat+mouse,
 a Chop! Chop! cat on the table over a mouse; scored as the pair "cat+mouse" and counted apart),
 which mouse is which (``MiceNamed``: each Chop! Chop! scene's mice named from the scene before it
-in its group, as the app names them from the last confirmed position) and the median ms per read
+in its group, or with ``--confirmed last-move`` from the position one move back, as the app names
+them from the last confirmed position) and the median ms per read
 after each group's first. ``--learn-in-play``: the reader learns each Chop! Chop! scene's face-up
 cheese after reading it, as the app learns it from confirmed positions (``CheeseInPlay``).
 ``--confirmed``: each Chop! Chop! scene is read knowing the position of the scene before it (the
@@ -81,10 +82,22 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
             (write_alt_dataset if renderer == "alt" else write_dataset)(root, count, seed=seed, games=games)
     t1 = time.perf_counter()
     confirmed = "scene" if confirmed is True else str(confirmed or "")  # --confirmed alone: "scene"
-    named = MiceNamed()
+    named = MiceNamed("the position one move back" if confirmed == "last-move" else "the scene before in the group")
     taught = CheeseInPlay(root) if learn_in_play else None
 
+    back: dict[str, dict[str, str] | None] = {}
+    if confirmed == "last-move":  # the app confirms every move: each read knows the position one move back
+        from bench.board_lastmove import positions_for
+
+        back = positions_for(renderer, root, count, seed, games, last_move)
+
+    def ready(scene: dict[str, Any], reader: Any) -> None:
+        if reader.board.game == "chopchop" and back.get(str(scene["file"])) is not None:
+            reader.confirmed = dict(back[str(scene["file"])] or {})
+
     def observe(scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
+        if back.get(str(scene["file"])) is not None:  # the mice named from the position one move back
+            before = {"squares": back[str(scene["file"])]}
         named.observe(scene, before, reader, reading)
         if taught is not None:
             taught.observe(scene, before, reader, reading)
@@ -95,17 +108,7 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         if confirmed and reader.board.game == "chopchop":  # as the app: the start is the first confirmed position
             reader.confirmed = dict(scene["squares"])
 
-    ready = None
-    if confirmed == "last-move":  # the app confirms every move: each read knows the position one move back
-        from bench.board_lastmove import positions_for
-
-        back = positions_for(renderer, root, count, seed, games, last_move)
-
-        def ready(scene: dict[str, Any], reader: Any) -> None:
-            if reader.board.game == "chopchop" and back.get(str(scene["file"])) is not None:
-                reader.confirmed = dict(back[str(scene["file"])] or {})
-
-    r = evaluate_dir(root, threads=1, observe=observe, learned=start, ready=ready)
+    r = evaluate_dir(root, threads=1, observe=observe, learned=start, ready=ready if back else None)
     if taught is not None:
         print(f"learned in play (--learn-in-play): {taught.learned} face-up cheese looks, each from the "
               "position confirmed after the read that saw it")
@@ -153,8 +156,9 @@ class MiceNamed:
     by ``vision.chop_who.name_mice`` from the truth of the group's scene before it (the last
     confirmed position), against the scene's own truth ("mouse:2")."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: str = "the scene before in the group") -> None:
         self.counts: Counter[str] = Counter()
+        self.source = source
 
     def observe(self, scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
         if not reading.found or reader.board.game != "chopchop":
@@ -177,7 +181,7 @@ class MiceNamed:
         c = self.counts
         if c["mice"]:
             print(f"mice named right {c['right']} of {c['mice']} (asked {c['asked']}, named wrong {c['wrong']}, "
-                  f"not read as a mouse {c['not read']}); named from the scene before in the group")
+                  f"not read as a mouse {c['not read']}); named from {self.source}")
 
 
 def kind_of(token: str) -> str:

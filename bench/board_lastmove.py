@@ -70,7 +70,8 @@ class Recorder:
 def third_family(count: int, seed: int, games: list[str] | None) -> dict[str, tuple[dict[str, str] | None, dict[str, str]]]:
     """Scene file -> (its position one move back, its squares) for a ``scene_c`` set, replayed
     from the seed without rendering."""
-    from vision.synth.scene_c import GAMES, _plan, board_for, make_setup_c
+    from vision.boarddefaults import GAMES, board_for
+    from vision.synth.scene_c import _plan, make_setup_c
 
     out: dict[str, tuple[dict[str, str] | None, dict[str, str]]] = {}
     for game, group_no, size, first in _plan(count, list(games or GAMES), GROUP_3D):
