@@ -23,13 +23,16 @@ right, what they were read as (truth -> read, counts; "?" when the board was not
 squares the reader cannot report (two pieces on one printed square: Kat en Muis's cat+mouse,
 a Chop! Chop! cat on the table over a mouse; scored as the pair "cat+mouse" and counted apart),
 which mouse is which (``MiceNamed``: each Chop! Chop! scene's mice named from the scene before it
-in its group, as the app names them from the last confirmed position) and the median ms per read
+in its group, or with ``--confirmed last-move`` from the position one move back, as the app names
+them from the last confirmed position) and the median ms per read
 after each group's first. ``--learn-in-play``: the reader learns each Chop! Chop! scene's face-up
 cheese after reading it, as the app learns it from confirmed positions (``CheeseInPlay``).
 ``--confirmed``: each Chop! Chop! scene is read knowing the position of the scene before it (the
 group's first read: its learned start), as the app reads knowing the last confirmed position
 (``ui.cammoves.know_position``: the game's state before the move, from the start on;
-``vision.chop_known``).
+``vision.chop_known``). ``--confirmed last-move``: each read knows the position one move before
+its scene, as the app confirms every move (``bench/board_lastmove.py``: the third family's
+replayed from the seed; the first and second families' from a set rendered again, ``--last-move``).
 
 ``--renderer 3d-b`` (``vision.synth.scene_b``: the second 3-D family, made differently: other
 pieces, print, paper, light, table and camera; a held-out test) writes ``--count-3d`` scenes
@@ -70,7 +73,7 @@ GROUP_3D = 8
 
 
 def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | None = None,
-        learn_in_play: bool = False, confirmed: bool = False) -> None:
+        learn_in_play: bool = False, confirmed: bool | str = False, last_move: Path | None = None) -> None:
     t0 = time.perf_counter()
     if not (root / "labels.json").exists():
         if renderer in WRITERS_3D:
@@ -78,21 +81,34 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         else:
             (write_alt_dataset if renderer == "alt" else write_dataset)(root, count, seed=seed, games=games)
     t1 = time.perf_counter()
-    named = MiceNamed()
+    confirmed = "scene" if confirmed is True else str(confirmed or "")  # --confirmed alone: "scene"
+    named = MiceNamed("the position one move back" if confirmed == "last-move" else "the scene before in the group")
     taught = CheeseInPlay(root) if learn_in_play else None
 
+    back: dict[str, dict[str, str] | None] = {}
+    if confirmed == "last-move":  # the app confirms every move: each read knows the position one move back
+        from bench.board_lastmove import positions_for
+
+        back = positions_for(renderer, root, count, seed, games, last_move)
+
+    def ready(scene: dict[str, Any], reader: Any) -> None:
+        if reader.board.game == "chopchop" and back.get(str(scene["file"])) is not None:
+            reader.confirmed = dict(back[str(scene["file"])] or {})
+
     def observe(scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
+        if back.get(str(scene["file"])) is not None:  # the mice named from the position one move back
+            before = {"squares": back[str(scene["file"])]}
         named.observe(scene, before, reader, reading)
         if taught is not None:
             taught.observe(scene, before, reader, reading)
-        if confirmed and reader.board.game == "chopchop":  # as the app, once the players confirmed it
+        if confirmed == "scene" and reader.board.game == "chopchop":  # the app: once the players confirmed it
             reader.confirmed = dict(scene["squares"])
 
     def start(scene: dict[str, Any], reader: Any) -> None:
         if confirmed and reader.board.game == "chopchop":  # as the app: the start is the first confirmed position
             reader.confirmed = dict(scene["squares"])
 
-    r = evaluate_dir(root, threads=1, observe=observe, learned=start)
+    r = evaluate_dir(root, threads=1, observe=observe, learned=start, ready=ready if back else None)
     if taught is not None:
         print(f"learned in play (--learn-in-play): {taught.learned} face-up cheese looks, each from the "
               "position confirmed after the read that saw it")
@@ -140,8 +156,9 @@ class MiceNamed:
     by ``vision.chop_who.name_mice`` from the truth of the group's scene before it (the last
     confirmed position), against the scene's own truth ("mouse:2")."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: str = "the scene before in the group") -> None:
         self.counts: Counter[str] = Counter()
+        self.source = source
 
     def observe(self, scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
         if not reading.found or reader.board.game != "chopchop":
@@ -164,7 +181,7 @@ class MiceNamed:
         c = self.counts
         if c["mice"]:
             print(f"mice named right {c['right']} of {c['mice']} (asked {c['asked']}, named wrong {c['wrong']}, "
-                  f"not read as a mouse {c['not read']}); named from the scene before in the group")
+                  f"not read as a mouse {c['not read']}); named from {self.source}")
 
 
 def kind_of(token: str) -> str:
@@ -225,9 +242,12 @@ def main() -> int:
     ap.add_argument("--games", default="", help="comma-separated games to write (default: all four)")
     ap.add_argument("--learn-in-play", action="store_true",
                     help="Chop! Chop!: learn each read scene's face-up cheese (the app: confirmed positions)")
-    ap.add_argument("--confirmed", action="store_true",
-                    help="Chop! Chop!: read each scene knowing the position confirmed before it (the group's "
-                    "scene before; its start for the first read; vision.chop_known)")
+    ap.add_argument("--confirmed", nargs="?", const="scene", default="", choices=["scene", "last-move"],
+                    help="Chop! Chop!: read each scene knowing the position confirmed before it (vision.chop_known): "
+                    "the group's scene before, its start for the first read; 'last-move': the position one move "
+                    "before the scene, as the app confirms (bench/board_lastmove.py)")
+    ap.add_argument("--last-move", default="", help="--confirmed last-move on a first or second family set: "
+                    "the last_move.json of bench/board_lastmove.py (the third family's is replayed from the seed)")
     ap.add_argument("--chop-model", default="", help="Chop! Chop!: read with this square model "
                     "(vision.synth.chop_train --out) instead of the shipped one")
     args = ap.parse_args()
@@ -245,7 +265,8 @@ def main() -> int:
                  "3d-c": args.dir3dc}.get(renderer, args.dir)
         root = Path(given) if given else Path(tempfile.mkdtemp(prefix=f"board-bench-{renderer}-"))
         run(renderer, root, args.count_3d if renderer in WRITERS_3D else args.count, args.seed,
-            args.games.split(",") if args.games else None, args.learn_in_play, args.confirmed)
+            args.games.split(",") if args.games else None, args.learn_in_play, args.confirmed,
+            Path(args.last_move) if args.last_move else None)
     return 0
 
 

@@ -64,9 +64,16 @@ def random_action(state: Any, rng: np.random.Generator) -> Any:
     return acts[int(rng.integers(0, len(acts)))]
 
 
-def _play(state: Any, rng: np.random.Generator, plies: int, prefer: Callable[[Any], bool] | None = None) -> bool:
+Moved = Callable[[Any, Any], None]
+"""Told of every action before it is applied, (state, action), and of each layout taken,
+(state, None)."""
+
+
+def _play(state: Any, rng: np.random.Generator, plies: int, prefer: Callable[[Any], bool] | None = None,
+          moved: Moved | None = None) -> bool:
     """Apply up to ``plies`` random legal actions (four times in five, given one, an action leading
-    to a state where ``prefer`` holds); False when the game ended first."""
+    to a state where ``prefer`` holds); False when the game ended first (``moved``: told of each
+    action before it is applied; it draws nothing)."""
     for _ in range(plies):
         if state.to_move() is None:
             return False
@@ -79,16 +86,21 @@ def _play(state: Any, rng: np.random.Generator, plies: int, prefer: Callable[[An
                 good = [a for a in acts if _leads_to(state, a, prefer)]
                 if good:
                     action = good[int(rng.integers(0, len(good)))]
+        if moved is not None:
+            moved(state, action)
         state.apply(action)
     return state.to_move() is not None
 
 
-def _start(game: Any, board: Board, rng: np.random.Generator) -> Any:
+def _start(game: Any, board: Board, rng: np.random.Generator, moved: Moved | None = None) -> Any:
     state = game.new_state()
     if board.game == "chopchop" and not state.is_chance():
         acts = state.legal_actions()  # C1: the cat player places the cat on the table top
         if acts and type(acts[0]).__name__ == "PlaceCat":
-            state.apply(acts[int(rng.integers(0, len(acts)))])
+            action = acts[int(rng.integers(0, len(acts)))]
+            if moved is not None:
+                moved(state, action)
+            state.apply(action)
     return state
 
 
@@ -139,23 +151,30 @@ def layout_of(board: Board, state: Any, rng: np.random.Generator, transient: boo
     return Layout(view, stands, unreportable, face_up)
 
 
-def group_layouts(board: Board, count: int, rng: np.random.Generator, transient: bool = False) -> list[Layout]:
+def group_layouts(board: Board, count: int, rng: np.random.Generator, transient: bool = False,
+                  moved: Moved | None = None) -> list[Layout]:
     """The start and ``count - 1`` later positions of seeded random legal play (``transient``:
-    see ``layout_of``)."""
+    see ``layout_of``; ``moved``: told of every action before it is applied and of each layout
+    taken (``Moved``), the same play whether given or not, e.g. ``bench.board_lastmove`` keeping each scene's position one move
+    back)."""
     game = games.make(board.game, _settings(board, rng))
-    state = _start(game, board, rng)
+    state = _start(game, board, rng, moved)
     out = [layout_of(board, state, rng)]
+    if moved is not None:
+        moved(state, None)
     lo, hi = PLIES.get(board.game, (2, 10))
     # Chop! Chop!: steer some groups to the cat on the table over a mouse (random play seldom
     # gets there, and the reader must be shown it)
     prefer = cat_over_mouse if board.game == "chopchop" and rng.random() < 0.5 else None
     while len(out) < count:
-        if not _play(state, rng, int(rng.integers(lo, hi + 1)), prefer):
-            state = _start(game, board, rng)
-            _play(state, rng, int(rng.integers(lo, hi + 1)))
+        if not _play(state, rng, int(rng.integers(lo, hi + 1)), prefer, moved):
+            state = _start(game, board, rng, moved)
+            _play(state, rng, int(rng.integers(lo, hi + 1)), moved=moved)
         for _ in range(8):  # not while a tile's reveal (chance) or a Qubism cube's arrow is pending
             pending = state.is_chance() or any(t == "cube:?" for t in state.board_view().values())
-            if not pending or not _play(state, rng, 1):
+            if not pending or not _play(state, rng, 1, moved=moved):
                 break
         out.append(layout_of(board, state, rng, transient))
+        if moved is not None:
+            moved(state, None)
     return out

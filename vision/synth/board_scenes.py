@@ -125,10 +125,11 @@ Learned = Callable[[dict[str, Any], Any], None]
 
 
 def evaluate_dir(root: Path, threads: int = 1, observe: Observe | None = None,
-                 learned: Learned | None = None) -> dict[str, Any]:
+                 learned: Learned | None = None, ready: Learned | None = None) -> dict[str, Any]:
     """Read every scene of a dataset; accuracy per square, board-found rate, median ms
     (``observe``: told of every scene read, e.g. to score which mouse is which; ``learned``:
-    told of each learned scene, e.g. to confirm its position before the group's first read)."""
+    told of each learned scene, e.g. to confirm its position before the group's first read;
+    ``ready``: told of each scene just before it is read, untimed)."""
     from vision.pieces import BoardReader, PieceError, comparable
 
     cv2.setNumThreads(threads)
@@ -168,6 +169,8 @@ def evaluate_dir(root: Path, threads: int = 1, observe: Observe | None = None,
             if sc in learners:
                 continue
             img = load_image(root / str(sc["file"])).image  # labels in the file's pixels: not scaled
+            if ready is not None:
+                ready(sc, reader)
             t0 = time.perf_counter()
             reading = reader.read(img, track=False)
             ms = (time.perf_counter() - t0) * 1000
