@@ -154,19 +154,30 @@ def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
     cubes. Returns the spots changed."""
     changed: list[int] = []
     for c in pawns:
-        kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
-        if len(kept) != 1 or kept[0] not in topped:
-            continue
-        cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
-                 if seen == c and sure >= rule.look_conf and was is None and now is None and j in bare]
+        move = _kept_pawn_move(decided, looked, counted, c, rule, lambda i: i in topped, lambda j: j in bare)
         cubes = sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
-        if not cands or cubes >= most:
+        if move is None or cubes >= most:
             continue
-        j = max(cands, key=lambda k: looked[k][1])
-        decided[kept[0]] = ("cube:?", rule.conf)
+        kept, j = move
+        decided[kept] = ("cube:?", rule.conf)
         decided[j] = (c, rule.conf)
-        changed += [kept[0], j]
+        changed += [kept, j]
     return changed
+
+
+def _kept_pawn_move(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
+                    counted: list[tuple[str | None, float]], c: str, rule: PawnsBack,
+                    keep_ok: Callable[[int], bool], take_ok: Callable[[int], bool]) -> tuple[int, int] | None:
+    """The one spot the piece count kept as pawn ``c`` (in ``counted`` and still in ``decided``), where
+    ``keep_ok`` holds, and the spot to move it to: of those the count took ``c`` from (read ``c`` in
+    ``looked`` at least ``PawnsBack.look_conf`` surely, empty in ``counted`` and in ``decided``) where
+    ``take_ok`` holds, the surest look; None where there is no such pair."""
+    kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
+    if len(kept) != 1 or not keep_ok(kept[0]):
+        return None
+    cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
+             if seen == c and sure >= rule.look_conf and was is None and now is None and take_ok(j)]
+    return (kept[0], max(cands, key=lambda k: looked[k][1])) if cands else None
 
 
 def hidden_by_cubes(centres_mm: np.ndarray, cubes: list[int], side_mm: float, lift: np.ndarray,
@@ -202,17 +213,13 @@ def pawns_unhidden(decided: list[tuple[str | None, float]], looked: list[tuple[s
     the hidden spot is read as empty. Returns the spots changed."""
     changed: list[int] = []
     for c in pawns:
-        kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
-        if len(kept) != 1 or kept[0] not in hidden:
+        move = _kept_pawn_move(decided, looked, counted, c, rule, lambda i: i in hidden, lambda j: j not in hidden)
+        if move is None:
             continue
-        cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
-                 if seen == c and sure >= rule.look_conf and was is None and now is None and j not in hidden]
-        if not cands:
-            continue
-        j = max(cands, key=lambda k: looked[k][1])
-        decided[kept[0]] = (None, rule.conf)
+        kept, j = move
+        decided[kept] = (None, rule.conf)
         decided[j] = (c, rule.conf)
-        changed += [kept[0], j]
+        changed += [kept, j]
     return changed
 
 
