@@ -104,3 +104,18 @@ def test_the_bench_reads_each_scene_knowing_its_position_one_move_back(tmp_path:
     scenes = json.loads((tmp_path / "labels.json").read_text(encoding="utf-8"))["scenes"]
     assert told[1] != scenes[1]["squares"]  # not the old mode's scene before
     assert "named from the position one move back" in capsys.readouterr().out
+
+
+def test_with_games_only_their_scenes_are_checked(tmp_path: Path) -> None:
+    """A set holding other games too, replayed for Chop! Chop! alone (``--games chopchop``):
+    the other games' scenes are not the replay's and are not checked; Chop! Chop!'s still are."""
+    played = lm.third_family(16, 7, ["chopchop"])
+    scenes: list[dict[str, Any]] = [{"file": f, "squares": sq} for f, (_, sq) in sorted(played.items())]
+    scenes.append({"file": "images/qubism-0016.jpg", "squares": {"0,0": "pawn:white"}})
+    (tmp_path / "labels.json").write_text(json.dumps({"scenes": scenes}), encoding="utf-8")
+    assert lm.positions_for("3d-c", tmp_path, 16, 7, ["chopchop"], None) == {
+        f: before for f, (before, _) in played.items()}
+    scenes[2]["squares"] = dict(scenes[2]["squares"], **{"0,0": "mouse:1"})
+    (tmp_path / "labels.json").write_text(json.dumps({"scenes": scenes}), encoding="utf-8")
+    with pytest.raises(ValueError, match="is not the scene"):
+        lm.positions_for("3d-c", tmp_path, 16, 7, ["chopchop"], None)
