@@ -129,7 +129,7 @@ def positions_for(renderer: str, root: Path, count: int, seed: int, games: list[
     else:
         raise ValueError(f"{renderer}: the play is had by rendering again: bench/board_lastmove.py, then --last-move")
     for sc in _scenes(root):  # the replayed play is this set's: every scene's squares alike
-        if games and not any(Path(str(sc["file"])).name.startswith(f"{g}-") for g in games):
+        if games and str(sc.get("board") or Path(str(sc["file"])).name.split("-")[0]) not in games:
             continue  # a game not replayed (--games): its scenes are not checked
         if raw.get(str(sc["file"]), {}).get("squares") != sc["squares"]:
             raise ValueError(f"{root}: {sc['file']} is not the scene {where} plays")

@@ -110,8 +110,9 @@ def test_with_games_only_their_scenes_are_checked(tmp_path: Path) -> None:
     """A set holding other games too, replayed for Chop! Chop! alone (``--games chopchop``):
     the other games' scenes are not the replay's and are not checked; Chop! Chop!'s still are."""
     played = lm.third_family(16, 7, ["chopchop"])
-    scenes: list[dict[str, Any]] = [{"file": f, "squares": sq} for f, (_, sq) in sorted(played.items())]
-    scenes.append({"file": "images/qubism-0016.jpg", "squares": {"0,0": "pawn:white"}})
+    scenes: list[dict[str, Any]] = [{"file": f, "board": "chopchop", "squares": sq}
+                                    for f, (_, sq) in sorted(played.items())]
+    scenes.append({"file": "images/qubism-0016.jpg", "board": "qubism", "squares": {"0,0": "pawn:white"}})
     (tmp_path / "labels.json").write_text(json.dumps({"scenes": scenes}), encoding="utf-8")
     assert lm.positions_for("3d-c", tmp_path, 16, 7, ["chopchop"], None) == {
         f: before for f, (before, _) in played.items()}
