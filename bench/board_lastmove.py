@@ -50,10 +50,11 @@ class Recorder:
                 self.pre, self.actions = state.clone(), []
             self.actions.append(action)
 
-    def positions(self, layouts: list[board3d_play.Layout]) -> list[dict[str, str] | None]:
-        """Each layout's position one move back (None: the group's start, or none recorded),
+    def plays(self, layouts: list[board3d_play.Layout]) -> list[tuple[Any, list[Any]] | None]:
+        """Each layout's engine state before its last player action and the actions from there
+        to the layout (that player action first; None: the group's start, or none recorded),
         checked: the recorded actions from it give the layout's squares."""
-        out: list[dict[str, str] | None] = []
+        out: list[tuple[Any, list[Any]] | None] = []
         for k, (layout, (pre, acts)) in enumerate(zip(layouts, self.taken, strict=True)):
             if k == 0 or pre is None:
                 out.append(None)
@@ -63,26 +64,40 @@ class Recorder:
                 state.apply(a)
             if dict(state.board_view()) != dict(layout.squares):
                 raise ValueError(f"layout {k}: the move replayed does not give its position")
-            out.append(dict(sorted(pre.board_view().items())))
+            out.append((pre, list(acts)))
         return out
 
+    def positions(self, layouts: list[board3d_play.Layout]) -> list[dict[str, str] | None]:
+        """Each layout's position one move back (None: the group's start, or none recorded),
+        checked as ``plays``."""
+        return [None if p is None else dict(sorted(p[0].board_view().items())) for p in self.plays(layouts)]
 
-def third_family(count: int, seed: int, games: list[str] | None) -> dict[str, tuple[dict[str, str] | None, dict[str, str]]]:
-    """Scene file -> (its position one move back, its squares) for a ``scene_c`` set, replayed
-    from the seed without rendering."""
+
+def third_family_plays(count: int, seed: int,
+                       games: list[str] | None) -> dict[str, tuple[tuple[Any, list[Any]] | None, dict[str, str]]]:
+    """Scene file -> (``Recorder.plays``' state before its last player action and the actions
+    from there, or None; its squares) for a ``scene_c`` set, replayed from the seed without
+    rendering."""
     from vision.boarddefaults import GAMES, board_for
     from vision.synth.scene_c import _plan, make_setup_c
 
-    out: dict[str, tuple[dict[str, str] | None, dict[str, str]]] = {}
+    out: dict[str, tuple[tuple[Any, list[Any]] | None, dict[str, str]]] = {}
     for game, group_no, size, first in _plan(count, list(games or GAMES), GROUP_3D):
         board = board_for(game)  # as write_c_group draws it (default tilt and frame)
         rng = np.random.default_rng([seed, 31337, GAMES.index(game) if game in GAMES else len(GAMES), group_no])
         make_setup_c(board, rng, 45.0)
         rec = Recorder()
         layouts = board3d_play.group_layouts(board, size, rng, transient=True, moved=rec)
-        for k, (pos, layout) in enumerate(zip(rec.positions(layouts), layouts, strict=True)):
-            out[f"images/{game}-{first + k:04d}.jpg"] = (pos, dict(layout.squares))
+        for k, (play, layout) in enumerate(zip(rec.plays(layouts), layouts, strict=True)):
+            out[f"images/{game}-{first + k:04d}.jpg"] = (play, dict(layout.squares))
     return out
+
+
+def third_family(count: int, seed: int, games: list[str] | None) -> dict[str, tuple[dict[str, str] | None, dict[str, str]]]:
+    """Scene file -> (its position one move back, its squares) for a ``scene_c`` set, replayed
+    from the seed without rendering."""
+    return {f: (None if play is None else dict(sorted(play[0].board_view().items())), sq)
+            for f, (play, sq) in third_family_plays(count, seed, games).items()}
 
 
 def rendered(renderer: str, out_dir: Path, count: int, seed: int, games: list[str] | None) -> Path:
