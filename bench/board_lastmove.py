@@ -11,7 +11,8 @@ that position with the actions from it on gives the scene's own labels.
 The third family (``vision.synth.scene_c``) draws each group from its own random stream: the
 play is replayed from the seed without rendering (``third_family``). The first and second
 share one stream with the rendering: their play is only had by rendering the set again
-(``rendered``, the command line below: slow), which writes ``last_move.json`` beside the copy.
+(``rendered``, the command line below: slow), which writes ``last_move.json`` beside the copy
+(and ``plays.pkl``: Chop! Chop!'s engine states and actions, for ``bench/board_moves.py``).
 
     .venv/bin/python bench/board_lastmove.py --renderer 3d|3d-b --seed S --out DIR [--games G --count-3d 48]
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import sys
 from pathlib import Path
 from typing import Any
@@ -110,11 +112,13 @@ def rendered(renderer: str, out_dir: Path, count: int, seed: int, games: list[st
     mod: Any = b3 if renderer == "3d" else sb
     plain = mod.group_layouts
     kept: list[dict[str, str] | None] = []
+    plays: list[tuple[Any, list[Any]] | None] = []
 
     def recording(board: Any, size: int, rng: np.random.Generator, transient: bool = False) -> Any:
         rec = Recorder()
         layouts = plain(board, size, rng, transient, moved=rec)
         kept.extend(rec.positions(layouts))
+        plays.extend(rec.plays(layouts) if board.game == "chopchop" else [None] * len(layouts))
         return layouts
 
     mod.group_layouts = recording
@@ -127,6 +131,9 @@ def rendered(renderer: str, out_dir: Path, count: int, seed: int, games: list[st
     table = {str(sc["file"]): {"before": pos, "squares": sc["squares"]} for sc, pos in zip(scenes, kept, strict=True)}
     path = out_dir / "last_move.json"
     path.write_text(json.dumps(table, indent=1), encoding="utf-8")
+    # the engine states and actions too (bench/board_moves.py --plays): Chop! Chop!'s scenes
+    played = {str(sc["file"]): p for sc, p in zip(scenes, plays, strict=True) if p is not None}
+    (out_dir / "plays.pkl").write_bytes(pickle.dumps(played))
     return path
 
 

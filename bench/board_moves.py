@@ -3,7 +3,8 @@ camera's reading shows (``vision.chop_who.camera_moves``, as ``ui.cammoves`` ask
 
 For each Chop! Chop! scene of a 3-D set whose play one move back is known (the engine state
 before the scene's last player action, and that action: ``bench/board_lastmove.py``; the third
-family replays it from the seed) the scene is read as the app reads it (``BoardReader`` knowing
+family replays it from the seed; the first and second keep it in the ``plays.pkl`` written beside
+the set rendered again) the scene is read as the app reads it (``BoardReader`` knowing
 that position, ``ui.cammoves.know_position``) and ``camera_moves(state_before, reading.squares,
 0.8)`` is judged against the action played:
 
@@ -21,6 +22,8 @@ saved readings again without reading (``camera_moves`` changed, the reader not).
 
     .venv/bin/python bench/board_moves.py --renderer 3d-c --seed S --dir DIR [--count-3d 48]
                                          [--save FILE | --readings FILE]
+    .venv/bin/python bench/board_lastmove.py --renderer 3d|3d-b --seed S --out DIR --games chopchop --count-3d 48
+    .venv/bin/python bench/board_moves.py --renderer 3d|3d-b --seed S --dir DIR --plays DIR/plays.pkl
 """
 
 from __future__ import annotations
@@ -134,7 +137,9 @@ def report(counts: Counter[tuple[str, str]], lines: list[str]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--renderer", default="3d-c", choices=["3d-c"])
+    ap.add_argument("--renderer", default="3d-c", choices=["3d", "3d-b", "3d-c"])
+    ap.add_argument("--plays", default="", help="first and second families: the plays.pkl that "
+                    "bench/board_lastmove.py wrote beside the set rendered again (--dir: that set)")
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--dir", required=True, help="the set (rendered by bench/board.py, Chop! Chop! alone)")
     ap.add_argument("--count-3d", type=int, default=48)
@@ -144,7 +149,23 @@ def main() -> int:
     a = ap.parse_args()
     from bench.board_lastmove import _scenes, third_family_plays
 
-    raw = third_family_plays(a.count_3d, a.seed, ["chopchop"])
+    if a.renderer == "3d-c":
+        raw = third_family_plays(a.count_3d, a.seed, ["chopchop"])
+    elif a.plays:
+        import pickle
+
+        with open(a.plays, "rb") as fh:
+            kept = pickle.load(fh)  # written by bench/board_lastmove.py on this machine
+        raw = {str(sc["file"]): (kept.get(str(sc["file"])), sc["squares"]) for sc in _scenes(Path(a.dir))}
+        for f, (play, squares) in raw.items():
+            if play is not None:
+                state = play[0].clone()
+                for act in play[1]:
+                    state.apply(act)
+                if dict(state.board_view()) != squares:
+                    ap.error(f"{a.plays}: {f}'s play does not give its scene")
+    else:
+        ap.error(f"{a.renderer}: the play is had by rendering again (bench/board_lastmove.py), then --plays")
     for sc in _scenes(Path(a.dir)):
         if raw.get(str(sc["file"]), (None, None))[1] != sc["squares"]:
             ap.error(f"{a.dir}: {sc['file']} is not the scene seed {a.seed} plays")
