@@ -7,8 +7,9 @@ once the scene is still after the players moved (or after ``check_grace_s`` with
 asks ``vision.chop_who.camera_moves`` which legal moves the reading shows, on a copy of the
 state taken on the UI thread. Which mouse is which comes from the game, the last confirmed
 position: the move that fits names its mouse. Two or more ways of one piece onto one slab square
-(``vision.chop_who.one_move_paths``: the way matters only to a +1/+2 found there) are offered as
-that move, one touch per way; two moves that fit otherwise (two mice that may have gone there)
+(``vision.chop_who.one_move_paths``: the way matters only to a +1/+2 found there), the piece read
+on that square at the threshold or more (``CameraMoves.paths``), are offered as that move, one
+touch per way; two moves that fit otherwise (two mice that may have gone there)
 are named to the players, who make the move by touch; no move that fits: no offer (the cross-check after a move speaks of disagreements). Nothing changes the game but the
 players' touch on the offer.
 
@@ -72,10 +73,10 @@ def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_
         # nothing fits yet (the piece not moved): look again after the next movement
         watcher._move_request = None if fits.actions else (gen, state, now)
     if fits.actions:
-        post(MOVE_KIND, gen, list(fits.actions))
+        post(MOVE_KIND, gen, list(fits.actions), fits.paths)
 
 
-def offer(screen: Any, state: Any, moves: list[Any]) -> None:
+def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False) -> None:
     """UI thread: one move offered by one touch (the ways of one move: one touch per way), or two
     or more named for the players to make."""
     from companion.proposals import describe
@@ -87,7 +88,8 @@ def offer(screen: Any, state: Any, moves: list[Any]) -> None:
         return
     from vision.chop_who import one_move_paths
 
-    if one_move_paths(moves):  # one move, several ways onto its slab: the players pick the way
+    # one move, several ways onto its slab, its end read sure (CameraMoves.paths): pick the way
+    if paths and one_move_paths(moves):
         words = screen.session.game.square_words
         screen.offer_camera_paths(moves, said, _("The camera sees a move onto {square} but not which way it "
                                                  "came: pick the way.").format(square=words(moves[0].to)))

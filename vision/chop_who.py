@@ -30,8 +30,8 @@ the rules; this module adds what one spot's reading cannot say:
   on every square that any of the moves would change (the floor square under the cat on the
   table top excepted: the cat hides it); one move is proposed (naming the mouse); two or more
   ways of one piece onto one slab square (``one_move_paths``: the way matters only to a +1/+2
-  found there) are proposed as that move, the players asked only which way; two mice that may
-  have gone there are asked about.
+  found there), the piece read there at ``min_confidence`` or more, are proposed as that move,
+  the players asked only which way; two mice that may have gone there are asked about.
 """
 
 from __future__ import annotations
@@ -196,6 +196,10 @@ class CameraMoves:
     actions: tuple[Any, ...]
     results: tuple[dict[str, str], ...]
     """Per action, the figures after it (square -> engine token: ``"mouse:2"``, ``"cat"``)."""
+    paths: bool = False
+    """The moves that fit are the ways of one move (``one_move_paths``) and the camera reads its
+    piece on the square it ends on at ``min_confidence`` or more: the app proposes that move and
+    asks only which way it came (an unsure end square: asked, as two moves)."""
 
     @property
     def sure(self) -> bool:
@@ -203,11 +207,6 @@ class CameraMoves:
         are asked about)."""
         return len(self.actions) == 1
 
-    @property
-    def paths(self) -> bool:
-        """The moves that fit are the paths of one move (``one_move_paths``): the app proposes
-        that move and asks only which way it came."""
-        return one_move_paths(self.actions)
 
 
 def one_move_paths(actions: Sequence[Any]) -> bool:
@@ -267,4 +266,6 @@ def camera_moves(state: Any, observation: Mapping[str, tuple[str | None, float]]
                 and all(shows(s, after) for s in everywhere - own - hidden
                         if s in read and read[s][1] >= min_confidence)):
             fits.append((action, after))
-    return CameraMoves(tuple(a for a, _ in fits), tuple(r for _, r in fits))
+    actions = tuple(a for a, _ in fits)
+    paths = one_move_paths(actions) and read.get(actions[0].to, (None, 0.0))[1] >= min_confidence
+    return CameraMoves(actions, tuple(r for _, r in fits), paths)

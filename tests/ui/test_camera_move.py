@@ -249,7 +249,10 @@ def test_the_ways_of_one_move_onto_a_slab_are_offered_one_touch_each_and_the_way
             app.session.apply(_play(state.clone(), rng))
         assert ways
         turns = len(app.session.turns)
-        app.bridge.post(MOVE_KIND, app.camera_watch._gen, ways)  # the camera's reading fits both ways
+        app.bridge.post(MOVE_KIND, app.camera_watch._gen, ways, False)  # both fit, the end read unsure
+        assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
+        assert any("cannot tell which" in t for t in texts(screen)) and screen.ids.get("camera_paths") is None
+        app.bridge.post(MOVE_KIND, app.camera_watch._gen, ways, True)  # both ways fit, the end read sure
         assert wait_for(lambda: screen.ids.get("camera_paths") is not None, timeout=5)
         words = app.session.game.square_words
         heading = " ".join(t for t in texts(screen) if "which way" in t)

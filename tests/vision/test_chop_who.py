@@ -184,6 +184,10 @@ def test_the_ways_of_one_move_onto_a_slab_are_one_proposal_and_two_mice_are_not(
     after.apply(ways[0])
     fits = camera_moves(state, _observe(after.board_view()))
     assert set(fits.actions) == set(ways) and not fits.sure and fits.paths
+    seen = _observe(after.board_view())
+    seen[ways[0].to] = (seen[ways[0].to][0], 0.5)  # the piece on its end square read unsure: asked
+    unsure = camera_moves(state, seen, 0.8)
+    assert set(unsure.actions) == set(ways) and not unsure.paths
     assert one_move_paths(ways) and not one_move_paths(ways[:1])
     other = next(a for a in state.legal_actions() if type(a).__name__ == "Move" and a.to != ways[0].to)
     assert not one_move_paths([ways[0], other])  # two destinations: asked
