@@ -11,7 +11,8 @@ that position with the actions from it on gives the scene's own labels.
 The third family (``vision.synth.scene_c``) draws each group from its own random stream: the
 play is replayed from the seed without rendering (``third_family``). The first and second
 share one stream with the rendering: their play is only had by rendering the set again
-(``rendered``, the command line below: slow), which writes ``last_move.json`` beside the copy.
+(``rendered``, the command line below: slow), which writes ``last_move.json`` beside the copy
+(and ``plays.pkl``: Chop! Chop!'s engine states and actions, for ``bench/board_moves.py``).
 
     .venv/bin/python bench/board_lastmove.py --renderer 3d|3d-b --seed S --out DIR [--games G --count-3d 48]
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,10 +52,11 @@ class Recorder:
                 self.pre, self.actions = state.clone(), []
             self.actions.append(action)
 
-    def positions(self, layouts: list[board3d_play.Layout]) -> list[dict[str, str] | None]:
-        """Each layout's position one move back (None: the group's start, or none recorded),
+    def plays(self, layouts: list[board3d_play.Layout]) -> list[tuple[Any, list[Any]] | None]:
+        """Each layout's engine state before its last player action and the actions from there
+        to the layout (that player action first; None: the group's start, or none recorded),
         checked: the recorded actions from it give the layout's squares."""
-        out: list[dict[str, str] | None] = []
+        out: list[tuple[Any, list[Any]] | None] = []
         for k, (layout, (pre, acts)) in enumerate(zip(layouts, self.taken, strict=True)):
             if k == 0 or pre is None:
                 out.append(None)
@@ -63,26 +66,40 @@ class Recorder:
                 state.apply(a)
             if dict(state.board_view()) != dict(layout.squares):
                 raise ValueError(f"layout {k}: the move replayed does not give its position")
-            out.append(dict(sorted(pre.board_view().items())))
+            out.append((pre, list(acts)))
         return out
 
+    def positions(self, layouts: list[board3d_play.Layout]) -> list[dict[str, str] | None]:
+        """Each layout's position one move back (None: the group's start, or none recorded),
+        checked as ``plays``."""
+        return [None if p is None else dict(sorted(p[0].board_view().items())) for p in self.plays(layouts)]
 
-def third_family(count: int, seed: int, games: list[str] | None) -> dict[str, tuple[dict[str, str] | None, dict[str, str]]]:
-    """Scene file -> (its position one move back, its squares) for a ``scene_c`` set, replayed
-    from the seed without rendering."""
+
+def third_family_plays(count: int, seed: int,
+                       games: list[str] | None) -> dict[str, tuple[tuple[Any, list[Any]] | None, dict[str, str]]]:
+    """Scene file -> (``Recorder.plays``' state before its last player action and the actions
+    from there, or None; its squares) for a ``scene_c`` set, replayed from the seed without
+    rendering."""
     from vision.boarddefaults import GAMES, board_for
     from vision.synth.scene_c import _plan, make_setup_c
 
-    out: dict[str, tuple[dict[str, str] | None, dict[str, str]]] = {}
+    out: dict[str, tuple[tuple[Any, list[Any]] | None, dict[str, str]]] = {}
     for game, group_no, size, first in _plan(count, list(games or GAMES), GROUP_3D):
         board = board_for(game)  # as write_c_group draws it (default tilt and frame)
         rng = np.random.default_rng([seed, 31337, GAMES.index(game) if game in GAMES else len(GAMES), group_no])
         make_setup_c(board, rng, 45.0)
         rec = Recorder()
         layouts = board3d_play.group_layouts(board, size, rng, transient=True, moved=rec)
-        for k, (pos, layout) in enumerate(zip(rec.positions(layouts), layouts, strict=True)):
-            out[f"images/{game}-{first + k:04d}.jpg"] = (pos, dict(layout.squares))
+        for k, (play, layout) in enumerate(zip(rec.plays(layouts), layouts, strict=True)):
+            out[f"images/{game}-{first + k:04d}.jpg"] = (play, dict(layout.squares))
     return out
+
+
+def third_family(count: int, seed: int, games: list[str] | None) -> dict[str, tuple[dict[str, str] | None, dict[str, str]]]:
+    """Scene file -> (its position one move back, its squares) for a ``scene_c`` set, replayed
+    from the seed without rendering."""
+    return {f: (None if play is None else dict(sorted(play[0].board_view().items())), sq)
+            for f, (play, sq) in third_family_plays(count, seed, games).items()}
 
 
 def rendered(renderer: str, out_dir: Path, count: int, seed: int, games: list[str] | None) -> Path:
@@ -95,11 +112,13 @@ def rendered(renderer: str, out_dir: Path, count: int, seed: int, games: list[st
     mod: Any = b3 if renderer == "3d" else sb
     plain = mod.group_layouts
     kept: list[dict[str, str] | None] = []
+    plays: list[tuple[Any, list[Any]] | None] = []
 
     def recording(board: Any, size: int, rng: np.random.Generator, transient: bool = False) -> Any:
         rec = Recorder()
         layouts = plain(board, size, rng, transient, moved=rec)
         kept.extend(rec.positions(layouts))
+        plays.extend(rec.plays(layouts) if board.game == "chopchop" else [None] * len(layouts))
         return layouts
 
     mod.group_layouts = recording
@@ -112,6 +131,9 @@ def rendered(renderer: str, out_dir: Path, count: int, seed: int, games: list[st
     table = {str(sc["file"]): {"before": pos, "squares": sc["squares"]} for sc, pos in zip(scenes, kept, strict=True)}
     path = out_dir / "last_move.json"
     path.write_text(json.dumps(table, indent=1), encoding="utf-8")
+    # the engine states and actions too (bench/board_moves.py --plays): Chop! Chop!'s scenes
+    played = {str(sc["file"]): p for sc, p in zip(scenes, plays, strict=True) if p is not None}
+    (out_dir / "plays.pkl").write_bytes(pickle.dumps(played))
     return path
 
 

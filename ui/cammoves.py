@@ -6,9 +6,11 @@ While a move is due (the die was thrown: a piece must move), the watcher's worke
 once the scene is still after the players moved (or after ``check_grace_s`` without movement) and
 asks ``vision.chop_who.camera_moves`` which legal moves the reading shows, on a copy of the
 state taken on the UI thread. Which mouse is which comes from the game, the last confirmed
-position: the move that fits names its mouse. Two moves that fit (two mice that may have gone
-there, two paths) are named to the players, who make the move by touch; no move that fits: no
-offer (the cross-check after a move speaks of disagreements). Nothing changes the game but the
+position: the move that fits names its mouse. Two or more ways of one piece onto one slab square
+(``vision.chop_who.one_move_paths``: the way matters only to a +1/+2 found there), the piece read
+on that square at the threshold or more (``CameraMoves.paths``), are offered as that move, one
+touch per way; two moves that fit otherwise (two mice that may have gone there)
+are named to the players, who make the move by touch; no move that fits: no offer (the cross-check after a move speaks of disagreements). Nothing changes the game but the
 players' touch on the offer.
 
 **Reading knowing the last confirmed position** (``know_position``): the reader is told the
@@ -71,17 +73,26 @@ def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_
         # nothing fits yet (the piece not moved): look again after the next movement
         watcher._move_request = None if fits.actions else (gen, state, now)
     if fits.actions:
-        post(MOVE_KIND, gen, list(fits.actions))
+        post(MOVE_KIND, gen, list(fits.actions), fits.paths)
 
 
-def offer(screen: Any, state: Any, moves: list[Any]) -> None:
-    """UI thread: one move offered by one touch, or two or more named for the players to make."""
+def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False) -> None:
+    """UI thread: one move offered by one touch (the ways of one move: one touch per way), or two
+    or more named for the players to make."""
     from companion.proposals import describe
 
     seats = getattr(screen.session, "seats", None)
     said = [describe(state, a, seats).sentence for a in moves]
     if len(moves) == 1:
         screen.offer_camera_move(moves[0], said[0])
+        return
+    from vision.chop_who import one_move_paths
+
+    # one move, several ways onto its slab, its end read sure (CameraMoves.paths): pick the way
+    if paths and one_move_paths(moves):
+        words = screen.session.game.square_words
+        screen.offer_camera_paths(moves, said, _("The camera sees a move onto {square} but not which way it "
+                                                 "came: pick the way.").format(square=words(moves[0].to)))
         return
     screen.show_camera_note(_("The camera sees a move but cannot tell which: {first} or {second}. "
                               "Make it by touch.").format(first=said[0], second=said[1]))

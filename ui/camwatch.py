@@ -239,7 +239,7 @@ class CameraWatcher:
             self._move_request = ((self._gen, state.clone(), time.monotonic())
                                   if self.checking and cammoves.move_due(state) else None)
 
-    def on_move(self, gen: int, moves: list[Any]) -> None:
+    def on_move(self, gen: int, moves: list[Any], paths: bool = False) -> None:
         """The legal moves the camera's reading shows (UI thread): offered or asked about."""
         from ui import cammoves
 
@@ -247,7 +247,7 @@ class CameraWatcher:
         screen = self.app.game_screen
         if gen != self._gen or session is None or screen is None or not self.running:
             return  # a move (or an undo) came since: stale
-        cammoves.offer(screen, session.state, moves)
+        cammoves.offer(screen, session.state, moves, paths)
 
     def watch_for(self, view: dict[str, str] | None, tag: str, on_result: Any) -> None:
         """Read the board, once still, against ``view`` (the position after a move the companion

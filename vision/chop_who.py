@@ -28,8 +28,10 @@ the rules; this module adds what one spot's reading cannot say:
   game's state at hand, the moves the rules allow decide (``camera_moves``): every legal move of
   the turn is tried on a copy of the state and kept when the camera's reading shows its result
   on every square that any of the moves would change (the floor square under the cat on the
-  table top excepted: the cat hides it); one move is proposed (naming the mouse), two or more
-  (two mice that may have gone there, two paths) are asked about.
+  table top excepted: the cat hides it); one move is proposed (naming the mouse); two or more
+  ways of one piece onto one slab square (``one_move_paths``: the way matters only to a +1/+2
+  found there), the piece read there at ``min_confidence`` or more, are proposed as that move,
+  the players asked only which way; two mice that may have gone there are asked about.
 """
 
 from __future__ import annotations
@@ -194,12 +196,29 @@ class CameraMoves:
     actions: tuple[Any, ...]
     results: tuple[dict[str, str], ...]
     """Per action, the figures after it (square -> engine token: ``"mouse:2"``, ``"cat"``)."""
+    paths: bool = False
+    """The moves that fit are the ways of one move (``one_move_paths``) and the camera reads its
+    piece on the square it ends on at ``min_confidence`` or more: the app proposes that move and
+    asks only which way it came (an unsure end square: asked, as two moves)."""
 
     @property
     def sure(self) -> bool:
         """Exactly one move fits (two paths to one square, or two mice that may have gone there,
         are asked about)."""
         return len(self.actions) == 1
+
+
+
+def one_move_paths(actions: Sequence[Any]) -> bool:
+    """Two or more moves of one piece onto one square that differ only in the square it stepped
+    on from (``Move.via``): the same pieces end on the same squares, and passing over slabs,
+    holes or cheese does nothing (C5: only landing turns a slab; a path over a face-up cheese is
+    not legal; an unopened hole holds its own mouse), so the way matters only to a +1/+2 found
+    there (its follow-up may not step straight back): the engine lists one move per way onto a
+    face-down slab, and the players say which."""
+    if len(actions) < 2 or any(type(a).__name__ != "Move" for a in actions):
+        return False
+    return len({(a.piece, a.to) for a in actions}) == 1 and len({a.via for a in actions}) == len(actions)
 
 
 def figures(view: Mapping[str, str]) -> dict[str, str]:
@@ -247,4 +266,6 @@ def camera_moves(state: Any, observation: Mapping[str, tuple[str | None, float]]
                 and all(shows(s, after) for s in everywhere - own - hidden
                         if s in read and read[s][1] >= min_confidence)):
             fits.append((action, after))
-    return CameraMoves(tuple(a for a, _ in fits), tuple(r for _, r in fits))
+    actions = tuple(a for a, _ in fits)
+    paths = one_move_paths(actions) and read.get(actions[0].to, (None, 0.0))[1] >= min_confidence
+    return CameraMoves(actions, tuple(r for _, r in fits), paths)

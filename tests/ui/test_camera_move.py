@@ -227,6 +227,50 @@ def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make
         app.camera_watch.stop()
 
 
+def test_the_ways_of_one_move_onto_a_slab_are_offered_one_touch_each_and_the_way_touched_is_applied(
+        make_app: Any) -> None:
+    from ui.cammoves import MOVE_KIND
+
+    app = _watching_app(make_app, lambda frame: [])
+    app.start_game("chopchop", {}, {})
+    screen = app.game_screen
+    rng = np.random.default_rng(3)
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        ways: list[Any] = []
+        for _ in range(300):  # seeded legal play to a turn with two ways onto one slab square
+            state = app.session.state
+            if not state.is_chance():
+                moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.via]
+                ways = next(([a, b] for a in moves for b in moves
+                             if a.piece == b.piece and a.to == b.to and a.via < b.via), [])
+                if ways:
+                    break
+            app.session.apply(_play(state.clone(), rng))
+        assert ways
+        turns = len(app.session.turns)
+        app.bridge.post(MOVE_KIND, app.camera_watch._gen, ways, False)  # both fit, the end read unsure
+        assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
+        assert any("cannot tell which" in t for t in texts(screen)) and screen.ids.get("camera_paths") is None
+        app.bridge.post(MOVE_KIND, app.camera_watch._gen, ways, True)  # both ways fit, the end read sure
+        assert wait_for(lambda: screen.ids.get("camera_paths") is not None, timeout=5)
+        words = app.session.game.square_words
+        heading = " ".join(t for t in texts(screen) if "which way" in t)
+        assert words(ways[0].to) in heading
+        buttons = screen.ids["camera_paths"]
+        assert [b.action for b in buttons] == ways
+        assert all(b.text.endswith("\u2014 Use") for b in buttons) and buttons[0].text != buttons[1].text
+        assert not any("cannot tell which" in t for t in texts(screen))
+        pump(3)
+        assert len(app.session.turns) == turns  # nothing applied until a way is touched
+        tap(buttons[1])
+        assert wait_for(lambda: len(app.session.turns) > turns, timeout=5)
+        assert app.session.turns[-1].action == ways[1]
+        assert screen.ids.get("camera_move") is None
+    finally:
+        app.camera_watch.stop()
+
+
 def test_the_offer_of_a_long_move_wraps_inside_its_button(make_app: Any) -> None:
     """A move's sentence ("Camera sees: Mouse 1 goes from D6 to B6 by way of C6 and turns the
     slab — Use") is longer than the board's width: it wraps, the button grows, nothing is cut."""

@@ -104,6 +104,18 @@ def test_the_bench_reads_each_scene_knowing_its_position_one_move_back(tmp_path:
     scenes = json.loads((tmp_path / "labels.json").read_text(encoding="utf-8"))["scenes"]
     assert told[1] != scenes[1]["squares"]  # not the old mode's scene before
     assert "named from the position one move back" in capsys.readouterr().out
+    # the engine states too (bench/board_moves.py --plays): each scene's play gives its squares
+    import pickle
+
+    plays = pickle.loads((tmp_path / "plays.pkl").read_bytes())
+    assert sorted(plays) == files[1:]
+    for sc in scenes[1:]:
+        pre, acts = plays[sc["file"]]
+        assert dict(pre.board_view()) == back[sc["file"]]
+        state = pre.clone()
+        for a in acts:
+            state.apply(a)
+        assert dict(state.board_view()) == sc["squares"]
 
 
 def test_with_games_only_their_scenes_are_checked(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from companion import games
-from vision.chop_who import (camera_moves, chop_pairs, cheese_lesson, name_mice, pair_token, pairs_by_rules,
+from vision.chop_who import (camera_moves, chop_pairs, cheese_lesson, name_mice, one_move_paths, pair_token, pairs_by_rules,
                              spot_squares)
 from vision.synth.board3d_play import random_action
 
@@ -165,6 +165,34 @@ def test_where_the_squares_left_are_hidden_two_mice_fit_and_are_asked_about() ->
         seen[state.mice[a.piece]] = (None, 0.3)  # a hand over both squares the mice stood on
     fits = camera_moves(state, seen)
     assert set(fits.actions) == {move, other} and not fits.sure
+
+
+def test_the_ways_of_one_move_onto_a_slab_are_one_proposal_and_two_mice_are_not() -> None:
+    rng = np.random.default_rng(5)
+    state = games.make("chopchop", {}).new_state()
+    ways: list[Any] = []
+    for _ in range(400):  # seeded legal play to a turn with two ways onto one slab square
+        if not state.is_chance() and not state.is_over():
+            moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.via]
+            ways = [b for b in moves if moves and (b.piece, b.to) == (moves[0].piece, moves[0].to)]
+            if len(ways) > 1:
+                break
+        state = games.make("chopchop", {}).new_state() if state.is_over() else state
+        state.apply(random_action(state, rng))
+    assert len(ways) > 1
+    after = state.clone()
+    after.apply(ways[0])
+    fits = camera_moves(state, _observe(after.board_view()))
+    assert set(fits.actions) == set(ways) and not fits.sure and fits.paths
+    seen = _observe(after.board_view())
+    seen[ways[0].to] = (seen[ways[0].to][0], 0.5)  # the piece on its end square read unsure: asked
+    unsure = camera_moves(state, seen, 0.8)
+    assert set(unsure.actions) == set(ways) and not unsure.paths
+    assert one_move_paths(ways) and not one_move_paths(ways[:1])
+    other = next(a for a in state.legal_actions() if type(a).__name__ == "Move" and a.to != ways[0].to)
+    assert not one_move_paths([ways[0], other])  # two destinations: asked
+    twin, mate = _turn_with_two_mice_for_one_square()[1:]
+    assert not one_move_paths([twin, mate])  # two mice onto one square: asked
 
 
 def test_the_bench_names_the_mice_of_each_scene_from_the_one_before_and_learns_cheese_in_play(

@@ -101,6 +101,25 @@ class GameCamera:
         self._camera_item("camera_move", button)
         self.app.voice.say(_("The camera sees: {move}.").format(move=sentence))
 
+    def offer_camera_paths(self, moves: list[Any], sentences: list[str], heading: str) -> None:
+        """The ways of the one move the camera's reading shows (``ui.cammoves``: the camera cannot
+        see which way it came onto its slab): one touch per way applies it."""
+        panel = self._message_panel(heading)
+        buttons = []
+        for action, sentence in zip(moves, sentences):
+            button = BigButton(text=_("{move} \u2014 Use").format(move=sentence), size_hint_y=None, height=56,
+                               bg=list(theme.GOOD), font_size=theme.FONT, halign="center", valign="middle")
+            button.bind(width=lambda b, w: setattr(b, "text_size", (max(w - 24, 1), None)),
+                        texture_size=lambda b, ts: setattr(b, "height", max(56, ts[1] + 16)))
+            button.action = action
+            button.bind(on_release=lambda b: self.use_camera_move(b.action))
+            panel.add_widget(button)
+            buttons.append(button)
+        self._camera_drop("camera_note")
+        self._camera_item("camera_move", panel)
+        self.ids["camera_paths"] = buttons
+        self.app.voice.say(heading)
+
     def use_camera_move(self, action: Any) -> None:
         self._camera_drop("camera_move")
         state = self.state
