@@ -15,11 +15,10 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_glyph import print_likeness
-from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_by_print,
-                                  pawns_swapped, pawns_unhidden, spot_shape)
+from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_swapped,
+                                  pawns_unhidden, spot_shape)
 from vision.qubism_plates import plate_cubes
-from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, lent_direction, moved_tops, settle_cubes, small_rule,
+from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, moved_tops, settle_cubes, small_rule,
                                 small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
 from vision.qubism_shift import shifted_arrows
 from vision.read_fast import ArrayMemo
@@ -39,8 +38,6 @@ class CubeSpots(SpotFeatures):
     _arrow_conf: dict[int, float]
     _arrows: dict[int, tuple[str | None, float]]
     _margin_empty: set[int]
-    _cube_faces: dict[int, TopFace]
-    """This frame's top faces (``_settle_cubes``'), for ``_pawns_by_print`` after the cube stage."""
     """This frame's spots the piece count read empty by ``PieceConfig.count_glyph_margin`` alone (``_no_count_cube``)."""
     _shapes_seen: tuple[BoardPose, tuple[float, ...], bool] | None = None
     """``_shapes_here``'s last answer: the pose and learned corners it was for (a read asks once a spot)."""
@@ -67,7 +64,6 @@ class CubeSpots(SpotFeatures):
         seen = set(pose.markers)  # a marker seen is no cube's top; one hidden may be under one
         marks = [(m.x_mm, m.y_mm, m.size_mm) for m in self.board.printed_as(seen).markers if m.id in seen]
         faces: dict[int, TopFace] = {}
-        self._cube_faces = faces  # for _pawns_by_print, after the stage
         blocked: set[int] = set()
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         faces.update(zip(look, top_faces(tops)))  # top_face(tops[k], arrow=False) of each, at once
@@ -156,35 +152,8 @@ class CubeSpots(SpotFeatures):
         rule, pawns = self.config.cube_tops, self.config.pawns_back
         if rule is not None and pawns is not None and pawns.cubes:
             cubes_back(decided, capped, back, rule.most)
-        if rule is not None and pawns is not None and pawns.by_print and rule.glyphs is not None:
-            self._pawns_by_print(img, pose, looked, decided)
         if pawns is not None and pawns.again and self._missing is not None:
             pawns_again(decided, self.config.always.get(self.board.game, ()), self._missing)
-
-    def _pawns_by_print(self, img: np.ndarray, pose: BoardPose, looked: list[tuple[str | None, float]],
-                        decided: list[tuple[str | None, float]]) -> list[int]:
-        """A pawn read on a cube and that cube on the pawn, swapped (``vision.qubism_pawns.pawns_by_print``): each
-        spot's glyph in the plane of the cubes' tops (``_settle_cubes``' faces) against the frame's other cubes'."""
-        rule, pawns = self.config.cube_tops, self.config.pawns_back
-        assert rule is not None and rule.glyphs is not None and pawns is not None
-        kinds = self.config.always.get(self.board.game, ())
-        faces = self._cube_faces
-        ask = sorted({i for i, (t, _) in enumerate(decided) if t in kinds}
-                     | {i for i, (t, _) in enumerate(looked) if t in kinds})
-        if not ask or not faces:
-            return []
-        masks = {i: f.glyph.mask for i, f in faces.items()
-                 if f.glyph is not None and f.glyph.mask is not None and (i not in ask or rule.is_top(f))}
-        cubes = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube")]
-        like = print_likeness(masks, cubes, ask, rule.glyphs.lenders)
-
-        def arrow_of(i: int) -> str | None:
-            g = faces[i].glyph
-            if self.model.arrows:
-                return self._arrow(img, pose, i)[0]
-            return g.direction if g is not None and g.direction else lent_direction(decided, faces, i, rule.glyphs)
-
-        return pawns_by_print(decided, looked, like, kinds, rule.glyphs.like_margin, pawns, arrow_of)
 
     def _pawns_back(self, looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
                     decided: list[tuple[str | None, float]]) -> list[int]:

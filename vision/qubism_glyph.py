@@ -491,21 +491,6 @@ def like_direction(mask: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -
     return like_turn(silhouette(mask), known, rule)
 
 
-def print_likeness(masks: dict[int, np.ndarray], cubes: list[int], ask: list[int], backers: int = 2) -> dict[int, float]:
-    """How like a frame's cubes' print (one set of cubes shares one) the glyphs of ``ask`` are (spot -> the
-    ``backers``-th best intersection over union, under its best turn, of its silhouette with each other glyph of
-    ``cubes``: so many of them back it); spots of ``ask`` without a glyph (``masks``: spot -> its blob), or with
-    fewer than ``backers`` other cubes' glyphs to compare, are absent."""
-    sil = {j: silhouette(masks[j]) for j in set(cubes) | set(ask) if j in masks and masks[j].any()}
-    out: dict[int, float] = {}
-    for i in ask:
-        refs = [sil[j] for j in cubes if j != i and j in sil]
-        if i in sil and len(refs) >= backers:
-            best = turned_overlaps(sil[i], refs).max(axis=0)
-            out[i] = float(np.sort(best)[-backers])
-    return out
-
-
 def like_turn(own: np.ndarray, known: list[np.ndarray], rule: GlyphRule) -> tuple[str | None, float]:
     """``like_direction`` of a glyph's silhouette (``silhouette``)."""
     return best_turn(turned_overlaps(own, known).max(axis=1), rule)

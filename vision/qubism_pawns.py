@@ -109,9 +109,6 @@ class PawnsBack:
     (its look is that cube's side) goes to a spot the count took that pawn from that no cube hides
     (``pawns_unhidden``; True: on). Off: on the second family's dev sets it read 3254 6 squares better
     and 3250 3 worse (a real pawn beside a cube moved to an empty square; session 29, qcube2)."""
-    by_print: bool = True
-    """A pawn kept on a spot whose top shows a glyph more like the frame's cubes' print than that of a spot read
-    as that pawn by its look and as a cube now goes there, the cube to the pawn's spot (``pawns_by_print``; False: not)."""
     again: bool = True
     """A pawn still read nowhere after the cube stage (the cube stage took the spot the count kept
     it on, or read a cube there surely) is looked for again as the count looks for a missing one,
@@ -181,35 +178,6 @@ def _kept_pawn_move(decided: list[tuple[str | None, float]], looked: list[tuple[
     cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
              if seen == c and sure >= rule.look_conf and was is None and now is None and take_ok(j)]
     return (kept[0], max(cands, key=lambda k: looked[k][1])) if cands else None
-
-
-def pawns_by_print(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
-                   likeness: dict[int, float], pawns: tuple[str, ...], margin: float, rule: PawnsBack,
-                   arrow_of: Callable[[int], str | None]) -> list[int]:
-    """A pawn read on a cube and a cube on that pawn, swapped (in place). One set of cubes shares one print
-    (``vision.qubism_glyph.like_direction``); a pawn's head seen in the plane of the cubes' tops is a round blob
-    that print's glyph is not. Where the one spot read as pawn ``c`` shows a glyph (``likeness``: spot -> how like
-    the frame's other cubes' glyphs its glyph is; spots without one absent) more like that print, by more than
-    ``margin``, than a spot read as ``c`` by its look (``looked``: before the piece count, at least
-    ``PawnsBack.look_conf``) and as a cube now (no glyph: 0), the pawn goes to the latter (the least like the
-    print first, then the surest look) and the former is a cube (``arrow_of``'s direction, else asked: ``cube:?``), both at
-    ``PawnsBack.conf`` (asked). The frame's cubes stay as many. Returns the spots changed."""
-    changed: list[int] = []
-    for c in pawns:
-        kept = [i for i, (t, _) in enumerate(decided) if t == c]
-        if len(kept) != 1 or kept[0] not in likeness:
-            continue
-        x = kept[0]
-        cands = [j for j, ((seen, sure), (now, _)) in enumerate(zip(looked, decided))
-                 if j != x and seen == c and sure >= rule.look_conf and now is not None and now.startswith("cube")
-                 and likeness.get(j, 0.0) + margin < likeness[x]]
-        if not cands:
-            continue
-        j = min(cands, key=lambda k: (likeness.get(k, 0.0), -looked[k][1]))
-        decided[x] = (f"cube:{arrow_of(x) or '?'}", rule.conf)
-        decided[j] = (c, rule.conf)
-        changed += [x, j]
-    return changed
 
 
 def hidden_by_cubes(centres_mm: np.ndarray, cubes: list[int], side_mm: float, lift: np.ndarray,

@@ -430,23 +430,6 @@ def like_cubes(decided: list[tuple[str | None, float]], faces: dict[int, TopFace
                 decided[i] = (f"cube:{direction}", conf)
 
 
-def lent_direction(decided: list[tuple[str | None, float]], faces: dict[int, TopFace], i: int,
-                   rule: GlyphRule) -> str | None:
-    """The direction ``like_cubes`` would lend spot ``i``'s glyph from the frame's other cubes read with one
-    (None: no glyph, too few agreeing lenders, or no turn clearly best)."""
-    g = faces[i].glyph if i in faces else None
-    if g is None or g.mask is None:
-        return None
-    known: dict[int, np.ndarray] = {}
-    for j, (t, _) in enumerate(decided):
-        h = faces[j].glyph if j in faces else None
-        if (j != i and t is not None and t.startswith("cube:") and t[5:] in _TURNS and h is not None
-                and h.mask is not None and h.direction == t[5:]):
-            known[j] = np.rot90(silhouette(h.mask), _TURNS[h.direction])
-    kept = agreeing_glyphs(known, rule) if rule.agree else known
-    return like_direction(g.mask, list(kept.values()), rule)[0] if len(kept) >= rule.lenders else None
-
-
 def agreeing_glyphs(known: dict[int, np.ndarray], rule: GlyphRule) -> dict[int, np.ndarray]:
     """The frame's glyphs read with a direction (spot -> its silhouette turned to point north by
     it) that agree with each other: a pair disagrees where one's silhouette, compared with the
