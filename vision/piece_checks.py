@@ -107,14 +107,6 @@ class SpotChecks(SpotFeatures):
         d = _look_distance(protos, look) if dist is None else dist
         return self._centre_weak_for(i, names[int(np.argmin(d))])
 
-    def _print_like(self, i: int, look: np.ndarray, token: str, d_token: float) -> bool:
-        """Spot ``i``, whose ``look`` is read as ``token`` at look distance ``d_token`` from its
-        looks, looks no nearer it than the spot's own empty print does, while ``token`` is a piece
-        coloured like the print whose look was learned (``PieceConfig.print_like``)."""
-        if token not in self.config.print_like.get(self.board.game, ()) or token not in self.model.looks:
-            return False
-        return d_token >= float(_look_distance(look, self._last_look_empty[i]))
-
     def _chop_hole(self, i: int, token: str, conf: float, look: np.ndarray, names: list[str], protos: np.ndarray,
                    holes: HolePictures) -> tuple[str, float]:
         """A Chop! Chop! hole spot against the start photo (``vision.chop_read``)."""

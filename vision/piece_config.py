@@ -375,12 +375,6 @@ class PieceConfig:
     look, that shows it best: evidence times how much nearer its look is to the kind's than to
     its own empty print. Low confidence (0.3-0.7), so the cross-check asks when unsure."""
     always_min_score: float = 0.5
-    print_like: dict[str, tuple[str, ...]] = field(default_factory=lambda: {"qubism": ("pawn:white",)})
-    """Pieces coloured like the print (Qubism's white pawn on the light squares): a spot read as one
-    whose look, once that piece's look is learned, is no nearer it than to the spot's own empty print
-    is not that piece (read as empty by the first look, not taken by the search for a missing piece:
-    ``SpotChecks._print_like``). On the third family's dev sets 4561, 4562 at cda515f (session 30): 1 of 77 white pawns
-    in sight looked so (read wrong in any case), and 5 of the 12 spots wrongly read as the white pawn."""
     always_edge: float = 0.2
     """Games with ``shadow_edge``: the search for a missing piece skips the spots a straight
     shadow edge explains but for less than this share (``vision.katenmuis_read.beyond_edges``),

@@ -255,8 +255,6 @@ class BoardReader(CubeSpots, SpotChecks):
                     token, conf = None, 0.6  # tinted towards a cat's colour, no piece's shading
                 elif self._shadowed(i, looks[i], float(d[0])):
                     token, conf = None, 0.6  # where this light's learned shadows lie (vision.piece_shadow)
-                elif self._print_like(i, looks[i], best, float(d[0])):
-                    token, conf = None, 0.5  # a piece coloured like the print, looking like the print here: asked
                 if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
                     # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
                     arrow, aconf = self._arrow(img, pose, i)
@@ -453,8 +451,7 @@ class BoardReader(CubeSpots, SpotChecks):
             """The spot read empty in ``now`` that shows the missing piece ``c`` best, and how surely."""
             nearest = np.array([min(classes, key=lambda k: d_cls[k][i]) == c for i in range(len(now))])
             cand = beyond_edges(self, [i for i, (t, _) in enumerate(now) if t is None and not self._never_empty[i]
-                                       and nearest[i] and score[i] >= cfg.always_min_score
-                                       and not self._print_like(i, looks[i], c, float(d_cls[c][i]))], step_frac)
+                                       and nearest[i] and score[i] >= cfg.always_min_score], step_frac)
             i = max(cand, key=lambda j: support(j, c), default=None)
             return None if i is None else (i, float(np.clip(0.3 + 0.3 * support(i, c), 0.3, 0.7)))
 
