@@ -35,6 +35,15 @@ where a legal move put it stays; where the confirmed position is several moves b
 ``--confirmed``), the frame rarely fits one move and nothing is done. Not moved back onto its
 confirmed spot: there, the frame always differs less (the cat's move undone), right or not.
 Nothing without a confirmed position, in a new game, or with the cat read on no spot or two.
+
+``cat_on_table`` (session 30): at a tilted camera the cat figurine's body shows over the spot
+behind the one it stands on (``vision.chop_body.front_spots``). On the table top over a mouse
+(C1/C3: the mouse under the table, the cat on the top above it) the spot itself shows the mouse
+under the table, and the cat is read on the spot behind. So where the cat is read on a spot it
+did not stand on in the confirmed position, whose front neighbour is a table spot read as a
+mouse where the confirmed position had a mouse under the table, the cat is on that table top
+(unsure; the mouse under it is then reported by ``vision.chop_who.pairs_by_rules``), and the
+spot behind takes its likeliest reading that is no figure, unsure.
 """
 
 from __future__ import annotations
@@ -126,4 +135,28 @@ def cat_one_move(decided: list[tuple[str | None, float]], groups: Sequence[Seque
     if best is None or best_cost > 2:  # the swap must make the frame one move's change
         return False
     decided[k], decided[best] = ("mouse", UNSURE), ("cat", UNSURE)
+    return True
+
+
+def cat_on_table(decided: list[tuple[str | None, float]], groups: Sequence[Sequence[str]], kinds: Sequence[str],
+                 confirmed: Mapping[str, str], probs: np.ndarray | None, front: Sequence[int],
+                 new: bool | None = None) -> bool:
+    """The cat read behind a table spot read as the mouse under the table: on that table top
+    (module doc; ``decided`` in place; ``front``: each spot's front neighbour, -1: none, as
+    ``vision.chop_body.front_spots``; ``probs``: the classifier's, for the spot behind). True
+    when the cat moved."""
+    if not confirmed or (new_game(decided, [ids[0] for ids in groups], confirmed, kinds) if new is None else new):
+        return False
+    cats = [i for i, (t, _) in enumerate(decided) if base_token(t) == "cat"]
+    if len(cats) != 1 or front[cats[0]] < 0:
+        return False
+    k = cats[0]
+    j = front[k]
+    if (any(base_token(confirmed.get(s)) == "cat" for s in groups[k]) or kinds[j] != "table"
+            or base_token(decided[j][0]) != "mouse"
+            or not any(not s.startswith("top:") and base_token(confirmed.get(s)) == "mouse" for s in groups[j])):
+        return False
+    row = None if probs is None else np.asarray(probs, np.float64)[k]
+    decided[k] = likeliest_allowed(row, set(ALLOWED[kinds[k]]) - {"cat", "mouse"}, UNSURE)
+    decided[j] = ("cat", UNSURE)
     return True

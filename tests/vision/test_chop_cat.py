@@ -13,7 +13,7 @@ import pytest
 
 from tests.vision.group_reads import c_group, kind_confusion
 from vision.boarddefaults import board_for
-from vision.chop_cat import cat_off_cheese, cat_one_move, one_cat
+from vision.chop_cat import cat_off_cheese, cat_on_table, cat_one_move, one_cat
 from vision.chop_squares import CLASSES, cat_stands, decide, likelier, merge
 from vision.piece_config import PieceConfig
 
@@ -253,3 +253,24 @@ def test_the_cat_read_on_a_mouse_that_did_not_move_and_the_cat_seen_as_a_mouse_a
     out: list[tuple[str | None, float]] = [("mouse", 0.7), ("cat", 0.15), (None, 0.9), ("mouse", 0.9)]
     assert cat_one_move(out, spots, kinds, confirmed)
     assert [t for t, _ in out] == ["cat", "mouse", None, "mouse"]
+
+
+def test_the_cat_read_behind_a_table_spot_read_as_the_mouse_under_it_is_on_that_table_top() -> None:
+    # session 30 (second family 3531 scene 6): the cat moved 0,6 -> top:2,5 over mouse 4; the table
+    # spot reads the mouse under the table, the cat's body the spot behind it, 3,5
+    spots = [["2,5", "top:2,5"], ["3,5", "top:3,5"], ["0,6"], ["2,1"]]
+    kinds = ["table", "table", "slab", "slab"]
+    front = [-1, 0, -1, -1]  # 2,5's figure leans over 3,5
+    confirmed = {"0,6": "cat", "2,5": "mouse:4", "2,1": "mouse:1"}
+    probs = _probs([{"mouse": 0.6, "cat": 0.4}, {"cat": 0.37, "-": 0.6, "mouse": 0.03}, {"-": 1.0}, {"mouse": 1.0}])
+    out: list[tuple[str | None, float]] = [("mouse", 0.8), ("cat", 0.31), (None, 0.9), ("mouse", 0.9)]
+    assert cat_on_table(out, spots, kinds, confirmed, probs, front)
+    assert out[:2] == [("cat", 0.5), (None, 0.5)]
+    # the mouse under the table spot not in the confirmed position, the cat stood behind already,
+    # the spot in front not read as a mouse, or no spot in front: nothing
+    for conf, read, fr in (({**confirmed, "2,5": "slab"}, "mouse", front),
+                           ({"3,5": "cat", "2,5": "mouse:4", "2,1": "mouse:1"}, "mouse", front),
+                           (confirmed, None, front), (confirmed, "mouse", [-1, -1, -1, -1])):
+        out = [(read, 0.8), ("cat", 0.31), (None, 0.9), ("mouse", 0.9)]
+        assert not cat_on_table(out, spots, kinds, conf, probs, fr) and out[1] == ("cat", 0.31)
+    assert not cat_on_table([("mouse", 0.8), ("cat", 0.31), (None, 0.9), ("mouse", 0.9)], spots, kinds, {}, probs, front)
