@@ -11,9 +11,7 @@ what the last confirmed position lets each square hold (``vision.chop_known``), 
 face-up cheese (``vision.chop_cat``), a slab read without its back's pattern (``vision.chop_flat``),
 a slab square read as the floor whose face is not the print (``vision.chop_cheese``), the mice
 missing now (``vision.chop_count``) and one cat, where the classifier finds it likeliest, where
-two spots read as it (``vision.chop_cat.one_cat``), and the cat where one move from the confirmed
-position puts it, and on the table top over a mouse where its body is read behind it
-(``vision.chop_cat.cat_one_move``, ``cat_on_table``).
+two spots read as it (``vision.chop_cat.one_cat``).
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from vision.chop_body import cat_body, front_spots
-from vision.chop_cat import cat_off_cheese, cat_on_table, cat_one_move, one_cat
+from vision.chop_cat import cat_off_cheese, one_cat
 from vision.chop_cheese import cheese_faces
 from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
@@ -94,9 +92,4 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
         # told again where a flat slab may have ended it)
         missing_mice(decided, reader.groups, reader.confirmed, probs, kinds=kinds, new=None if new and flat else new)
     one_cat(decided, kinds, probs)  # C1: one cat, where the classifier finds it likeliest (vision.chop_cat)
-    if reader.confirmed:  # C2: one move since the confirmed position, the cat where it fits (vision.chop_cat)
-        cat_one_move(decided, reader.groups, kinds, reader.confirmed, new)
-        # the cat's body behind the table top it stands on over a mouse (vision.chop_cat)
-        cat_on_table(decided, reader.groups, kinds, reader.confirmed, probs,
-                     front_spots(reader, pose, (img.shape[1], img.shape[0])), new)
     return decided

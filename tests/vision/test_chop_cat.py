@@ -13,7 +13,7 @@ import pytest
 
 from tests.vision.group_reads import c_group, kind_confusion
 from vision.boarddefaults import board_for
-from vision.chop_cat import cat_off_cheese, cat_on_table, cat_one_move, one_cat
+from vision.chop_cat import cat_off_cheese, one_cat
 from vision.chop_squares import CLASSES, cat_stands, decide, likelier, merge
 from vision.piece_config import PieceConfig
 
@@ -210,67 +210,3 @@ def test_the_cat_taken_off_a_second_spot_is_no_fifth_mouse() -> None:
     decided: list[tuple[str | None, float]] = [("cat", 0.9), ("cat", 0.6)] + [("mouse", 0.9)] * 4
     assert one_cat(decided, kinds, probs) == 1
     assert decided[1] == (None, 0.5)  # four mice read already: the floor, not a fifth mouse
-
-
-_SPOTS = [["2,3", "top:2,3"], ["1,7"], ["0,2"], ["5,3"], ["2,7"], ["3,0"], ["5,4"]]
-_KINDS = ["table", "slab", "slab", "slab", "hole", "hole", "hole"]
-
-
-def test_one_move_back_the_cat_and_a_mouse_read_swapped_are_swapped_back() -> None:
-    # session 30 (third family 4531 scene 26): the cat moved 1,7 -> 5,3 and reads as a mouse there,
-    # mouse 1 on 0,2 (it did not move) reads as the cat: read so, the cat caught it and a mouse
-    # came to 5,3, two pieces moved; swapped, one move (the cat's)
-    confirmed = {"1,7": "cat", "0,2": "mouse:1", "2,7": "mouse:2", "3,0": "mouse:4", "5,4": "mouse:3"}
-    out: list[tuple[str | None, float]] = [(None, 0.9), (None, 0.9), ("cat", 0.33), ("mouse", 0.8),
-                                           ("mouse", 0.9), ("mouse", 0.9), ("mouse", 0.9)]
-    assert cat_one_move(out, _SPOTS, _KINDS, confirmed)
-    assert out[2] == ("mouse", 0.5) and out[3] == ("cat", 0.5)  # unsure: asked
-    # a cat read where one move put it (a capture too) stays, though a swap would undo the move
-    for cat_at in (3, 2):
-        out = [(None, 0.9)] * 7
-        out[cat_at] = ("cat", 0.9)
-        out[4] = out[5] = out[6] = ("mouse", 0.9)
-        if cat_at == 3:
-            out[2] = ("mouse", 0.9)
-        before = list(out)
-        assert not cat_one_move(out, _SPOTS, _KINDS, confirmed) and out == before
-    # no confirmed position, a new game, or no cat read: nothing
-    out = [(None, 0.9), (None, 0.9), ("cat", 0.33), ("mouse", 0.8), ("mouse", 0.9), ("mouse", 0.9), ("mouse", 0.9)]
-    assert not cat_one_move(list(out), _SPOTS, _KINDS, {})
-    assert not cat_one_move(list(out), _SPOTS, _KINDS, confirmed, new=True)
-    assert not cat_one_move([(None, 0.9)] + out[1:2] + [("mouse", 0.9)] + out[3:], _SPOTS, _KINDS, confirmed)
-    # several moves back (mice elsewhere too): no swap makes one move, nothing
-    far = {"1,7": "cat", "2,3": "mouse:1", "2,7": "mouse:2", "3,0": "mouse:4", "1,1": "mouse:3"}
-    assert not cat_one_move(list(out), _SPOTS, _KINDS, far)
-
-
-def test_the_cat_read_on_a_mouse_that_did_not_move_and_the_cat_seen_as_a_mouse_at_home() -> None:
-    # third family 4531 scene 28: the cat stayed on 3,2 (read as a mouse), mouse 4 moved 2,0 -> 1,0
-    # and reads as the cat: swapped, one mouse move
-    spots = [["3,2"], ["1,0"], ["2,0"], ["2,2"]]
-    kinds = ["slab", "slab", "slab", "slab"]
-    confirmed = {"3,2": "cat", "2,0": "mouse:4", "2,2": "mouse:2"}
-    out: list[tuple[str | None, float]] = [("mouse", 0.7), ("cat", 0.15), (None, 0.9), ("mouse", 0.9)]
-    assert cat_one_move(out, spots, kinds, confirmed)
-    assert [t for t, _ in out] == ["cat", "mouse", None, "mouse"]
-
-
-def test_the_cat_read_behind_a_table_spot_read_as_the_mouse_under_it_is_on_that_table_top() -> None:
-    # session 30 (second family 3531 scene 6): the cat moved 0,6 -> top:2,5 over mouse 4; the table
-    # spot reads the mouse under the table, the cat's body the spot behind it, 3,5
-    spots = [["2,5", "top:2,5"], ["3,5", "top:3,5"], ["0,6"], ["2,1"]]
-    kinds = ["table", "table", "slab", "slab"]
-    front = [-1, 0, -1, -1]  # 2,5's figure leans over 3,5
-    confirmed = {"0,6": "cat", "2,5": "mouse:4", "2,1": "mouse:1"}
-    probs = _probs([{"mouse": 0.6, "cat": 0.4}, {"cat": 0.37, "-": 0.6, "mouse": 0.03}, {"-": 1.0}, {"mouse": 1.0}])
-    out: list[tuple[str | None, float]] = [("mouse", 0.8), ("cat", 0.31), (None, 0.9), ("mouse", 0.9)]
-    assert cat_on_table(out, spots, kinds, confirmed, probs, front)
-    assert out[:2] == [("cat", 0.5), (None, 0.5)]
-    # the mouse under the table spot not in the confirmed position, the cat stood behind already,
-    # the spot in front not read as a mouse, or no spot in front: nothing
-    for conf, read, fr in (({**confirmed, "2,5": "slab"}, "mouse", front),
-                           ({"3,5": "cat", "2,5": "mouse:4", "2,1": "mouse:1"}, "mouse", front),
-                           (confirmed, None, front), (confirmed, "mouse", [-1, -1, -1, -1])):
-        out = [(read, 0.8), ("cat", 0.31), (None, 0.9), ("mouse", 0.9)]
-        assert not cat_on_table(out, spots, kinds, conf, probs, fr) and out[1] == ("cat", 0.31)
-    assert not cat_on_table([("mouse", 0.8), ("cat", 0.31), (None, 0.9), ("mouse", 0.9)], spots, kinds, {}, probs, front)
