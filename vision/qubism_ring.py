@@ -350,11 +350,7 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
         step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
     else:
         step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
-    if isinstance(noise, np.ndarray):  # in the promoted type as numpy compares them, the steps cast once beforehand
-        ok = step.astype(np.promote_types(step.dtype, noise.dtype)) > noise[:, None]  # (no buffered broadcast)
-    else:
-        ok = step > noise
-    held = _held(ok)
+    held = _held(step > (noise[:, None] if isinstance(noise, np.ndarray) else noise))
     cover: np.ndarray = held / step.shape[1]  # the share of angles (``.mean`` of the booleans, bit for bit)
     return cover
 

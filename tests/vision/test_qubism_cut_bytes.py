@@ -41,27 +41,3 @@ def test_top_faces_are_top_face_each() -> None:
     assert faces == [top_face(t, arrow=False) for t in tops]
     assert len({f.glyph_share for f in faces}) > 10  # the crops differ: the measure is not trivially alike
 
-
-def test_covers_steps_against_noise_as_numpy_compares() -> None:
-    """``qubism_ring._covers`` casts the float32 steps to float64 itself before comparing them with each
-    circle's float64 noise: numpy's own comparison (which casts in buffers) to the bit, on values that
-    differ only past float32's precision."""
-    from vision.qubism_ring import RingRule, _covers
-
-    rng = np.random.default_rng(3)
-    g = rng.random((60, 60)).astype(np.float32)
-    cand = np.column_stack([rng.uniform(15, 45, 300), rng.uniform(15, 45, 300), rng.uniform(4, 12, 300)])
-    tone = rng.choice([-1, 1], 300)
-    rule = RingRule()
-    ring = cand[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])
-    from vision.qubism_ring import _COS, _SIN
-    mx = (cand[:, 0, None, None] + ring[:, :, None] * _COS).astype(np.float32).reshape(len(cand) * 3, -1)
-    my = (cand[:, 1, None, None] + ring[:, :, None] * _SIN).astype(np.float32).reshape(len(cand) * 3, -1)
-    v = np.asarray(cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)).reshape(len(cand), 3, -1)
-    on, inner, outer = v[:, 0], v[:, 1], v[:, 2]
-    step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
-    # each circle's noise just beside one of its steps (float64, between two float32 values): a float32 compare would tie
-    noise = step[np.arange(300), rng.integers(0, step.shape[1], 300)].astype(np.float64) + rng.choice([-1e-12, 1e-12], 300)
-    want = np.count_nonzero(step > noise[:, None], axis=1) / step.shape[1]
-    assert np.array_equal(_covers(g, cand, tone, noise, rule), want)
-    assert not np.array_equal(want, np.count_nonzero(step > noise.astype(np.float32)[:, None], axis=1) / step.shape[1])
