@@ -44,7 +44,8 @@ def _lit(reader: BoardReader, seed: int, dark_share: float) -> np.ndarray:
 @pytest.mark.parametrize("game", ["qubism", "chopchop"])
 def test_gain_by_index_is_the_mask_forms_bits(game: str) -> None:
     reader = BoardReader(board_for(game))
-    for seed, share in ((0, 0.0), (1, 0.15), (2, 0.5), (3, 0.995)):  # 0.995: under 30 rows kept
+    # 0.15: some rows dropped, three fits; 0.5: no row kept after the first fit (the early break)
+    for seed, share in ((0, 0.0), (1, 0.15), (2, 0.5), (3, 0.995)):
         warped = _lit(reader, seed, share)
         new, old = reader._gain(warped), _gain_masks(reader, warped)
         assert new.dtype == old.dtype and new.shape == old.shape
