@@ -27,6 +27,15 @@ from vision.read_fast import BoxPatches
 from vision.stillcam import CameraPool
 
 
+def _taken(img: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """``img[ys, xs]`` of an [H, W, C] image: the flattened image's rows taken by index (the
+    same values, fewer instructions than numpy's two-array indexing)."""
+    if img.ndim == 3 and img.flags.c_contiguous:
+        out: np.ndarray = img.reshape(-1, img.shape[2]).take(ys * img.shape[1] + xs, axis=0)
+        return out
+    return img[ys, xs]
+
+
 def _spot_groups(board: Board) -> list[list[str]]:
     by_poly: dict[tuple[tuple[float, float], ...], list[str]] = {}
     for sid, sq in board.squares.items():
@@ -151,17 +160,18 @@ class SpotFeatures:
             coef = np.zeros((6, 3))
             coef[0] = g
             return coef
-        vals = warped[ys, xs].astype(np.float64)
+        vals = _taken(warped, ys, xs).astype(np.float64)
         basis = self._ref_basis
-        keep = np.ones(len(xs), bool)
+        rows: np.ndarray | None = None  # every reference pixel
         coef = np.zeros((basis.shape[1], 3))
         for _ in range(3):
-            coef, *_ = np.linalg.lstsq(basis[keep], vals[keep], rcond=None)
+            # the kept rows taken by index (the same values as by a boolean mask, fewer instructions)
+            coef, *_ = np.linalg.lstsq(basis if rows is None else basis.take(rows, axis=0),
+                                       vals if rows is None else vals.take(rows, axis=0), rcond=None)
             pred = basis @ coef
             ratio = (vals / np.maximum(pred, 1e-3)).mean(axis=1)
-            keep = (ratio > 0.85) & (ratio < 1.2)
-            if keep.sum() < 30:
-                keep = np.ones(len(xs), bool)
+            rows = np.flatnonzero((ratio > 0.85) & (ratio < 1.2))
+            if len(rows) < 30:
                 break
         return coef
 

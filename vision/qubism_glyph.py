@@ -222,7 +222,7 @@ def central_and_small(tops: list[np.ndarray], rule: GlyphRule, rings: list[bool]
         if not live:
             break
         c = (h - 1) / 2
-        at = np.array([cuts[k][level] for k in live])[:, None, None]
+        at = np.array([cuts[k][level] for k in live], np.uint8)[:, None, None]  # Otsu's cuts of 8-bit crops: 0-255, exact
         for dark in (True, False):  # the threshold's dark tone, then its light one
             stacked = tiles[live] <= at if dark else tiles[live] > at
             stacked[:, h:] = False  # the empty rows between the crops

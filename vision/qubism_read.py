@@ -242,7 +242,7 @@ def top_faces(tops: np.ndarray | list[np.ndarray]) -> list[TopFace]:
     mids = g[:, m:-m, m:-m]
     g8s = np.clip(mids * 255, 0, 255).astype(np.uint8)  # each crop's as top_face makes it (elementwise)
     cuts = np.array([cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0] for g8 in g8s])
-    light = g8s > cuts[:, None, None]
+    light = g8s > cuts.astype(np.uint8)[:, None, None]  # Otsu's cuts of 8-bit crops: whole, 0-255; no cast
     side = mids.shape[1]
     size = side * side
     lit = np.count_nonzero(light, axis=(1, 2))
