@@ -237,6 +237,26 @@ def _chopchop_camera_move(two: bool) -> Callable[[Any], Any]:
     return build
 
 
+def _chopchop_camera_paths(app: Any) -> Any:
+    """The camera sees one move onto a slab square but not which way it came (``ui.cammoves``:
+    ``CameraMoves.paths``): one touch per way."""
+    from ui import cammoves
+
+    def ways(state: Any) -> list[Any]:
+        if state.is_chance():
+            return []
+        moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.via]
+        return next(([a, b] for a in moves for b in moves if a.piece == b.piece and a.to == b.to
+                     and a.via < b.via), [])
+
+    _chopchop_until(app, lambda state: bool(ways(state)))
+    pump(6)  # the game settled (a camera watcher stopping clears the camera's offers)
+    state = app.session.state
+    cammoves.offer(app.game_screen, state, ways(state), paths=True)
+    pump(3)  # the offer's wrapped lines take a frame or two to settle its height
+    return None
+
+
 def _katenmuis_over(app: Any) -> Any:
     """A whole Kat en Muis game (throws only), the winning throw made on the screen."""
     import random
@@ -518,6 +538,7 @@ SCENES: list[Scene] = [
     *[Scene(f"game_camera_{what}", _camera_panels(what)) for what in ("crosscheck", "unsure", "offer")],
     Scene("game_chopchop_camera_move", _chopchop_camera_move(False)),
     Scene("game_chopchop_camera_two_moves", _chopchop_camera_move(True)),
+    Scene("game_chopchop_camera_paths", _chopchop_camera_paths),
     Scene("game_katenmuis_over", _katenmuis_over),
     Scene("gameover_chopchop", _chopchop_over),
     Scene("home_kilkenny_4players", _kilkenny_four(False)),
