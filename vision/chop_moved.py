@@ -5,24 +5,20 @@ The app tells the reader the position confirmed before the move due (``ui.cammov
 confirmed: the frame shows at most one turn since. One turn moves one piece (C2), the same one
 through a +1 / +2 / arrow follow-up (C5), so:
 
-- **the cat moved** (read on another spot than its confirmed one): no mouse moved. Every mouse of
-  the confirmed position is where it stood, except one on the cat's new spot, caught (C6; or
-  under it, on the floor beneath the table top, which the pair readers report). A mouse read
-  anywhere else is something else (its likeliest other reading: the opened hole on a hole), and
-  a confirmed mouse read as anything else is the mouse;
-- **the cat stayed** (or is read nowhere, or was not placed yet): at most one mouse moved, from one confirmed mouse's square (left: its hole
-  opened, C4) to one new square. Of the mice read where none stood, one is kept: the one within a
-  die's reach (``REACH`` steps, C2) of a confirmed mouse read missing (else of any confirmed
-  mouse), the likeliest by the classifier among those; the others take their likeliest other
-  reading. Of the confirmed mice read missing, one may have left: the one within reach of the
-  new mouse, the least likely a mouse by the classifier; the others are the mouse. A new mouse
-  out of reach of the one read missing while another confirmed mouse is within its reach is
-  that one's move: the far one stayed, the near one's square holds its likeliest other reading.
+- **the cat moved** (read on another spot than its confirmed one, within ``CAT_REACH`` steps):
+  no mouse moved. Every mouse of the confirmed position is where it stood, except one on the
+  cat's new spot, caught (C6; or under it, on the floor beneath the table top, which the pair
+  readers report). A mouse read anywhere else is something else (its likeliest other reading:
+  the opened hole on a hole), and a confirmed mouse read as anything else is the mouse;
+- **otherwise** (the cat stayed, is read nowhere or farther than a cat move; or was not placed
+  yet): at most one mouse moved, from one confirmed mouse's square (left: its hole opened, C4)
+  to one new square. Of the mice read where none stood, the likeliest by the classifier is
+  kept, the others take their likeliest other reading; of the confirmed mice read missing, the
+  least likely a mouse by the classifier may have left, the others are the mouse.
 
-An arrow (C5) may carry a mouse anywhere: reach only chooses among readings, it never removes the
-one new mouse or the one missing mouse that the counts allow. Every reading changed here is
-unsure (``vision.chop_known.UNSURE``): the cross-check asks about it. Nothing is done without
-the classifier or in a new game.
+Every reading changed here is unsure (``vision.chop_known.UNSURE``): the cross-check asks about
+it. Nothing is done without the classifier or in a new game. Choosing the mover by a mouse die's
+reach (four steps) was measured and dropped: arrows (C5) carry mice farther (third-family dev).
 
 Measured in ``docs/readme/board.md`` (session 30, chopfirst).
 """
@@ -36,9 +32,10 @@ import numpy as np
 from vision.chop_known import UNSURE, allowed_now, base_token
 from vision.chop_squares import CLASSES, likeliest_allowed
 
-REACH = 4
-"""The most steps one move takes (the mouse die's highest face, C2): orthogonal steps, so a
-square farther than this (rows plus columns) is reached only by an arrow."""
+CAT_REACH = 3
+"""The most steps one cat move takes (the cat die's highest face, C2; orthogonal steps, rows plus
+columns): a cat read farther from its confirmed square is not trusted to have moved (an arrow
+may carry it farther, C5, but a mouse read as the cat is likelier: the third family's dev set)."""
 
 
 def _cell(square: str) -> tuple[int, int]:
@@ -46,9 +43,9 @@ def _cell(square: str) -> tuple[int, int]:
     return int(r), int(c)
 
 
-def _near(a: str, b: str) -> bool:
+def _near(a: str, b: str, reach: int) -> bool:
     (r0, c0), (r1, c1) = _cell(a), _cell(b)
-    return abs(r0 - r1) + abs(c0 - c1) <= REACH
+    return abs(r0 - r1) + abs(c0 - c1) <= reach
 
 
 def one_move(decided: list[tuple[str | None, float]], kinds: Sequence[str], groups: Sequence[Sequence[str]],
@@ -74,24 +71,13 @@ def one_move(decided: list[tuple[str | None, float]], kinds: Sequence[str], grou
     gone = [i for i in stood if i not in read]
     drop: list[int] = []
     back: list[int] = []
-    if cat_now and cat_then and cat != cat_then[0]:  # the cat moved: no mouse did
-        drop, back = fresh, gone
-    else:
-        if len(fresh) > 1:  # one mouse moved: one new square
-            pool = gone or stood
-            fresh.sort(key=lambda i: (not any(_near(squares[i], squares[j]) for j in pool), -p[i, m]))
-            drop, fresh = fresh[1:], fresh[:1]
-        if fresh and gone:
-            t = squares[fresh[0]]
-            near = [j for j in gone if _near(squares[j], t)]
-            if near:
-                gone.sort(key=lambda j: (j not in near, p[j, m]))
-                back = gone[1:]
-            else:  # the one read missing is out of reach: a near confirmed mouse moved instead
-                moved = sorted((j for j in stood if j in read and _near(squares[j], t)), key=lambda j: p[j, m])
-                back = gone[1:] if not moved else list(gone)
-                drop += moved[:1]
-        elif len(gone) > 1:  # the mover's new square unseen: one left, the others stayed
+    if cat_now and cat_then and cat != cat_then[0] and _near(squares[cat], squares[cat_then[0]], CAT_REACH):
+        drop, back = fresh, gone  # the cat moved: no mouse did
+    else:  # at most one mouse moved: one new square, one left
+        if len(fresh) > 1:
+            fresh.sort(key=lambda i: -p[i, m])
+            drop = fresh[1:]
+        if len(gone) > 1:
             gone.sort(key=lambda j: p[j, m])
             back = gone[1:]
     for i in drop:
