@@ -92,8 +92,10 @@ def run(renderer: str, root: Path, count: int, seed: int, games: list[str] | Non
         back = positions_for(renderer, root, count, seed, games, last_move)
 
     def ready(scene: dict[str, Any], reader: Any) -> None:
-        if reader.board.game == "chopchop" and back.get(str(scene["file"])) is not None:
-            reader.confirmed = dict(back[str(scene["file"])] or {})
+        if reader.board.game == "chopchop":  # one turn back, as the app (ui.cammoves.know_position)
+            reader.confirmed_one_move = back.get(str(scene["file"])) is not None
+            if reader.confirmed_one_move:
+                reader.confirmed = dict(back[str(scene["file"])] or {})
 
     def observe(scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
         if back.get(str(scene["file"])) is not None:  # the mice named from the position one move back

@@ -101,12 +101,15 @@ def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False) -> Non
 def know_position(read_board: Any, confirmed: Any) -> None:
     """The Chop! Chop! board reader behind ``read_board`` reads knowing the ``confirmed`` position
     (square -> engine token): a slab never comes back, a face-up cheese is a turned slab
-    (``vision.chop_known``). Nothing for another game's reader."""
+    (``vision.chop_known``); it is the position before the move due or after the move just
+    confirmed, so one piece moved since at most (``vision.chop_moved``). Nothing for another
+    game's reader."""
     from vision.pieces import BoardReader
 
     reader = getattr(read_board, "__self__", None)
     if isinstance(reader, BoardReader) and reader.board.game == "chopchop" and isinstance(confirmed, dict):
         reader.confirmed = dict(confirmed)
+        reader.confirmed_one_move = True
 
 
 def learn_cheese(read_board: Any, frame: Any, confirmed: dict[str, str], done: set[str]) -> int:

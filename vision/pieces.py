@@ -128,6 +128,9 @@ class BoardReader(CubeSpots, SpotChecks):
                             if board.game == "chopchop" else [])
         self.confirmed: dict[str, str] = {}
         """Chop! Chop!: the last position the players confirmed (square -> engine token), or empty."""
+        self.confirmed_one_move = False
+        """Chop! Chop!: ``confirmed`` is at most one turn before the frame (the app: before the move
+        due, or the move just confirmed): one piece moved since (vision.chop_moved)."""
         self.chop_slab_texture: dict[int, float] = {}
         """Chop! Chop!: each slab square's texture in the latest learned picture (vision.chop_flat)."""
 

@@ -285,3 +285,19 @@ def test_the_offer_of_a_long_move_wraps_inside_its_button(make_app: Any) -> None
     assert button.texture_size[0] <= button.width - 16
     assert button.height >= button.texture_size[1] + 8
     assert button.height >= 56
+
+
+def test_the_reader_is_told_the_confirmed_position_is_one_turn_back() -> None:
+    # the app reads before the move due or after the move just confirmed: one piece moved since at
+    # most, which vision.chop_moved uses; another game's reader is left alone
+    from ui.cammoves import know_position
+    from vision.boarddefaults import board_for
+    from vision.pieces import BoardReader
+
+    reader = BoardReader(board_for("chopchop"))
+    assert not reader.confirmed_one_move
+    know_position(reader.read, {"0,3": "mouse:1"})
+    assert reader.confirmed == {"0,3": "mouse:1"} and reader.confirmed_one_move
+    other = BoardReader(board_for("qubism"))
+    know_position(other.read, {"0,2": "pawn:black"})
+    assert not other.confirmed_one_move and not other.confirmed

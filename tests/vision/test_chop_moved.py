@@ -1,0 +1,98 @@
+"""Chop! Chop!'s mice against a confirmed position one turn back (``vision.chop_moved``): one piece
+moved since (C2), so a mouse read where none stood is kept only as the one mover, a confirmed mouse
+read missing is the mouse unless it is the one that left, and the cat's move moves no mouse."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.chop_known import UNSURE
+from vision.chop_moved import CAT_REACH, one_move
+from vision.chop_squares import CLASSES
+
+Decided = list[tuple[str | None, float]]
+
+# spots: two holes, five floor squares, one table spot (the top and the floor under it)
+GROUPS = [["0,3"], ["3,0"], ["1,1"], ["1,2"], ["3,2"], ["4,6"], ["top:2,3", "2,3"], ["5,7"]]
+KINDS = ["hole", "hole", "floor", "floor", "floor", "floor", "table", "floor"]
+CONFIRMED = {"0,3": "mouse:1", "3,0": "mouse:2", "1,1": "mouse:3", "4,6": "mouse:4", "3,2": "cat"}
+
+
+def _probs(rows: list[dict[str, float]]) -> np.ndarray:
+    return np.array([[r.get(c, 0.0) for c in CLASSES] for r in rows])
+
+
+def _flat(mouse: dict[int, float]) -> np.ndarray:
+    rows: list[dict[str, float]] = []
+    for i, k in enumerate(KINDS):
+        m = mouse.get(i, 0.0)
+        rows.append({"hole" if k == "hole" else "-": 1.0 - m, "mouse": m})
+    return _probs(rows)
+
+
+def test_the_cat_moved_so_no_mouse_did() -> None:
+    # the cat went 3,2 -> 1,2: a mouse read on an empty square is something else, the mouse read
+    # as the hole on 3,0 (its slab not left: no mouse moved) is the mouse, both unsure
+    decided: Decided = [("mouse", 0.9), ("hole", 0.7), ("mouse", 0.9), ("cat", 0.9), (None, 0.9),
+                        ("mouse", 0.8), ("mouse", 0.6), (None, 0.9)]
+    probs = _flat({0: 0.9, 1: 0.3, 2: 0.9, 5: 0.8, 6: 0.55})
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, probs) == 2
+    assert decided[1] == ("mouse", UNSURE) and decided[6] == (None, UNSURE)
+    assert decided[3] == ("cat", 0.9) and decided[0] == ("mouse", 0.9)
+
+
+def test_the_cat_moved_onto_a_mouse_caught_it() -> None:
+    # the cat ended on 1,1 (three steps) where mouse 3 stood (C6): that mouse is gone, nothing else changes
+    decided: Decided = [("mouse", 0.9), ("mouse", 0.9), ("cat", 0.9), (None, 0.9), (None, 0.9),
+                        ("mouse", 0.8), (None, 0.9), (None, 0.9)]
+    before = list(decided)
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, _flat({0: 0.9, 1: 0.9, 5: 0.8})) == 0
+    assert decided == before
+
+
+def test_the_cat_stayed_one_mouse_moved_within_reach() -> None:
+    # mouse 2 left its hole 3,0 (opened, C4) for 2,3 under the table; a mouse is read on 1,2 too:
+    # both within reach of 3,0, the one the classifier finds likelier a mouse is the mover
+    decided: Decided = [("mouse", 0.9), ("hole", 0.8), ("mouse", 0.9), ("mouse", 0.6), ("cat", 0.9),
+                        ("mouse", 0.8), ("mouse", 0.7), (None, 0.9)]
+    probs = _flat({0: 0.9, 2: 0.9, 3: 0.4, 5: 0.8, 6: 0.7})
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, probs) == 1
+    assert decided[3] == (None, UNSURE) and decided[6] == ("mouse", 0.7)  # 1,2 dropped; 2,3 kept
+    assert decided[1] == ("hole", 0.8)  # the mover's hole: left opened
+
+
+def test_two_confirmed_mice_read_missing_one_left_the_other_stayed() -> None:
+    # no new mouse seen: of the two read missing the less likely a mouse left, the other is read back
+    decided: Decided = [("hole", 0.7), ("hole", 0.8), ("mouse", 0.9), (None, 0.9), ("cat", 0.9),
+                        ("mouse", 0.8), (None, 0.9), (None, 0.9)]
+    probs = _flat({0: 0.45, 1: 0.05, 2: 0.9, 5: 0.8})
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, probs) == 1
+    assert decided[0] == ("mouse", UNSURE) and decided[1] == ("hole", 0.8)
+
+
+def test_a_cat_read_farther_than_a_cat_move_is_not_taken_for_its_move() -> None:
+    # the cat read on 5,7, seven steps from 3,2 (a cat moves at most CAT_REACH): a mouse read as
+    # the cat is likelier, so the mice are read as one mouse's move: the new mouse on 1,2 and the
+    # mouse of 3,0 read as the opened hole (it left) both stand
+    assert 2 + 5 > CAT_REACH
+    decided: Decided = [("mouse", 0.9), ("hole", 0.8), ("mouse", 0.9), ("mouse", 0.9), (None, 0.9),
+                        ("mouse", 0.8), (None, 0.9), ("cat", 0.8)]
+    before = list(decided)
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, _flat({0: 0.9, 1: 0.2, 2: 0.9, 3: 0.9, 5: 0.8})) == 0
+    assert decided == before
+    # the same reading with the cat on 4,2, next to 3,2: the cat moved, so no mouse did
+    near = [["0,3"], ["3,0"], ["1,1"], ["1,2"], ["3,2"], ["4,6"], ["top:2,3", "2,3"], ["4,2"]]
+    moved = list(before)
+    assert one_move(moved, KINDS, near, CONFIRMED, _flat({0: 0.9, 1: 0.2, 2: 0.9, 3: 0.9, 5: 0.8})) == 2
+    assert moved[3] == (None, UNSURE) and moved[1] == ("mouse", UNSURE)
+
+
+def test_nothing_without_a_position_or_a_classifier_or_in_a_new_game() -> None:
+    decided: Decided = [("mouse", 0.9), ("hole", 0.7), ("mouse", 0.9), ("cat", 0.9), (None, 0.9),
+                        ("mouse", 0.8), ("mouse", 0.6), (None, 0.9)]
+    probs = _flat({0: 0.9, 1: 0.3, 2: 0.9, 5: 0.8, 6: 0.55})
+    before = list(decided)
+    assert one_move(decided, KINDS, GROUPS, {}, probs) == 0
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, None) == 0
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, probs, new=True) == 0
+    assert decided == before
