@@ -33,8 +33,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from vision.chop_known import UNSURE, allowed_now, base_token
-from vision.chop_squares import CLASSES, likeliest_allowed
+from vision.chop_known import UNSURE, allowed_now
+from vision.chop_squares import CLASSES
 
 _FLOOR, _CHEESE = CLASSES.index("-"), CLASSES.index("cheese")
 _CHROMA, _SPREAD = 1, 3
@@ -63,44 +63,6 @@ def cheese_faces(decided: list[tuple[str | None, float]], kinds: Sequence[str], 
             continue
         if confirmed and not new and "cheese" not in allowed_now("slab", confirmed.get(squares[i])):
             continue
-        decided[i] = ("cheese", UNSURE)
-        n += 1
-    return n
-
-
-def cheese_one_move(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],
-                    confirmed: Mapping[str, str] | None, probs: np.ndarray | None, new: bool = False) -> int:
-    """The face-up cheese against a ``confirmed`` position one turn back (``BoardReader.confirmed``
-    with ``confirmed_one_move``), in place. C5: a slab turned in one turn is removed, or is the
-    cheese the cat then sits on (read as the cat), so a slab square confirmed as a slab is never a
-    face-up cheese the cat left: read as one, it takes its likelier of the slab and the floor; a
-    face-up cheese stays (nobody may enter it, C3) unless a fork takes it (C5: a mouse landing on a
-    face-down slab, so a confirmed slab now read without one), so one read as the floor is the
-    cheese where no confirmed slab was turned, and otherwise all but the least likely by the
-    classifier. Every change is unsure (``UNSURE``); nothing without the classifier or in a new
-    game. Returns how many readings changed."""
-    if not confirmed or probs is None or new:
-        return 0
-    p = np.asarray(probs, np.float64)
-    n = 0
-    turned = False
-    gone: list[int] = []
-    for i, (token, _) in enumerate(decided):
-        if kinds[i] != "slab":
-            continue
-        was, now = base_token(confirmed.get(squares[i])), base_token(token)
-        if was == "slab" and now != "slab":
-            if now == "cheese":
-                decided[i] = likeliest_allowed(p[i], {"slab", "-"}, UNSURE, "slab")
-                n += 1
-                now = base_token(decided[i][0])
-            turned = turned or now != "slab"
-        elif was == "cheese" and now == "-":
-            gone.append(i)
-    if turned and gone:  # a fork may have taken one: the least likely a cheese
-        gone.sort(key=lambda j: p[j, _CHEESE])
-        gone = gone[1:]
-    for i in gone:
         decided[i] = ("cheese", UNSURE)
         n += 1
     return n

@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.chop_body import cat_body, front_spots
 from vision.chop_cat import cat_off_cheese, one_cat
-from vision.chop_cheese import cheese_faces, cheese_one_move
+from vision.chop_cheese import cheese_faces
 from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
 from vision.chop_holes import alike_holes, opened
@@ -96,5 +96,4 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     one_cat(decided, kinds, probs)  # C1: one cat, where the classifier finds it likeliest (vision.chop_cat)
     if reader.confirmed and reader.confirmed_one_move:  # one piece moved since (vision.chop_moved)
         one_move(decided, kinds, reader.groups, reader.confirmed, probs, new)
-        cheese_one_move(decided, kinds, squares, reader.confirmed, probs, new)  # C5 (vision.chop_cheese)
     return decided

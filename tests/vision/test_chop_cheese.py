@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.chop_cheese import cheese_faces, cheese_one_move
+from vision.chop_cheese import cheese_faces
 from vision.chop_known import UNSURE
 from vision.chop_squares import CLASSES
 from vision.piece_config import PieceConfig
@@ -64,43 +64,3 @@ def test_the_confirmed_position_must_let_a_cheese_lie_there_unless_a_new_game() 
 
 def test_the_reader_uses_it_by_default() -> None:
     assert PieceConfig().chop_cheese_face == BOUNDS
-
-
-def test_one_turn_back_a_slab_is_never_a_face_up_cheese_and_a_cheese_stays() -> None:
-    """C5 against the position one turn back: a slab read as the cheese takes its likelier of the
-    slab and the floor; a face-up cheese read as the floor is the cheese, nothing turned."""
-    squares = ["a", "b", "c", "d", "e"]
-    confirmed = {"a": "slab", "b": "slab", "c": "cheese", "d": "cheese", "e": "slab"}
-    probs = _probs([{"cheese": 0.7, "slab": 0.2, "-": 0.1},
-                    {"cheese": 0.6, "slab": 0.3, "-": 0.1},
-                    {"-": 0.6, "cheese": 0.4},
-                    {"-": 0.6, "cheese": 0.4},
-                    {"slab": 0.9}])
-    decided: list[tuple[str | None, float]] = [("cheese", 0.7), ("cheese", 0.6), (None, 0.6), ("cheese", 0.9),
-                                               ("slab", 0.9)]
-    assert cheese_one_move(decided, ["slab"] * 5, squares, confirmed, probs) == 3
-    assert decided[:3] == [("slab", UNSURE), ("slab", UNSURE), ("cheese", UNSURE)]
-    assert decided[3:] == [("cheese", 0.9), ("slab", 0.9)]
-
-
-def test_one_turn_back_a_fork_may_take_one_cheese_where_a_slab_was_turned() -> None:
-    squares = ["a", "b", "c"]
-    confirmed = {"a": "cheese", "b": "cheese", "c": "slab"}
-    probs = _probs([{"-": 0.6, "cheese": 0.4}, {"-": 0.9, "cheese": 0.1}, {"mouse": 0.9}])
-    untouched: list[tuple[str | None, float]] = [(None, 0.6), (None, 0.9), ("slab", 0.9)]
-    assert cheese_one_move(untouched, ["slab"] * 3, squares, confirmed, probs) == 2  # nothing turned: both stay
-    assert [t for t, _ in untouched] == ["cheese", "cheese", "slab"]
-    decided: list[tuple[str | None, float]] = [(None, 0.6), (None, 0.9), ("mouse", 0.9)]
-    assert cheese_one_move(decided, ["slab"] * 3, squares, confirmed, probs) == 1
-    assert decided == [("cheese", UNSURE), (None, 0.9), ("mouse", 0.9)]  # b, the least a cheese, taken
-
-
-def test_one_turn_back_nothing_without_a_position_the_classifier_or_in_a_new_game() -> None:
-    confirmed = {"a": "slab", "b": "cheese"}
-    probs = _probs([{"cheese": 0.7, "slab": 0.3}, {"-": 0.6, "cheese": 0.4}])
-    for args in ((None, probs, False), ({}, probs, False), (confirmed, None, False), (confirmed, probs, True)):
-        decided: list[tuple[str | None, float]] = [("cheese", 0.7), (None, 0.6)]
-        assert cheese_one_move(decided, ["slab", "slab"], ["a", "b"], *args) == 0
-        assert decided == [("cheese", 0.7), (None, 0.6)]
-    decided = [("cheese", 0.7), (None, 0.6)]  # floor / table spots are not this rule's
-    assert cheese_one_move(decided, ["floor", "table"], ["a", "b"], confirmed, probs) == 0
