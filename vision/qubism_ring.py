@@ -350,9 +350,18 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
         step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
     else:
         step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
-    held = _held(step > (noise[:, None] if isinstance(noise, np.ndarray) else noise))
+    held = _held(step > (_below32(noise)[:, None] if isinstance(noise, np.ndarray) else noise))
     cover: np.ndarray = held / step.shape[1]  # the share of angles (``.mean`` of the booleans, bit for bit)
     return cover
+
+
+def _below32(x: np.ndarray) -> np.ndarray:
+    """The largest float32 at most each of ``x`` (float64): a float32 ``s`` exceeds ``x`` exactly when it exceeds
+    this (the next float32 up is above ``x``), so the steps are compared in float32, not cast to float64 in numpy's
+    buffers with each circle's noise copied in beside them."""
+    f = x.astype(np.float32)
+    below: np.ndarray = np.where(f > x, np.nextafter(f, np.float32(-np.inf)), f)
+    return below
 
 
 def _held(ok: np.ndarray) -> np.ndarray:
