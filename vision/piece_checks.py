@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.chop_read import HolePictures, hole_reading, ring_reading
 from vision.piece_looks import _look_distance
-from vision.piece_mix import partly_seen, print_contrast, print_intact, shaded_piece, tinted_light
+from vision.piece_mix import partly_seen, print_intact, shaded_piece, tinted_light
 from vision.piece_shadow import in_shadow
 from vision.piece_spots import SpotFeatures
 
@@ -97,24 +97,7 @@ class SpotChecks(SpotFeatures):
         ref = self.model.centre.get(cls)
         if not np.isfinite(centre) or not ref:
             return False
-        share = self.config.centre_shares.get(self.board.game, self.config.centre_share)
-        return centre < share * self._medians(cls, ref) * self._print_factor(i, cls)
-
-    def _print_factor(self, i: int, cls: str) -> float:
-        """The share of class ``cls``'s learned middle change its colour can make against spot
-        ``i``'s print, against what it makes on the frame's typical (median) spot
-        (``PieceConfig.centre_print``: at least that; 1 for other games or unlearned classes)."""
-        least = self.config.centre_print.get(self.board.game)
-        looks = self.model.looks.get(cls)
-        empty = getattr(self, "_last_look_empty", None)
-        if not least or not looks or empty is None:
-            return 1.0
-        memo: dict[str, tuple[np.ndarray, int, np.ndarray]] = self.__dict__.setdefault("_print_memo", {})
-        hit = memo.get(cls)
-        if hit is None or hit[0] is not empty or hit[1] != len(looks):  # once a frame and class
-            c = print_contrast(np.median(np.asarray(looks, np.float64), axis=0), empty)
-            hit = memo[cls] = (empty, len(looks), np.clip(c / max(float(np.median(c)), 1e-6), least, 1.0))
-        return float(hit[2][i])
+        return centre < self.config.centre_shares.get(self.board.game, self.config.centre_share) * self._medians(cls, ref)
 
     def _centre_too_weak(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray,
                          dist: np.ndarray | None = None) -> bool:

@@ -236,14 +236,6 @@ class PieceConfig:
     covers the raised plane of the square behind it, whose middle changes 0.26-0.57 of a cat's
     there (measured on the second 3-D family, seed 2027: 13 of its 17 empty squares read as
     cats), real cats 0.52 or more (1st percentile over four 3-D sets, 0.64 on the first family)."""
-    centre_print: dict[str, float] = field(default_factory=lambda: {"kilkenny": 0.3})
-    """Games whose learned pieces stood on plain squares: the middle check (``centre_shares``)
-    asks of a spot only the share of a piece's learned change that its colour can make against
-    the print there (``vision.piece_mix.print_contrast``: a green cat on a square printed
-    green changes its middle less than on the plain squares it was learned on), at least this
-    share of it. Kilkenny's mice squares are printed in the colour of the cats that aim at
-    them (second 3-D family seed 3571: a green cat on green print read empty, its middle
-    0.47-0.79 of the 0.82 asked)."""
     colour_share: dict[str, tuple[float, float]] = field(default_factory=lambda: {"kilkenny": (0.7, 0.8)})
     """Games whose pieces all differ in colour from the print: a spot with evidence (>= 1) taken
     for a shadow (``shadow_step_frac``) or for colourless (``min_chroma``) whose chromaticity lies

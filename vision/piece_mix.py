@@ -164,16 +164,3 @@ def drop_hidden(reader: SpotFeatures, image: np.ndarray, pose: BoardPose, plane:
         assert token is not None
         if colour_shares(looks[k], empty[k], names, protos).get(token, (1.0, 0.0))[0] < rule.read_share:
             decided[i] = (None, 0.5)
-
-
-def print_contrast(look: np.ndarray, empty_looks: np.ndarray) -> np.ndarray:
-    """[N] how much a piece of mean look ``look`` would change the middle of each spot whose
-    empty print has look ``empty_looks`` [N, 4] (as ``piece_looks._centre_change`` measures:
-    the largest per-channel log ratio beyond 0.1, from the looks' chromaticity and brightness)."""
-    def rgb(lk: np.ndarray) -> np.ndarray:
-        lk = np.atleast_2d(lk)
-        chroma = np.column_stack([lk[:, 0], lk[:, 1], 1 - lk[:, 0] - lk[:, 1]])
-        return chroma * 3 * np.maximum(np.exp(lk[:, 2:3]) - 0.02, 0)
-    d = np.abs(np.log(rgb(look) + 0.03) - np.log(rgb(empty_looks) + 0.03)).max(axis=1)
-    out: np.ndarray = np.maximum(d - 0.1, 0)
-    return out
