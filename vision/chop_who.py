@@ -17,8 +17,11 @@ the rules; this module adds what one spot's reading cannot say:
   square under the table in the last confirmed position leaves it only by its own move. Where
   the cat is now read on the table top above that square, having come there since (its move did
   not move the mouse), and fewer mice are read than the confirmed position has (the mouse is seen
-  nowhere else), or having stood there already (the turns since were the mice's) and every other
-  mouse of that position is read, it is still there: the pair is reported, the mouse unsure
+  nowhere else) or every other mouse of that position is read where it stood (the move was the
+  cat's; session 30), or having stood there already (the turns since were the mice's) and every
+  other mouse of that position is read, or one other mouse of it is read away from where it
+  stood and a mouse where none stood (the app confirms every move: that mouse made it; session
+  30), it is still there: the pair is reported, the mouse unsure
   (``vision.chop_known.UNSURE``: the cross-check asks). The camera need not see it: the table
   top hides it on a real board, and a mouse beside a cat figurine is mostly hidden by it.
 - **Which mouse is which** (the camera cannot tell mice apart): from the last confirmed position
@@ -99,10 +102,21 @@ def pairs_by_rules(decided: Sequence[tuple[str | None, float]], groups: Sequence
         return []
     had = sum(1 for t in confirmed.values() if base_token(t) == "mouse")
     seen = sum(1 for t, _ in decided if base_token(t) == "mouse")
+    spot = {s: i for i, ids in enumerate(groups) for s in ids}
+    # the confirmed position's other mice not read where they stood (moved, or missed)
+    away = {i: sum(1 for s, t in confirmed.items() if base_token(t) == "mouse" and s != floor
+                   and base_token(decided[spot[s]][0] if s in spot else None) != "mouse") for i, (_, floor) in cats}
+    # a mouse read on a spot where none stood
+    arrived = sum(1 for (t, _), ids in zip(decided, groups)
+                  if base_token(t) == "mouse" and not any(base_token(confirmed.get(s)) == "mouse" for s in ids))
     # the cat came onto the table top over the mouse: its move did not move the mouse, which is
-    # there unless it is seen elsewhere (every mouse read); the cat stood there already: the
-    # turns since were the mice's, so only when every other mouse is read is it the hidden one
-    return [i for i, (top, _) in cats if (seen < had if confirmed.get(top) != "cat" else seen == had - 1)]
+    # there unless it is seen elsewhere (every mouse read), or every other mouse is read where it
+    # stood (the move was the cat's); the cat stood there already: the turns since were the mice's,
+    # so only when every other mouse is read is it the hidden one, or when one other mouse is
+    # read away from where it stood and a mouse where none stood (one move back: that mouse moved)
+    return [i for i, (top, _) in cats if (
+        (seen < had or away[i] == 0) if confirmed.get(top) != "cat"
+        else (seen == had - 1 or (away[i] == 1 and arrived > 0)))]
 
 
 def chop_pairs(reader: Any, decided: Sequence[tuple[str | None, float]], names: Sequence[str],

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.chop_known import UNSURE
-from vision.chop_moved import CAT_REACH, one_move
+from vision.chop_moved import CAT_REACH, mouse_could_reach, one_move
 from vision.chop_squares import CLASSES
 
 Decided = list[tuple[str | None, float]]
@@ -96,3 +96,38 @@ def test_nothing_without_a_position_or_a_classifier_or_in_a_new_game() -> None:
     assert one_move(decided, KINDS, GROUPS, CONFIRMED, None) == 0
     assert one_move(decided, KINDS, GROUPS, CONFIRMED, probs, new=True) == 0
     assert decided == before
+
+
+def test_of_two_new_mice_the_one_a_confirmed_mouse_could_reach_moved() -> None:
+    # mouse 2 left its hole 3,0 (read as the opened hole); mice are read on 1,2 (four steps from
+    # 3,0) and on 5,7 (nine steps, and no slab turned on the way): the classifier likes 5,7 better,
+    # yet only 1,2 is a mouse's move (C2), so 5,7 is something else
+    decided: Decided = [("mouse", 0.9), ("hole", 0.8), ("mouse", 0.9), ("mouse", 0.6), ("cat", 0.9),
+                        ("mouse", 0.8), (None, 0.9), ("mouse", 0.7)]
+    probs = _flat({0: 0.9, 2: 0.9, 3: 0.5, 5: 0.8, 7: 0.7})
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, probs) == 1
+    assert decided[3] == ("mouse", 0.6) and decided[7] == (None, UNSURE)
+
+
+def test_a_mouse_reaches_four_steps_around_pieces_or_farther_past_a_turned_slab() -> None:
+    assert mouse_could_reach(CONFIRMED, "3,0", "1,2")  # 3,0 2,0 2,1 2,2 1,2
+    assert not mouse_could_reach(CONFIRMED, "3,0", "3,4")  # the cat on 3,2 makes it six steps
+    assert not mouse_could_reach({**CONFIRMED, "3,2": "cheese"}, "3,0", "3,4")  # a face-up cheese too
+    assert mouse_could_reach({k: v for k, v in CONFIRMED.items() if k != "3,2"}, "3,0", "3,4")  # four steps once it is gone
+    up = {k: v for k, v in CONFIRMED.items() if k != "3,2"}
+    assert mouse_could_reach({**up, "top:3,2": "cat"}, "3,0", "3,4")  # the cat up on the table
+    slab = {**CONFIRMED, "2,1": "slab"}
+    assert not mouse_could_reach(slab, "3,0", "5,7", {"2,1": "slab"})
+    assert mouse_could_reach(slab, "3,0", "5,7", {"2,1": None})  # +1 / +2 / arrow turned on 2,1 (C5)
+
+
+def test_of_two_mice_read_missing_the_one_the_new_mouse_is_a_move_from_left() -> None:
+    # mice 1 (0,3) and 2 (3,0) both read as their holes, a new mouse on 0,5: two steps from 0,3,
+    # eight from 3,0. The classifier finds 0,3 likelier a mouse than 3,0, yet mouse 1 is the one
+    # that moved (C2): 3,0 is read back as the mouse, 0,3 stays the opened hole
+    groups = [*GROUPS[:7], ["0,5"]]
+    decided: Decided = [("hole", 0.8), ("hole", 0.8), ("mouse", 0.9), (None, 0.9), ("cat", 0.9),
+                        ("mouse", 0.8), (None, 0.9), ("mouse", 0.9)]
+    probs = _flat({0: 0.3, 1: 0.1, 2: 0.9, 5: 0.8, 7: 0.9})
+    assert one_move(decided, KINDS, groups, CONFIRMED, probs) == 1
+    assert decided[1] == ("mouse", UNSURE) and decided[0] == ("hole", 0.8)
