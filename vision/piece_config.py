@@ -23,11 +23,6 @@ class BehindRule:
     planes: tuple[float, ...] = (0.6, 0.75, 0.9)
     learn_share: float = 0.8
     read_share: float = 0.3
-    shadow_share: float = 0.6
-    """A spot that lies where the start's light left its shadows (``ShadowLooks``) is still a
-    piece when its heads' plane shows at least this share of that piece's colour: a shadow lies
-    on the paper (third family seed 4572: a group's blue cats read as the start's shadows showed
-    0.67-0.88 there; they were the only spots the shadow rule emptied on three dev sets)."""
 
 
 @dataclass(frozen=True)

@@ -131,21 +131,6 @@ def learn_head(reader: SpotFeatures, image: np.ndarray, pose: BoardPose, known: 
     return head_plane(shares, rule.learn_share)
 
 
-def heads_shown(reader: SpotFeatures, image: np.ndarray, pose: BoardPose, plane: float,
-                read: dict[int, tuple[str, float]], names: list[str], protos: np.ndarray,
-                rule: BehindRule) -> list[int]:
-    """Of the spots ``read`` as a piece (spot -> (token, confidence)), those that show at least
-    the rule's ``shadow_share`` of that piece's colour in the heads' ``plane``: a figure stands
-    there; a shadow lies on the paper and does not reach up (none before the heads' plane is
-    learned)."""
-    if plane <= 0 or not read:
-        return []
-    spots = sorted(read)
-    looks, empty = reader.looks_at(image, pose, plane * reader.cell_mm, spots)
-    return [i for k, i in enumerate(spots)
-            if colour_shares(looks[k], empty[k], names, protos).get(read[i][0], (0.0, 0.0))[0] >= rule.shadow_share]
-
-
 def drop_hidden(reader: SpotFeatures, image: np.ndarray, pose: BoardPose, plane: float,
                 decided: list[tuple[str | None, float]], names: list[str], protos: np.ndarray,
                 rule: BehindRule) -> None:

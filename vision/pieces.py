@@ -76,7 +76,7 @@ from vision.piece_looks import (DEFAULT_LOOKS, INNER, LOOK_SCALE, NFEAT, WINDOW,
                                 _centre_change, _detrend, _look_distance, _look_features, _smooth,
                                 _step_fraction, _step_masks, appearance)
 from vision.piece_checks import SpotChecks
-from vision.piece_mix import drop_hidden, heads_shown, learn_head
+from vision.piece_mix import drop_hidden, learn_head
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_shadow import learn_shadows
 from vision.piece_cubes import CubeSpots
@@ -223,7 +223,6 @@ class BoardReader(CubeSpots, SpotChecks):
             if len(cand):
                 step_frac[cand] = _step_fraction(self._last_patches[cand], self._last_empty_patches[cand])
         holes = frame_holes(self, pose, patches) if self._chop_kinds else None  # once for rules and features
-        shadowed: dict[int, tuple[str, float]] = {}  # spots read empty as a learned shadow: the cat they were read as
         for i, ids in enumerate(self.groups):
             occ_conf = float(1 / (1 + math.exp(-4 * (score[i] - 1))))
             if self._never_empty[i] and names:
@@ -258,7 +257,6 @@ class BoardReader(CubeSpots, SpotChecks):
                 elif self._tinted(i, looks[i], best, float(d[0]), names, protos):
                     token, conf = None, 0.6  # tinted towards a cat's colour, no piece's shading
                 elif self._shadowed(i, looks[i], float(d[0])):
-                    shadowed[i] = (token, conf)  # its head may still show (vision.piece_mix.heads_shown)
                     token, conf = None, 0.6  # where this light's learned shadows lie (vision.piece_shadow)
                 if best == "pawn:white" and "cube" in names and "cube" not in self.model.looks:
                     # no cube learned yet (Qubism starts without): a clear arrow at a cube's top is one
@@ -274,9 +272,6 @@ class BoardReader(CubeSpots, SpotChecks):
                                  and not self._centre_weak_for(i, k)]
                         token, conf = (other[0], 0.5 * conf / max(aconf, 0.05)) if other else (None, 0.5)
             decided.append((token, conf))
-        if shadowed and (rule := cfg.behind.get(self.board.game)) is not None:  # a shadow has no head
-            for i in heads_shown(self, img, pose, self.model.head_plane, shadowed, names, protos, rule):
-                decided[i] = shadowed[i]
         self._frame_looks(score, looks, decided, names, protos)
         looked = list(decided)  # before the counts: a pawn the cube stage takes comes back (CubeSpots._pawns_back)
         self._counts(score, looks, names, protos, decided, step_frac, img, pose)
