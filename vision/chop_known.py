@@ -123,19 +123,13 @@ def follow_confirmed(decided: list[tuple[str | None, float]], kinds: Sequence[st
         if base_token(token) in now:
             continue
         now &= {"cheese", "-"}  # a slab or a cheese was seen: something flat, not a figure
-        if base_token(confirmed.get(sq)) == "cheese" and not _fork_took(probs, i):
+        if base_token(confirmed.get(sq)) == "cheese":
             decided[i] = ("cheese", UNSURE)  # the face-up cheese stays where it lay (C5)
         else:
             decided[i] = likeliest_allowed(None if probs is None else probs[i], now, UNSURE)
         n += 1
     return n + _cheese_stays(decided, kinds, squares, confirmed, probs) + _no_mouse_back(
         decided, kinds, squares, confirmed, probs)
-
-
-def _fork_took(probs: np.ndarray | None, i: int) -> bool:
-    """A slab read where a face-up cheese lay: the cheese gone (a fork, C5) when the classifier
-    gives the floor more than the cheese there."""
-    return probs is not None and float(probs[i][CLASSES.index("-")]) > float(probs[i][CLASSES.index("cheese")])
 
 
 def mouse_stays_on_hole(decided: list[tuple[str | None, float]], kinds: Sequence[str], squares: Sequence[str],

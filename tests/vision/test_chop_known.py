@@ -272,14 +272,3 @@ def test_a_mouse_kept_on_its_hole_needs_a_confirmed_position_and_the_classifier_
     laid = [("hole", 0.7)] + [("slab", 0.95)] * 8  # the slabs laid again where none lay: a new game
     assert mouse_stays_on_hole(list(laid), kinds, squares, {"3,0": "mouse:1"}, probs, 0.05) == 0
     assert mouse_stays_on_hole(list(decided), kinds, squares, {"3,0": "mouse:1"}, probs, 0.05) == 1
-
-
-def test_a_slab_read_where_a_cheese_lay_is_the_floor_where_the_classifier_sees_the_floor_over_the_cheese() -> None:
-    """C5: a fork takes a face-up cheese; a slab read there is the cheese only while the classifier
-    gives the cheese at least the floor."""
-    squares = ["1,1", "1,2"]
-    confirmed = {"1,1": "cheese", "1,2": "cheese"}
-    probs = _probs([{"slab": 0.67, "-": 0.27, "cheese": 0.01}, {"slab": 0.6, "cheese": 0.3, "-": 0.1}])
-    decided: list[tuple[str | None, float]] = [("slab", 0.67), ("slab", 0.6)]
-    assert follow_confirmed(decided, ["slab"] * 2, squares, confirmed, probs) == 2
-    assert decided == [(None, UNSURE), ("cheese", UNSURE)]
