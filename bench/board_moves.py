@@ -143,6 +143,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--dir", required=True, help="the set (rendered by bench/board.py, Chop! Chop! alone)")
     ap.add_argument("--count-3d", type=int, default=48)
+    ap.add_argument("--games", default="chopchop", help="the games the third family's set was rendered "
+                    "with (its plan numbers the scenes): 'all' for a four-game set (--dir may hold its "
+                    "Chop! Chop! scenes alone)")
     ap.add_argument("--save", default="", help="write each scene's reading here (JSON)")
     ap.add_argument("--readings", default="", help="judge these saved readings instead of reading the set")
     ap.add_argument("--threshold", type=float, default=THRESHOLD)
@@ -150,7 +153,7 @@ def main() -> int:
     from bench.board_lastmove import _scenes, third_family_plays
 
     if a.renderer == "3d-c":
-        raw = third_family_plays(a.count_3d, a.seed, ["chopchop"])
+        raw = third_family_plays(a.count_3d, a.seed, None if a.games == "all" else a.games.split(","))
     elif a.plays:
         import pickle
 
@@ -169,7 +172,8 @@ def main() -> int:
     for sc in _scenes(Path(a.dir)):
         if raw.get(str(sc["file"]), (None, None))[1] != sc["squares"]:
             ap.error(f"{a.dir}: {sc['file']} is not the scene seed {a.seed} plays")
-    plays = {f: play for f, (play, _) in raw.items() if play is not None}
+    in_set = {str(sc["file"]) for sc in _scenes(Path(a.dir))}  # a four-game plan: the set's own scenes
+    plays = {f: play for f, (play, _) in raw.items() if play is not None and f in in_set}
     if a.readings:
         got = json.loads(Path(a.readings).read_text(encoding="utf-8"))
         readings = {f: {s: (t, c) for s, (t, c) in sq.items()} for f, sq in got.items()}
