@@ -53,9 +53,17 @@ def tap_scrolled(widget: Any) -> None:
     parent = widget.parent
     while parent is not None and not isinstance(parent, ScrollView):
         parent = parent.parent
-    if parent is not None:  # scrolled into view first, as a finger would
+    pump(2)  # a list just laid out again (rules shut, a question closed) settles first
+    for _ in range(5):  # scrolled into view first, as a finger would, until its centre shows
+        if parent is None:
+            break
         parent.scroll_to(widget, animate=False)
-    pump(2)
+        pump(2)
+        x, y = widget.to_window(*widget.center)
+        x0, y0 = parent.to_window(parent.x, parent.y)
+        x1, y1 = parent.to_window(parent.right, parent.top)
+        if x0 <= x <= x1 and y0 <= y <= y1:
+            break
     touch = UnitTestTouch(*widget.to_window(*widget.center))
     touch.touch_down()
     end = time.monotonic() + 0.3
