@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.group_reads import cube_counts
+from tests.vision.group_reads import cube_counts, need_photo_tables
 from tests.vision.test_qubism_needle import CHEVRON, NEEDLE, PLAIN_NEEDLE, TURNS, Polys, _face
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
@@ -72,6 +72,7 @@ def test_fletched_arrows_rendered_are_read(tmp_path: Path) -> None:
     """The third family's seed 4027, group 4 (lacquer cubes, white stickers, thin fletched arrows;
     not one of the development sets' groups), 4 scenes: every arrow asked before."""
     (tmp_path / "images").mkdir()
+    need_photo_tables()  # the scenes measured were drawn with the photo tables
     scenes = write_c_group(tmp_path, "qubism", 4, 4, 0, 4027)
     group = [(load_image(tmp_path / sc["file"]).image, dict(sc["squares"])) for sc in scenes]
     board = board_for("qubism")
