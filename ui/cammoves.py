@@ -77,8 +77,8 @@ def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_
 
 
 def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False) -> None:
-    """UI thread: one move offered by one touch (the ways of one move: one touch per way), or two
-    or more named for the players to make."""
+    """UI thread: one move offered by one touch (the ways of one move, ``paths`` as
+    ``CameraMoves.paths``: one touch per way), or two or more named for the players to make."""
     from companion.proposals import describe
 
     seats = getattr(screen.session, "seats", None)
@@ -86,10 +86,8 @@ def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False) -> Non
     if len(moves) == 1:
         screen.offer_camera_move(moves[0], said[0])
         return
-    from vision.chop_who import one_move_paths
-
     # one move, several ways onto its slab, its end read sure (CameraMoves.paths): pick the way
-    if paths and one_move_paths(moves):
+    if paths:
         words = screen.session.game.square_words
         screen.offer_camera_paths(moves, said, _("The camera sees a move onto {square} but not which way it "
                                                  "came: pick the way.").format(square=words(moves[0].to)))

@@ -125,9 +125,9 @@ def one_move(decided: list[tuple[str | None, float]], kinds: Sequence[str], grou
         drop, back = fresh, gone  # the cat moved: no mouse did
     else:  # at most one mouse moved: one new square, one left
         read_now = {s: t for s, (t, _) in zip(squares, decided)}
-        legal = [i for i in fresh if any(mouse_could_reach(confirmed, squares[o], squares[i], read_now)
-                                         for o in gone or stood)]
         if len(fresh) > 1:  # the likeliest of those a confirmed mouse could reach, else of all
+            legal = [i for i in fresh if any(mouse_could_reach(confirmed, squares[o], squares[i], read_now)
+                                             for o in gone or stood)]
             pool = legal or fresh
             pool.sort(key=lambda i: -p[i, m])
             drop = [i for i in fresh if i != pool[0]]

@@ -222,7 +222,6 @@ class CameraMoves:
         return len(self.actions) == 1
 
 
-
 def one_move_paths(actions: Sequence[Any]) -> bool:
     """Two or more moves of one piece onto one square that differ only in the square it stepped
     on from (``Move.via``): the same pieces end on the same squares, and passing over slabs,
