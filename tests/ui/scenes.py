@@ -237,22 +237,24 @@ def _chopchop_camera_move(two: bool) -> Callable[[Any], Any]:
     return build
 
 
+def two_ways(state: Any) -> list[Any]:
+    """Two ways of one Chop! Chop! piece onto one square (``Move.via`` apart), or []."""
+    if state.is_chance():
+        return []
+    moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.via]
+    return next(([a, b] for a in moves for b in moves if a.piece == b.piece and a.to == b.to
+                 and a.via < b.via), [])
+
+
 def _chopchop_camera_paths(app: Any) -> Any:
     """The camera sees one move onto a slab square but not which way it came (``ui.cammoves``:
     ``CameraMoves.paths``): one touch per way."""
     from ui import cammoves
 
-    def ways(state: Any) -> list[Any]:
-        if state.is_chance():
-            return []
-        moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.via]
-        return next(([a, b] for a in moves for b in moves if a.piece == b.piece and a.to == b.to
-                     and a.via < b.via), [])
-
-    _chopchop_until(app, lambda state: bool(ways(state)))
+    _chopchop_until(app, lambda state: bool(two_ways(state)))
     pump(6)  # the game settled (a camera watcher stopping clears the camera's offers)
     state = app.session.state
-    cammoves.offer(app.game_screen, state, ways(state), paths=True)
+    cammoves.offer(app.game_screen, state, two_ways(state), paths=True)
     pump(3)  # the offer's wrapped lines take a frame or two to settle its height
     return None
 

@@ -6,6 +6,7 @@ mice look alike), and the game changes only when the players touch the offer."""
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 from tests.ui.helpers import pump, small_text, small_touch_targets, tap, texts, wait_for
+from tests.ui.scenes import two_ways
 from tests.ui.test_camera_play import _watching_app
 from vision.synth.board3d_play import random_action
 
@@ -194,6 +196,24 @@ def test_a_face_up_cheese_of_a_confirmed_position_teaches_the_reader_its_look_ke
     assert token == "cheese" and conf >= 0.6  # and with the classifier, as the app reads
 
 
+def _two_mice_to_one_square(state: Any) -> list[Any]:
+    moves = [a for a in state.legal_actions() if type(a).__name__ == "Move"]
+    return next(([a, b] for a in moves for b in moves if a.piece != b.piece and a.to == b.to), [])
+
+
+def _play_until(app: Any, rng: np.random.Generator, pick: Callable[[Any], list[Any]]) -> list[Any]:
+    """Seeded legal play (``_play``) until a player's turn where ``pick(state)`` finds something
+    (300 actions at most): what it found, or []."""
+    for _ in range(300):
+        state = app.session.state
+        if not state.is_chance():
+            found = pick(state)
+            if found:
+                return found
+        app.session.apply(_play(state.clone(), rng))
+    return []
+
+
 def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make_app: Any) -> None:
     from ui.cammoves import MOVE_KIND
 
@@ -203,15 +223,7 @@ def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make
     rng = np.random.default_rng(3)
     try:
         assert wait_for(lambda: app.camera_watch.running, timeout=5)
-        pair: list[Any] = []
-        for _ in range(300):  # seeded legal play to a turn where two mice may go to one square
-            state = app.session.state
-            if not state.is_chance():
-                moves = [a for a in state.legal_actions() if type(a).__name__ == "Move"]
-                pair = next(([a, b] for a in moves for b in moves if a.piece != b.piece and a.to == b.to), [])
-                if pair:
-                    break
-            app.session.apply(_play(state.clone(), rng))
+        pair = _play_until(app, rng, _two_mice_to_one_square)  # a turn where two mice may go to one square
         assert pair
         turns = len(app.session.turns)
         app.bridge.post(MOVE_KIND, app.camera_watch._gen, pair)  # the camera's reading fits both
@@ -237,16 +249,7 @@ def test_the_ways_of_one_move_onto_a_slab_are_offered_one_touch_each_and_the_way
     rng = np.random.default_rng(3)
     try:
         assert wait_for(lambda: app.camera_watch.running, timeout=5)
-        ways: list[Any] = []
-        for _ in range(300):  # seeded legal play to a turn with two ways onto one slab square
-            state = app.session.state
-            if not state.is_chance():
-                moves = [a for a in state.legal_actions() if type(a).__name__ == "Move" and a.via]
-                ways = next(([a, b] for a in moves for b in moves
-                             if a.piece == b.piece and a.to == b.to and a.via < b.via), [])
-                if ways:
-                    break
-            app.session.apply(_play(state.clone(), rng))
+        ways = _play_until(app, rng, two_ways)  # a turn with two ways onto one slab square
         assert ways
         turns = len(app.session.turns)
         app.bridge.post(MOVE_KIND, app.camera_watch._gen, ways, False)  # both fit, the end read unsure
