@@ -207,16 +207,18 @@ def _grid_best(stack: _Stack, crops: np.ndarray, noise: np.ndarray, rule: RingRu
     """``(cover, x, y, r, tone)`` of the most closed circle of ``RingRule.grid_*``'s grid on each of the stacked
     ``crops`` (either tone), refined over the circles a pixel around it (``_NEAR``). Coarse to fine: every circle's
     cover on every ``grid_coarse``-th angle (one sampling for both tones, in one remap of maps kept between calls), the
-    ``grid_keep`` most closed of each crop then at all angles (``_covers``), the best refined."""
+    ``grid_keep`` most closed of each crop then at all angles (``_covers``), the best refined. The coarse maps' rows
+    ring by ring (``_grid_maps``: each ring's samples of a crop one contiguous block, no buffered copies of strided
+    ones) and their x kept tiled for as many crops (``_grid_x``); the same samples as session 30's circle by circle."""
     grid, maps = _grid_maps(rule)
     per = 2 * len(grid)
     keep = min(rule.grid_keep, per)
-    mx = np.broadcast_to(maps[0], (len(crops), *maps[0].shape)).reshape(-1, maps[0].shape[1])
+    mx = _grid_x(rule, len(crops))
     my = (maps[1][None] + (crops * stack.tall).astype(np.float32)[:, None, None]).reshape(-1, maps[1].shape[1])  # each crop's rows
-    v = cv2.remap(stack.image, mx, my, cv2.INTER_LINEAR).reshape(len(crops), len(grid), 3, -1)
-    on, inner, outer = v[:, :, 0], v[:, :, 1], v[:, :, 2]
+    v = cv2.remap(stack.image, mx, my, cv2.INTER_LINEAR).reshape(len(crops), 3, len(grid), -1)
+    on, inner, outer = v[:, 0], v[:, 1], v[:, 2]  # each [crops, circles, angles], a crop's contiguous
     limit = noise[crops, None, None].astype(np.float32)
-    coarse = np.concatenate([_held(np.minimum(inner, outer) - on > limit), _held(on - np.maximum(inner, outer) > limit)],
+    coarse = np.concatenate([_held_few(np.minimum(inner, outer) - on > limit), _held_few(on - np.maximum(inner, outer) > limit)],
                             axis=1)  # [crops, per]
     hope = np.max(coarse, axis=1) >= rule.grid_gate * v.shape[3]  # the rest: no circle near closing
     out: list[tuple[float, float, float, float, int]] = [(0.0, 0.0, 0.0, 0.0, 0)] * len(crops)
@@ -244,11 +246,21 @@ def _grid_best(stack: _Stack, crops: np.ndarray, noise: np.ndarray, rule: RingRu
 
 
 _GRID: dict[RingRule, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = {}
+_GRID_X: dict[RingRule, np.ndarray] = {}
+
+
+def _grid_x(rule: RingRule, crops: int) -> np.ndarray:
+    """``_grid_maps``' x map one under the other for ``crops`` crops (a view of a tiling kept for at least as many)."""
+    x = _grid_maps(rule)[1][0]
+    if rule not in _GRID_X or _GRID_X[rule].shape[0] < crops * x.shape[0]:
+        _GRID_X[rule] = np.tile(x, (max(crops, 16), 1))
+    return _GRID_X[rule][:crops * x.shape[0]]
 
 
 def _grid_maps(rule: RingRule) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """``RingRule.grid_*``'s circles (x, y, r: crop pixels, [circles, 3]) and the maps (x, y) that sample each on its
-    ring and its two neighbours at every ``grid_coarse``-th angle in the first crop of a ``_Stack``."""
+    ring and its two neighbours at every ``grid_coarse``-th angle in the first crop of a ``_Stack``: a row a circle's
+    ring, every circle's ring first, then every inner neighbour, then every outer one ([3 * circles, angles])."""
     if rule not in _GRID:
         c = (SIDE - 1) / 2
         xs = np.arange(c - rule.grid_reach, c + rule.grid_reach + 1e-6, rule.grid_step)
@@ -257,9 +269,9 @@ def _grid_maps(rule: RingRule) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray
         grid = np.array([(x, y, r) for x in xs for y in xs for r in rs])
         ring = grid[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])
         cos, sin = _COS[::rule.grid_coarse], _SIN[::rule.grid_coarse]
-        mx = (grid[:, 0, None, None] + _STACK_PAD + ring[:, :, None] * cos).astype(np.float32).reshape(len(grid) * 3, -1)
-        my = (grid[:, 1, None, None] + _STACK_PAD + ring[:, :, None] * sin).astype(np.float32).reshape(len(grid) * 3, -1)
-        _GRID[rule] = (grid, (mx, my))
+        mx = (grid[:, 0, None, None] + _STACK_PAD + ring[:, :, None] * cos).astype(np.float32)  # [circles, 3, angles]
+        my = (grid[:, 1, None, None] + _STACK_PAD + ring[:, :, None] * sin).astype(np.float32)
+        _GRID[rule] = (grid, tuple(np.ascontiguousarray(m.transpose(1, 0, 2)).reshape(len(grid) * 3, -1) for m in (mx, my)))
     return _GRID[rule]
 
 
@@ -340,19 +352,70 @@ def _noise(g: np.ndarray) -> float:
 def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: float | np.ndarray,
             rule: RingRule) -> np.ndarray:
     """The cover of each circle (rows of ``cand``: x, y, radius; ``tone`` and ``noise`` one for all or one a
-    circle), sampled in one remap."""
-    ring = cand[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])  # [k, 3] radii
-    mx = (cand[:, 0, None, None] + ring[:, :, None] * _COS).astype(np.float32).reshape(len(cand) * 3, -1)
-    my = (cand[:, 1, None, None] + ring[:, :, None] * _SIN).astype(np.float32).reshape(len(cand) * 3, -1)
-    v = np.asarray(cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)).reshape(len(cand), 3, -1)
-    on, inner, outer = v[:, 0], v[:, 1], v[:, 2]
-    if isinstance(tone, np.ndarray):
-        step = np.where(tone[:, None] < 0, np.minimum(inner, outer) - on, on - np.maximum(inner, outer))
+    circle), sampled in one remap. The maps are ``(x + r cos).astype(float32)``, ``(y + r sin)...`` of each circle's
+    three radii ``r`` as before, built without numpy's broadcast copies: every ``r cos``, ``r sin`` a row of a table
+    kept for radii on the half pixels (``_by_half``; the same float64 products), the centres repeated. The dark
+    circles' steps and the light ones' are taken apart (each its own difference, not both and a choice)."""
+    n = len(cand)
+    if n == 0:
+        return np.zeros(0)
+    order = None
+    if isinstance(tone, np.ndarray):  # the dark circles first, then the light
+        order = np.argsort(tone, kind="stable")
+        dark = int(np.count_nonzero(tone < 0))
+        cand = cand[order]
+        if isinstance(noise, np.ndarray):
+            noise = noise[order]
     else:
-        step = np.minimum(inner, outer) - on if tone < 0 else on - np.maximum(inner, outer)
-    held = _held(step > (_below32(noise)[:, None] if isinstance(noise, np.ndarray) else noise))
-    cover: np.ndarray = held / step.shape[1]  # the share of angles (``.mean`` of the booleans, bit for bit)
+        dark = n if tone < 0 else 0
+    angles = len(_COS)
+    ring = (cand[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])).ravel()  # [3n]: on, inner, outer radii
+    rx, ry = _ring_rows(ring)
+    rx += np.repeat(cand[:, 0], 3 * angles).reshape(rx.shape)
+    ry += np.repeat(cand[:, 1], 3 * angles).reshape(ry.shape)
+    v = np.asarray(cv2.remap(g, rx.astype(np.float32), ry.astype(np.float32), cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)).reshape(n, 3, angles)
+    step = np.empty((n, angles), np.float32)
+    if dark:
+        d = v[:dark]
+        np.subtract(np.minimum(d[:, 1], d[:, 2]), d[:, 0], out=step[:dark])
+    if dark < n:
+        lit = v[dark:]
+        np.subtract(lit[:, 0], np.maximum(lit[:, 1], lit[:, 2]), out=step[dark:])
+    if isinstance(noise, np.ndarray):
+        held = _held(step > np.repeat(_below32(noise), angles).reshape(n, angles))
+    else:
+        held = _held(step > noise)
+    if order is not None:
+        back = np.empty_like(held)
+        back[order] = held
+        held = back
+    cover: np.ndarray = held / angles  # the share of angles (``.mean`` of the booleans, bit for bit)
     return cover
+
+
+_HALVES: list[np.ndarray] = [np.zeros((2, 0, len(_COS)))]
+_HALVES_MOST = 4096
+"""The table of ``_by_half`` holds radii up to this many half pixels (a larger radius is multiplied out)."""
+
+
+def _by_half(most: int) -> np.ndarray:
+    """``r cos``, ``r sin`` of every angle for the radii ``r`` = 0, 0.5, 1, ... (at least up to ``most`` half
+    pixels): [2, radii, 64] float64, kept."""
+    if _HALVES[0].shape[1] <= most:
+        r = np.arange(max(most + 1, 2 * _HALVES[0].shape[1], 128)) * 0.5
+        _HALVES[0] = np.stack([np.multiply.outer(r, _COS), np.multiply.outer(r, _SIN)])
+    return _HALVES[0]
+
+
+def _ring_rows(ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``r cos``, ``r sin`` of every angle for each radius of ``ring`` ([len(ring), 64] float64 each, new arrays):
+    taken from ``_by_half``'s table where every radius is a whole number of half pixels (the same products)."""
+    half = (ring * 2).astype(np.intp)
+    if half.min() >= 0 and half.max() <= _HALVES_MOST and np.array_equal(half * 0.5, ring):
+        table = _by_half(int(half.max()))
+        return table[0].take(half, axis=0), table[1].take(half, axis=0)
+    return np.multiply.outer(ring, _COS), np.multiply.outer(ring, _SIN)
 
 
 def _below32(x: np.ndarray) -> np.ndarray:
@@ -368,6 +431,25 @@ def _held(ok: np.ndarray) -> np.ndarray:
     """How many of the last axis hold (``np.count_nonzero(ok, axis=-1)``, without its cast to 64-bit integers:
     at most 64 angles, counted in bytes)."""
     held: np.ndarray = np.ascontiguousarray(ok).view(np.uint8).sum(axis=-1, dtype=np.uint8)
+    return held
+
+
+_BYTES = np.uint64(0x0101010101010101)
+
+
+def _held_few(ok: np.ndarray) -> np.ndarray:
+    """``_held`` of booleans along a last axis of 8 to 255, a multiple of 8 (the grid's coarse angles, 16): eight
+    booleans a 64-bit word, the words of a row added (no byte carries: each byte at most the row's words), then the
+    eight bytes of the sum by one multiplication (its top byte; every partial sum at most the row's length); numpy's
+    reduction along a short axis costs more a row than its values. Another length: ``_held``."""
+    n = ok.shape[-1]
+    if n % 8 or not 8 <= n <= 255:
+        return _held(ok)
+    words = np.ascontiguousarray(ok).view(np.uint64)  # [..., n / 8]
+    total = words[..., 0].copy()
+    for j in range(1, n // 8):
+        total += words[..., j]
+    held: np.ndarray = ((total * _BYTES) >> np.uint64(56)).astype(np.uint8)
     return held
 
 
