@@ -271,7 +271,8 @@ def _grid_maps(rule: RingRule) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray
         cos, sin = _COS[::rule.grid_coarse], _SIN[::rule.grid_coarse]
         mx = (grid[:, 0, None, None] + _STACK_PAD + ring[:, :, None] * cos).astype(np.float32)  # [circles, 3, angles]
         my = (grid[:, 1, None, None] + _STACK_PAD + ring[:, :, None] * sin).astype(np.float32)
-        _GRID[rule] = (grid, tuple(np.ascontiguousarray(m.transpose(1, 0, 2)).reshape(len(grid) * 3, -1) for m in (mx, my)))
+        by_ring = [np.ascontiguousarray(m.transpose(1, 0, 2)).reshape(len(grid) * 3, -1) for m in (mx, my)]
+        _GRID[rule] = (grid, (by_ring[0], by_ring[1]))
     return _GRID[rule]
 
 
