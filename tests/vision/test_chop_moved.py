@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.chop_known import UNSURE
-from vision.chop_moved import CAT_REACH, mouse_could_reach, one_move
+from vision.chop_moved import CAT_REACH, cat_could_reach, cat_reach, mouse_could_reach, one_move
 from vision.chop_squares import CLASSES
 
 Decided = list[tuple[str | None, float]]
@@ -73,18 +73,57 @@ def test_two_confirmed_mice_read_missing_one_left_the_other_stayed() -> None:
 def test_a_cat_read_farther_than_a_cat_move_is_not_taken_for_its_move() -> None:
     # the cat read on 5,7, seven steps from 3,2 (a cat moves at most CAT_REACH): a mouse read as
     # the cat is likelier, so the mice are read as one mouse's move: the new mouse on 1,2 and the
-    # mouse of 3,0 read as the opened hole (it left) both stand
+    # mouse of 3,0 read as the opened hole (it left) both stand; 5,7 is not the cat (session 31:
+    # its square read empty and no square it could reach backs it, it is read nowhere, asked)
     assert 2 + 5 > CAT_REACH
     decided: Decided = [("mouse", 0.9), ("hole", 0.8), ("mouse", 0.9), ("mouse", 0.9), (None, 0.9),
                         ("mouse", 0.8), (None, 0.9), ("cat", 0.8)]
     before = list(decided)
-    assert one_move(decided, KINDS, GROUPS, CONFIRMED, _flat({0: 0.9, 1: 0.2, 2: 0.9, 3: 0.9, 5: 0.8})) == 0
-    assert decided == before
+    assert one_move(decided, KINDS, GROUPS, CONFIRMED, _flat({0: 0.9, 1: 0.2, 2: 0.9, 3: 0.9, 5: 0.8})) == 1
+    assert decided[7] == (None, UNSURE) and decided[:7] == before[:7]
     # the same reading with the cat on 4,2, next to 3,2: the cat moved, so no mouse did
     near = [["0,3"], ["3,0"], ["1,1"], ["1,2"], ["3,2"], ["4,6"], ["top:2,3", "2,3"], ["4,2"]]
     moved = list(before)
     assert one_move(moved, KINDS, near, CONFIRMED, _flat({0: 0.9, 1: 0.2, 2: 0.9, 3: 0.9, 5: 0.8})) == 2
     assert moved[3] == (None, UNSURE) and moved[1] == ("mouse", UNSURE)
+
+
+def test_the_cat_reaches_by_the_engines_paths() -> None:
+    # one to three steps (C2) over the floor and the table top, never under the table or into a
+    # hole (C3), never through a mouse (it may end on one, C6) or onto a face-up cheese
+    assert cat_could_reach(CONFIRMED, "3,2", "top:2,3")  # 3,2 2,2 top:2,3
+    assert cat_could_reach(CONFIRMED, "3,2", "1,1")  # onto mouse 3, three steps
+    assert not cat_could_reach(CONFIRMED, "3,2", "2,3")  # under the table
+    assert not cat_could_reach(CONFIRMED, "3,2", "3,0")  # a hole
+    assert not cat_could_reach(CONFIRMED, "3,2", "5,7")  # seven steps
+    boxed = {"0,0": "cat", "0,1": "mouse:1", "1,0": "mouse:2"}
+    assert cat_could_reach(boxed, "0,0", "0,1") and not cat_could_reach(boxed, "0,0", "0,2")  # not through a mouse
+    assert not cat_could_reach({**CONFIRMED, "2,2": "cheese", "4,2": "cheese", "3,1": "cheese"}, "3,2", "1,2")
+    slab = {**boxed, "0,1": "slab"}
+    assert not cat_could_reach(slab, "0,0", "4,4", {"0,1": "slab"})
+    assert cat_could_reach(slab, "0,0", "4,4", {"0,1": None})  # a +1 / +2 / arrow turned on 0,1 (C5)
+    assert cat_reach(boxed, "0,0") == {"0,1", "1,0"}
+
+
+def test_a_cat_read_where_it_could_not_go_stands_where_a_figure_still_is() -> None:
+    # the cat of 0,0 is boxed in by mice 1 and 2 (0,1, 1,0): read on 0,2, two steps away, it was
+    # read off its square (base: taken for its move, so the new mouse on 1,2 was dropped); the
+    # classifier sees a figure on 0,0 still: the cat stayed there, and mouse 3's move 2,2 -> 1,2 stands
+    groups = [["0,0"], ["0,1"], ["1,0"], ["0,2"], ["2,2"], ["1,2"]]
+    kinds = ["floor"] * 6
+    boxed = {"0,0": "cat", "0,1": "mouse:1", "1,0": "mouse:2", "2,2": "mouse:3"}
+    decided: Decided = [("mouse", 0.7), ("mouse", 0.9), ("mouse", 0.9), ("cat", 0.8), (None, 0.9), ("mouse", 0.9)]
+    probs = _probs([{"mouse": 0.6, "cat": 0.3, "-": 0.1}, {"mouse": 0.9, "-": 0.1}, {"mouse": 0.9, "-": 0.1},
+                    {"cat": 0.8, "-": 0.2}, {"-": 1.0}, {"mouse": 0.9, "-": 0.1}])
+    assert one_move(decided, kinds, groups, boxed, probs) == 2
+    assert decided[0] == ("cat", UNSURE) and decided[3] == (None, UNSURE)
+    assert decided[5] == ("mouse", 0.9) and decided[4] == (None, 0.9)  # the mouse's move kept
+    # its square read empty: the cat went where it could and the classifier backs it (onto mouse 1, C6)
+    decided = [(None, 0.7), ("mouse", 0.9), ("mouse", 0.9), ("cat", 0.8), ("mouse", 0.9), (None, 0.9)]
+    probs = _probs([{"-": 0.9, "cat": 0.1}, {"mouse": 0.3, "cat": 0.6, "-": 0.1}, {"mouse": 0.9, "-": 0.1},
+                    {"cat": 0.8, "-": 0.2}, {"mouse": 0.9, "-": 0.1}, {"-": 1.0}])
+    assert one_move(decided, kinds, groups, boxed, probs) == 2
+    assert decided[1] == ("cat", UNSURE) and decided[3] == (None, UNSURE) and decided[0] == (None, 0.7)
 
 
 def test_nothing_without_a_position_or_a_classifier_or_in_a_new_game() -> None:
