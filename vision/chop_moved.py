@@ -56,6 +56,9 @@ the holes and the squares under the table included (C3)."""
 FIGURE = 0.5
 """The classifier's mouse and cat probabilities together at least this on a spot: a figure stands there."""
 
+FIG_CLIP = 0.02
+"""The classifier's figure probabilities are clipped to [FIG_CLIP, 1 - FIG_CLIP] when moves are weighed."""
+
 CAT_REACH = 3
 """The most steps one cat move takes (the cat die's highest face, C2; orthogonal steps, rows plus
 columns): a cat read farther from its confirmed square is not trusted to have moved (an arrow
@@ -149,6 +152,36 @@ def cat_could_reach(confirmed: Mapping[str, str], start: str, end: str,
     return reach is None or end in reach
 
 
+def _mouse_likelier(decided: list[tuple[str | None, float]], groups: Sequence[Sequence[str]],
+                    confirmed: Mapping[str, str], p: np.ndarray, then: int, now: int) -> bool:
+    """Does the classifier find a mouse's move (the cat stayed on ``then``) likelier than the
+    cat's move to ``now``? Each spot that differs between them scores the chance a figure (a
+    mouse or the cat) stands there or not: the cat's move has the figure on ``now``, none on
+    ``then``, every confirmed mouse where it stood and no new mouse; a mouse's move the figure
+    on ``then``, one confirmed mouse (or none) gone to one new spot (``now`` among them, or none)."""
+    c, m = CLASSES.index("cat"), CLASSES.index("mouse")
+    if any(base_token(confirmed.get(s)) == "mouse" for s in groups[then]):
+        return False  # a mouse under the table-top cat: the figure there is not the cat's
+    fig = np.clip(p[:, c] + p[:, m], FIG_CLIP, 1 - FIG_CLIP)
+    yes, no = np.log(fig), np.log(1 - fig)
+    squares = [ids[0] for ids in groups]
+    read_now = {s: t for s, (t, _) in zip(squares, decided)}
+    stood = [i for i, ids in enumerate(groups) if i not in (then, now)
+             and any(base_token(confirmed.get(s)) == "mouse" for s in ids)]
+    gone = [i for i in stood if base_token(decided[i][0]) != "mouse"]
+    fresh = [i for i, (t, _) in enumerate(decided) if base_token(t) == "mouse" and i not in stood and i != then]
+    cat = yes[now] + no[then] + sum(yes[g] for g in gone) + sum(no[f] for f in fresh)
+    base = yes[then] + sum(yes[g] for g in gone) + sum(no[f] for f in [*fresh, now])
+    mouse_now = np.log(np.clip(p[now, m], FIG_CLIP, 1 - FIG_CLIP))  # the cat read on ``now`` a mouse
+    best = base
+    for g in gone:
+        best = max(best, base + no[g] - yes[g])
+        for f in [*fresh, now]:
+            if mouse_could_reach(confirmed, squares[g], squares[f], read_now):
+                best = max(best, base + no[g] - yes[g] + (mouse_now if f == now else yes[f]) - no[f])
+    return bool(best > cat)
+
+
 def _cat_read_off(decided: list[tuple[str | None, float]], kinds: Sequence[str], groups: Sequence[Sequence[str]],
                   confirmed: Mapping[str, str], p: np.ndarray, then: int, now: int) -> tuple[int, int]:
     """The cat of spot ``then`` (the confirmed position's) read on spot ``now``: where it could not
@@ -160,7 +193,8 @@ def _cat_read_off(decided: list[tuple[str | None, float]], kinds: Sequence[str],
     many readings changed (in place: ``decided``)."""
     start = next(s for s in groups[then] if base_token(confirmed.get(s)) == "cat")
     read_now = {ids[0]: t for ids, (t, _) in zip(groups, decided)}
-    if cat_could_reach(confirmed, start, cat_square(groups[now]), read_now):
+    if cat_could_reach(confirmed, start, cat_square(groups[now]), read_now) and not _mouse_likelier(
+            decided, groups, confirmed, p, then, now):
         return now, 0
     c, m = CLASSES.index("cat"), CLASSES.index("mouse")
     spot = then
@@ -204,6 +238,7 @@ def one_move(decided: list[tuple[str | None, float]], kinds: Sequence[str], grou
     gone = [i for i in stood if i not in read]
     drop: list[int] = []
     back: list[int] = []
+    unsure: list[int] = []
     if cat_now and cat_then and cat != cat_then[0]:
         drop, back = fresh, gone  # the cat moved: no mouse did
     else:  # at most one mouse moved: one new square, one left
@@ -214,6 +249,11 @@ def one_move(decided: list[tuple[str | None, float]], kinds: Sequence[str], grou
             pool = legal or fresh
             pool.sort(key=lambda i: -p[i, m])
             drop = [i for i in fresh if i != pool[0]]
+            likelier = [i for i in drop if p[i, m] > p[pool[0], m]]
+            if likelier:  # a likelier new mouse out of reach (an arrow unseen, C5): both asked
+                top = max(likelier, key=lambda i: p[i, m])
+                drop.remove(top)
+                unsure = [pool[0], top]
         kept = [i for i in fresh if i not in drop]
         if len(gone) > 1:
             # the one that left: of those the new mouse's square is a move from, the least likely a mouse
@@ -226,4 +266,6 @@ def one_move(decided: list[tuple[str | None, float]], kinds: Sequence[str], grou
         decided[i] = likeliest_allowed(p[i], allowed, UNSURE, "hole" if "hole" in allowed else "-")
     for i in back:
         decided[i] = ("mouse", UNSURE)
-    return off + len(drop) + len(back)
+    for i in unsure:
+        decided[i] = ("mouse", min(decided[i][1], UNSURE))
+    return off + len(drop) + len(back) + len(unsure)
