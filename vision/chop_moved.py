@@ -5,23 +5,28 @@ The app tells the reader the position confirmed before the move due (``ui.cammov
 confirmed: the frame shows at most one turn since. One turn moves one piece (C2), the same one
 through a +1 / +2 / arrow follow-up (C5), so:
 
-- **the cat read where it could not go** in one move (``cat_reach``: the engine's paths of one
-  to ``CAT_REACH`` steps, C2, C3; anywhere past a slab read turned, C5) was read off its square
-  (session 31, chopcat): it stands on its confirmed spot where the classifier still sees a figure
-  there (no mouse enters the cat's square in a turn the cat stays), else on the spot it could
-  reach where the classifier backs the cat (``vision.chop_tall.BACKED``), else nowhere (asked);
-  the spot it was read on takes its likeliest other reading. All unsure;
-- **the cat moved** (read on another spot than its confirmed one, one it could reach):
-  no mouse moved. Every mouse of the confirmed position is where it stood, except one on the
-  cat's new spot, caught (C6; or under it, on the floor beneath the table top, which the pair
-  readers report). A mouse read anywhere else is something else (its likeliest other reading:
-  the opened hole on a hole), and a confirmed mouse read as anything else is the mouse;
-- **otherwise** (the cat stayed, is read nowhere; or was not placed yet): at most one mouse moved, from one confirmed mouse's square (left: its hole opened, C4)
-  to one new square. Of the mice read where none stood, the likeliest by the classifier of those
-  a confirmed mouse could reach in one move (``mouse_could_reach``; of all, where none could) is
-  kept, the others take their likeliest other reading; of the confirmed mice read missing, the
-  one that left is, of those the kept new mouse is a move from, the least likely a mouse by the
-  classifier (of all, where none or no new mouse), the others are the mouse (session 30, chopmice).
+- **the cat read off its square** (session 31, chopcat): read where it could not go in one move
+  (``cat_reach``: the engine's paths of one to ``CAT_REACH`` steps, C2, C3; anywhere past a slab
+  read as the floor, C5), or on a spot it could reach while a mouse's move with the cat staying
+  is likelier by the classifier (``_mouse_likelier``: the chance of a figure on each spot the two
+  differ on). It stands on its confirmed spot where the classifier still sees a figure there (no
+  mouse enters the cat's square in a turn the cat stays), else on the spot it could reach where
+  the classifier backs the cat (``vision.chop_tall.BACKED``), else nowhere (asked); the spot it
+  was read on takes its likeliest other reading; then the mice are read as below (otherwise);
+- **the cat moved** (read on another spot than its confirmed one, one it could reach): no mouse
+  moved. Every mouse of the confirmed position is where it stood, except one on the cat's new
+  spot, caught (C6; or under it, on the floor beneath the table top, which the pair readers
+  report). A mouse read anywhere else is something else (its likeliest other reading: the
+  opened hole on a hole), and a confirmed mouse read as anything else is the mouse;
+- **otherwise** (the cat stayed, is read nowhere; or was not placed yet): at most one mouse
+  moved, from one confirmed mouse's square (left: its hole opened, C4) to one new square. Of the
+  mice read where none stood, the likeliest by the classifier of those a confirmed mouse could
+  reach in one move (``mouse_could_reach``; of all, where none could) is kept, the others take
+  their likeliest other reading, except one the classifier finds likelier than the one kept:
+  both stay, unsure (an arrow the reading missed carries a mouse anywhere, C5; session 31); of
+  the confirmed mice read missing, the one that left is, of those the kept new mouse is a move
+  from, the least likely a mouse by the classifier (of all, where none or no new mouse), the
+  others are the mouse (session 30, chopmice).
 
 Every reading changed here is unsure (``vision.chop_known.UNSURE``): the cross-check asks about
 it. Nothing is done without the classifier or in a new game. Choosing the mover by a mouse die's
@@ -60,9 +65,9 @@ FIG_CLIP = 0.02
 """The classifier's figure probabilities are clipped to [FIG_CLIP, 1 - FIG_CLIP] when moves are weighed."""
 
 CAT_REACH = 3
-"""The most steps one cat move takes (the cat die's highest face, C2; orthogonal steps, rows plus
-columns): a cat read farther from its confirmed square is not trusted to have moved (an arrow
-may carry it farther, C5, but a mouse read as the cat is likelier: the third family's dev set)."""
+"""The most steps one cat move takes (the cat die's highest face, C2), along the engine's paths
+(``cat_reach``): a cat read where it could not go is not trusted to have moved (an arrow may carry
+it farther, C5: seen only where a slab it could land on is read as the floor)."""
 
 
 def _cell(square: str) -> tuple[int, int]:
