@@ -10,9 +10,8 @@ through a +1 / +2 / arrow follow-up (C5), so:
   read as the floor, C5), or on a spot it could reach while a mouse's move with the cat staying
   is likelier by the classifier (``_mouse_likelier``: the chance of a figure on each spot the two
   differ on). It stands on its confirmed spot where the classifier still sees a figure there (no
-  mouse enters the cat's square in a turn the cat stays), else on the spot it could reach where
-  the classifier backs the cat (``vision.chop_tall.BACKED``), else nowhere (asked); the spot it
-  was read on takes its likeliest other reading; then the mice are read as below (otherwise);
+  mouse enters the cat's square in a turn the cat stays), else nowhere (asked); the spot it was
+  read on takes its likeliest other reading; then the mice are read as below (otherwise);
 - **the cat moved** (read on another spot than its confirmed one, one it could reach): no mouse
   moved. Every mouse of the confirmed position is where it stood, except one on the cat's new
   spot, caught (C6; or under it, on the floor beneath the table top, which the pair readers
@@ -49,7 +48,6 @@ from companion.games.chopchop_rules import Geometry
 
 from vision.chop_known import UNSURE, allowed_now, base_token
 from vision.chop_squares import CLASSES, likeliest_allowed
-from vision.chop_tall import BACKED
 
 MOUSE_REACH = 4
 """The most steps one mouse move takes without a follow-up (the mouse die's highest face, C2)."""
@@ -190,10 +188,11 @@ def _mouse_likelier(decided: list[tuple[str | None, float]], groups: Sequence[Se
 def _cat_read_off(decided: list[tuple[str | None, float]], kinds: Sequence[str], groups: Sequence[Sequence[str]],
                   confirmed: Mapping[str, str], p: np.ndarray, then: int, now: int) -> tuple[int, int]:
     """The cat of spot ``then`` (the confirmed position's) read on spot ``now``: where it could not
-    have gone in one move (``cat_could_reach``) it was read off its square. It stands, unsure, on
-    ``then`` where the classifier still finds a figure there (mouse and cat at least ``FIGURE``:
-    no mouse enters the cat's square in the turn the cat stays), else on the spot it could reach
-    that the classifier finds it likeliest at, at least ``BACKED``; else it is read nowhere (asked).
+    have gone in one move (``cat_could_reach``), or where a mouse's move is likelier
+    (``_mouse_likelier``), it was read off its square. It stands, unsure, on ``then`` where the
+    classifier still finds a figure there (mouse and cat at least ``FIGURE``: no mouse enters the
+    cat's square in the turn the cat stays); else it is read nowhere (asked: a spot it could reach
+    where the classifier sees the cat was as often a mouse, on the dev sets).
     ``now`` takes its likeliest other reading, unsure. Returns the cat's spot (-1: none) and how
     many readings changed (in place: ``decided``)."""
     start = next(s for s in groups[then] if base_token(confirmed.get(s)) == "cat")
@@ -202,13 +201,7 @@ def _cat_read_off(decided: list[tuple[str | None, float]], kinds: Sequence[str],
             decided, groups, confirmed, p, then, now):
         return now, 0
     c, m = CLASSES.index("cat"), CLASSES.index("mouse")
-    spot = then
-    if float(p[then, m] + p[then, c]) < FIGURE:
-        reach = cat_reach(confirmed, start, read_now)
-        where = [j for j in range(len(groups)) if j not in (now, then) and float(p[j, c]) >= BACKED
-                 and "cat" in allowed_now(kinds[j], confirmed.get(groups[j][0]))
-                 and (reach is None or cat_square(groups[j]) in reach)]
-        spot = max(where, key=lambda j: float(p[j, c]), default=-1)
+    spot = then if float(p[then, m] + p[then, c]) >= FIGURE else -1
     allowed = allowed_now(kinds[now], confirmed.get(groups[now][0])) - {"cat"}
     decided[now] = likeliest_allowed(p[now], allowed, UNSURE, "hole" if "hole" in allowed else "-")
     if spot >= 0:

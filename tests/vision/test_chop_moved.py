@@ -105,7 +105,7 @@ def test_the_cat_reaches_by_the_engines_paths() -> None:
     assert cat_reach(boxed, "0,0") == {"0,1", "1,0"}
 
 
-def test_a_cat_read_where_it_could_not_go_stands_where_a_figure_still_is() -> None:
+def test_a_cat_read_where_it_could_not_go_stands_where_a_figure_still_is_else_nowhere() -> None:
     # the cat of 0,0 is boxed in by mice 1 and 2 (0,1, 1,0): read on 0,2, two steps away, it was
     # read off its square (base: taken for its move, so the new mouse on 1,2 was dropped); the
     # classifier sees a figure on 0,0 still: the cat stayed there, and mouse 3's move 2,2 -> 1,2 stands
@@ -118,12 +118,15 @@ def test_a_cat_read_where_it_could_not_go_stands_where_a_figure_still_is() -> No
     assert one_move(decided, kinds, groups, boxed, probs) == 2
     assert decided[0] == ("cat", UNSURE) and decided[3] == (None, UNSURE)
     assert decided[5] == ("mouse", 0.9) and decided[4] == (None, 0.9)  # the mouse's move kept
-    # its square read empty: the cat went where it could and the classifier backs it (onto mouse 1, C6)
+    # its square read empty: the cat left it, but for where the reading says nothing sure: it is
+    # read nowhere (asked), not on mouse 1 whom the classifier finds cat-like (a capture, C6, or a
+    # mouse read as the cat)
     decided = [(None, 0.7), ("mouse", 0.9), ("mouse", 0.9), ("cat", 0.8), ("mouse", 0.9), (None, 0.9)]
     probs = _probs([{"-": 0.9, "cat": 0.1}, {"mouse": 0.3, "cat": 0.6, "-": 0.1}, {"mouse": 0.9, "-": 0.1},
                     {"cat": 0.8, "-": 0.2}, {"mouse": 0.9, "-": 0.1}, {"-": 1.0}])
-    assert one_move(decided, kinds, groups, boxed, probs) == 2
-    assert decided[1] == ("cat", UNSURE) and decided[3] == (None, UNSURE) and decided[0] == (None, 0.7)
+    assert one_move(decided, kinds, groups, boxed, probs) == 1
+    assert decided[3] == (None, UNSURE) and decided[0] == (None, 0.7) and decided[1] == ("mouse", 0.9)
+    assert not any(t == "cat" for t, _ in decided)
 
 
 def test_nothing_without_a_position_or_a_classifier_or_in_a_new_game() -> None:
