@@ -93,7 +93,8 @@ def read_set(root: Path, plays: Mapping[str, Any]) -> dict[str, Reading]:
     def ready(scene: dict[str, Any], reader: Any) -> None:
         play = plays.get(str(scene["file"]))
         if reader.board.game == "chopchop" and play is not None:
-            reader.confirmed = dict(play[0].board_view())  # ui.cammoves.know_position
+            reader.confirmed = dict(play[0].board_view())  # ui.cammoves.know_position: one move back
+            reader.confirmed_one_move = True
 
     def observe(scene: dict[str, Any], before: dict[str, Any], reader: Any, reading: Any) -> None:
         if str(scene["file"]) in plays and reading.found:
