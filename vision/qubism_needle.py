@@ -138,6 +138,13 @@ class NeedleRule:
     first 2252 such cubes were read along their mirror axis 169 times and none changed; the 2 own-glyph cubes that
     check corrected (4250) were read at 0.53 and 0.55 (``/tmp/s28-qspeed3/needcat.py``). Above 1: every such cube
     read so (sessions 25-27)."""
+    moved_ink: bool = True
+    """A cube whose top was found off its place (``moved``: its direction the glyph found there gave) whose crop
+    at its place shows ink read clearly (``asked_arrow`` without a mask: a needle's darker end, the mirror axis,
+    the strokes' sweep) takes that direction, in ``asked_arrows`` (asked) and ``needle_checked`` (read): the
+    third family's dev 4612 read 5 block arrows on lacquer cubes under green tubes the other way round by the
+    glyph found off the place; of its 36 such cubes the ink at the place read 28, all right (session 31,
+    qarrow). False: a moved cube is read by its glyph alone (before session 31)."""
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -432,14 +439,19 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
     """A frame's cubes read without a direction (``cube:?``) take, in place, ``asked_arrow``'s where it
     is clear, their confidence unchanged: ``tops[k]`` is spot ``look[k]``'s top crop, ``masks`` the
     glyph found for a spot (``vision.qubism_glyph.CentralGlyph.mask``); a spot whose top was found off
-    its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone. ``inks``: the
+    its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone, unless its crop at
+    its place shows ink read clearly (``NeedleRule.moved_ink``: that is taken first). ``inks``: the
     crops' ink as the frame's later checks read it (``needle_checked``: found once)."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token != "cube:?":
             continue
-        direction = _asked(None if i in moved else inks, k, masks.get(i), glyph, rule)
+        direction = None
+        if i in moved and rule.moved_ink:  # its top off its place: the ink at its place first
+            direction = _asked(inks, k, None, glyph, rule)
+        if direction is None:
+            direction = _asked(None if i in moved else inks, k, masks.get(i), glyph, rule)
         if direction is not None:
             decided[i] = (f"cube:{direction}", conf)
 
@@ -459,7 +471,8 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     decides the same way: a fletched arrow's tail feathers are a second head to a shape reader (the third
     family's 4252: 6 arrows read the wrong way by ``vision.arrows``, all six read right along their
     axis; on its 333 cube tops that read gave 299 right, 34 none, none wrong). A spot whose top was
-    found off its place (``moved``) is left as it is; one its own glyph read clearly (``NeedleRule.own_sure``) is
+    found off its place (``moved``) takes the ink at its place where that reads clearly (``NeedleRule.moved_ink``),
+    else is left as it is; one its own glyph read clearly (``NeedleRule.own_sure``) is
     checked by a needle's darker end only. First, with ``NeedleRule.pawn_lines``, a spot read
     as a pawn whose top shows a line arrow is that cube (``pawn_lines``). ``inks``: the crops' ink as the
     frame's ``asked_arrows`` found it (each crop's found once, ``vision.qubism_ink.TopInks``)."""
@@ -468,7 +481,12 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
         pawn_lines(decided, look, tops, moved, rule, inks, own)
     for k, i in enumerate(look):
         token, conf = decided[i]
-        if token is None or not token.startswith("cube:") or token == "cube:?" or i in moved:
+        if token is None or not token.startswith("cube:") or token == "cube:?":
+            continue
+        if i in moved:  # its top found off its place, read by the glyph there: the ink at its place decides
+            direction = _asked(inks, k, None, glyph or GlyphRule(), rule) if rule.moved_ink else None
+            if direction is not None and direction != token[5:]:
+                decided[i] = (f"cube:{direction}", conf)
             continue
         if own.get(i) == token[5:] and not rule.own_checked:
             continue  # read from its own glyph's shape (NeedleRule.own_checked: checked like any other)
