@@ -145,6 +145,14 @@ class NeedleRule:
     third family's dev 4612 read 5 block arrows on lacquer cubes under green tubes the other way round by the
     glyph found off the place; of its 36 such cubes the ink at the place read 28, all right (session 31,
     qarrow). False: a moved cube is read by its glyph alone (before session 31)."""
+    flat: int = 7
+    """A cube still asked whose crop shows no ink at one threshold (``TopInks.ink``: none in its middle nor on its
+    sticker) is read once more on its crop over the paper's local light
+    (``vision.qubism_ink.flat_line_ink``, a max filter this many pixels wide), its ink's mirror axis or strokes'
+    sweep taken only where that ink is thin strokes (``AxisRule.thin``): a fletched arrow on a sticker lit
+    unevenly or crossed by a shadow's edge. On the cube crops of dev 4611 and 4612 the ink read nothing on, it read
+    8 fletched arrows, all right, and no block arrow or needle (both hollowed by it); 0: not read (session 31,
+    qarrow)."""
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -452,6 +460,9 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
             direction = _asked(inks, k, None, glyph, rule)
         if direction is None:
             direction = _asked(None if i in moved else inks, k, masks.get(i), glyph, rule)
+        if direction is None and i not in moved and rule.flat > 0 and inks.ink(k) is None:  # no ink at one threshold
+            flat = qink.flat_line_ink(tops[k], rule, rule.flat, rule.axis.thin)
+            direction = None if flat is None else _ink_direction(flat, 0, glyph, rule)
         if direction is not None:
             decided[i] = (f"cube:{direction}", conf)
 
