@@ -153,6 +153,12 @@ class NeedleRule:
     unevenly or crossed by a shadow's edge. On the cube crops of dev 4611 and 4612 the ink read nothing on, it read
     8 fletched arrows, all right, and no block arrow or needle (both hollowed by it); 0: not read (session 31,
     qarrow)."""
+    plate_needle: bool = True
+    """A crop whose middle shows no glyph apart (``central_ink``: a needle's tip joins the cube's darker face at
+    its sticker's edge) has the ink on its sticker (``plate_ink``) read as a needle too (``needle_direction``'s
+    darker end; a one-ink arrow cut at the sticker shows none). On the cube crops of dev 4611 and 4612 it read 5
+    needles, all right, and no other print (session 31, qarrow). False: the sticker's ink is read along its axis
+    only (before session 31)."""
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -382,7 +388,8 @@ def _ink_direction(inks: qink.TopInks, k: int, glyph: GlyphRule, rule: NeedleRul
 def _needle_of(inks: qink.TopInks, k: int, rule: NeedleRule) -> tuple[str | None, float]:
     """``needle_direction`` of crop ``k`` (``_needle`` of its ``central_ink``), read once a frame."""
     if k not in inks.needles:
-        inks.needles[k] = _needle(inks.central(k), rule)
+        central = inks.central(k)
+        inks.needles[k] = _needle(inks.ink(k) if central is None and rule.plate_needle else central, rule)
     return inks.needles[k]
 
 
