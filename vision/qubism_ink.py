@@ -179,12 +179,22 @@ def flattened(top: np.ndarray, size: int) -> np.ndarray:
     return out
 
 
-def flat_line_ink(top: np.ndarray, rule: InkRule, size: int, thin: float) -> TopInks | None:
+def median_flattened(top: np.ndarray, size: int) -> np.ndarray:
+    """A grey top crop (values 0-1) over its local median (``size`` square, on its 8-bit values), at most 1: a
+    stroke thinner than half of ``size`` stays dark, while a step in the light (a shadow's edge across a sticker,
+    the sticker's own edge) is kept by the median and so gone from the ratio (``flattened`` leaves a band along it)."""
+    g = np.asarray(top, np.float32)
+    median = cv2.medianBlur(np.clip(g * 255 + 0.5, 0, 255).astype(np.uint8), size).astype(np.float32) / 255
+    out: np.ndarray = np.minimum(g / np.maximum(median, 1e-3), 1).astype(np.float32)
+    return out
+
+
+def flat_line_ink(top: np.ndarray, rule: InkRule, size: int, thin: float, median: bool = False) -> TopInks | None:
     """The ink of a top crop ``flattened`` by ``size`` (``TopInks`` of it, crop 0) where it is drawn in strokes
     thinner than ``thin`` (its pixels' mean distance to its edge, pixels, as ``vision.qubism_needle.thick_enough``
     measures): a line arrow on a sticker lit unevenly, whose ink the crop's one threshold (``dark_ink``) joins to
-    the sticker's darker half. None where no such ink is found."""
-    inks = TopInks(flattened(top, size)[None], rule)
+    the sticker's darker half. With ``median``, the crop ``median_flattened`` instead. None where no such ink is found."""
+    inks = TopInks((median_flattened(top, size) if median else flattened(top, size))[None], rule)
     ink = inks.ink(0)
     if ink is None:
         return None

@@ -153,6 +153,12 @@ class NeedleRule:
     unevenly or crossed by a shadow's edge. On the cube crops of dev 4611 and 4612 the ink read nothing on, it read
     8 fletched arrows, all right, and no block arrow or needle (both hollowed by it); 0: not read (session 31,
     qarrow)."""
+    flat_median: bool = True
+    """Where that reads nothing, the crop over its local median (``vision.qubism_ink.median_flattened``, ``flat``
+    wide: a shadow's edge across the sticker, which the max filter leaves as a band joined to the arrow), its thin
+    ink taken only where its mirror axis and its strokes' sweep agree. On the cube crops of dev 4611, 4612 and
+    3611 the ink read nothing on it read 23 fletched arrows, all right (11 of them asked), no other print; read
+    by either alone, 3 crops the wrong way (a block arrow, two fletched) (session 31, qarrow)."""
     plate_needle: bool = True
     """A crop whose middle shows no glyph apart (``central_ink``: a needle's tip joins the cube's darker face at
     its sticker's edge) has the ink on its sticker (``plate_ink``) read as a needle too (``needle_direction``'s
@@ -470,6 +476,11 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
         if direction is None and i not in moved and rule.flat > 0 and inks.ink(k) is None:  # no ink at one threshold
             flat = qink.flat_line_ink(tops[k], rule, rule.flat, rule.axis.thin)
             direction = None if flat is None else _ink_direction(flat, 0, glyph, rule)
+            if direction is None and rule.flat_median:  # a shadow's edge across it: over the local median
+                flat = qink.flat_line_ink(tops[k], rule, rule.flat, rule.axis.thin, median=True)
+                if flat is not None and flat.ink(0) is not None:
+                    axis = _axis_of(flat, 0, glyph, rule)
+                    direction = axis if axis is not None and axis == _sweep_of(flat, 0, rule) else None
         if direction is not None:
             decided[i] = (f"cube:{direction}", conf)
 
