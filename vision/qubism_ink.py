@@ -193,7 +193,8 @@ def flat_line_ink(top: np.ndarray, rule: InkRule, size: int, thin: float, median
     """The ink of a top crop ``flattened`` by ``size`` (``TopInks`` of it, crop 0) where it is drawn in strokes
     thinner than ``thin`` (its pixels' mean distance to its edge, pixels, as ``vision.qubism_needle.thick_enough``
     measures): a line arrow on a sticker lit unevenly, whose ink the crop's one threshold (``dark_ink``) joins to
-    the sticker's darker half. With ``median``, the crop ``median_flattened`` instead. None where no such ink is found."""
+    the sticker's darker half. With ``median``, the crop ``median_flattened`` instead. None where no such ink is
+    found."""
     inks = TopInks((median_flattened(top, size) if median else flattened(top, size))[None], rule)
     ink = inks.ink(0)
     if ink is None:

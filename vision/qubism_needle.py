@@ -143,7 +143,7 @@ class NeedleRule:
     at its place shows ink read clearly (``asked_arrow`` without a mask: a needle's darker end, the mirror axis,
     the strokes' sweep) takes that direction, in ``asked_arrows`` (asked) and ``needle_checked`` (read): the
     third family's dev 4612 read 5 block arrows on lacquer cubes under green tubes the other way round by the
-    glyph found off the place; of its 36 such cubes the ink at the place read 28, all right (session 31,
+    glyph found off the place; of its 33 such cubes the ink at the place read 28, all right (session 31,
     qarrow). False: a moved cube is read by its glyph alone (before session 31)."""
     flat: int = 7
     """A cube still asked whose crop shows no ink at one threshold (``TopInks.ink``: none in its middle nor on its
@@ -157,8 +157,9 @@ class NeedleRule:
     """Where that reads nothing, the crop over its local median (``vision.qubism_ink.median_flattened``, ``flat``
     wide: a shadow's edge across the sticker, which the max filter leaves as a band joined to the arrow), its thin
     ink taken only where its mirror axis and its strokes' sweep agree. On the cube crops of dev 4611, 4612 and
-    3611 the ink read nothing on it read 23 fletched arrows, all right (11 of them asked), no other print; read
-    by either alone, 3 crops the wrong way (a block arrow, two fletched) (session 31, qarrow)."""
+    3611 the ink read nothing on it read 23 fletched arrows, all right (11 of them asked), no other print; read by
+    its axis, else its sweep (as ``_ink_direction``), 4 crops the wrong way (two block arrows, two fletched)
+    (session 31, qarrow)."""
     plate_needle: bool = True
     """A crop whose middle shows no glyph apart (``central_ink``: a needle's tip joins the cube's darker face at
     its sticker's edge) has the ink on its sticker (``plate_ink``) read as a needle too (``needle_direction``'s
