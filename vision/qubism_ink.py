@@ -166,3 +166,39 @@ class TopInks:
             c, d = self.central(k), self.dark(k)
             self._ink[k] = c if c is not None or d is None else plate_ink(self.tops[k], self.rule, d)
         return self._ink[k]
+
+
+def flattened(top: np.ndarray, size: int) -> np.ndarray:
+    """A grey top crop (values 0-1) over its paper's local light: each pixel over the brightest within ``size``
+    pixels (a max filter, ``size`` square, then a mean of that, ``size`` wide), at most 1. A light gradient or a
+    shadow band across a sticker is then gone for strokes thinner than about half of ``size``; thicker ink
+    (a block arrow, a needle's halves) is hollowed, so only thin ink read on it is trusted (``flat_line_ink``)."""
+    g = np.asarray(top, np.float32)
+    paper = cv2.blur(cv2.dilate(g, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))), (size, size))
+    out: np.ndarray = np.minimum(g / np.maximum(paper, 1e-3), 1).astype(np.float32)
+    return out
+
+
+def median_flattened(top: np.ndarray, size: int) -> np.ndarray:
+    """A grey top crop (values 0-1) over its local median (``size`` square, on its 8-bit values), at most 1: a
+    stroke thinner than half of ``size`` stays dark, while a step in the light (a shadow's edge across a sticker,
+    the sticker's own edge) is kept by the median and so gone from the ratio (``flattened`` leaves a band along it)."""
+    g = np.asarray(top, np.float32)
+    median = cv2.medianBlur(np.clip(g * 255 + 0.5, 0, 255).astype(np.uint8), size).astype(np.float32) / 255
+    out: np.ndarray = np.minimum(g / np.maximum(median, 1e-3), 1).astype(np.float32)
+    return out
+
+
+def flat_line_ink(top: np.ndarray, rule: InkRule, size: int, thin: float, median: bool = False) -> TopInks | None:
+    """The ink of a top crop ``flattened`` by ``size`` (``TopInks`` of it, crop 0) where it is drawn in strokes
+    thinner than ``thin`` (its pixels' mean distance to its edge, pixels, as ``vision.qubism_needle.thick_enough``
+    measures): a line arrow on a sticker lit unevenly, whose ink the crop's one threshold (``dark_ink``) joins to
+    the sticker's darker half. With ``median``, the crop ``median_flattened`` instead. None where no such ink is
+    found."""
+    inks = TopInks((median_flattened(top, size) if median else flattened(top, size))[None], rule)
+    ink = inks.ink(0)
+    if ink is None:
+        return None
+    depth = cv2.distanceTransform(cv2.copyMakeBorder(ink[0], 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2, 3)
+    inside = depth[depth > 0]
+    return inks if len(inside) and float(mean_of(inside)) < thin else None

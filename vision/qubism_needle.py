@@ -138,6 +138,34 @@ class NeedleRule:
     first 2252 such cubes were read along their mirror axis 169 times and none changed; the 2 own-glyph cubes that
     check corrected (4250) were read at 0.53 and 0.55 (``/tmp/s28-qspeed3/needcat.py``). Above 1: every such cube
     read so (sessions 25-27)."""
+    moved_ink: bool = True
+    """A cube whose top was found off its place (``moved``: its direction the glyph found there gave) whose crop
+    at its place shows ink read clearly (``asked_arrow`` without a mask: a needle's darker end, the mirror axis,
+    the strokes' sweep) takes that direction, in ``asked_arrows`` (asked) and ``needle_checked`` (read): the
+    third family's dev 4612 read 5 block arrows on lacquer cubes under green tubes the other way round by the
+    glyph found off the place; of its 33 such cubes the ink at the place read 28, all right (session 31,
+    qarrow). False: a moved cube is read by its glyph alone (before session 31)."""
+    flat: int = 7
+    """A cube still asked whose crop shows no ink at one threshold (``TopInks.ink``: none in its middle nor on its
+    sticker) is read once more on its crop over the paper's local light
+    (``vision.qubism_ink.flat_line_ink``, a max filter this many pixels wide), its ink's mirror axis or strokes'
+    sweep taken only where that ink is thin strokes (``AxisRule.thin``): a fletched arrow on a sticker lit
+    unevenly or crossed by a shadow's edge. On the cube crops of dev 4611 and 4612 the ink read nothing on, it read
+    8 fletched arrows, all right, and no block arrow or needle (both hollowed by it); 0: not read (session 31,
+    qarrow)."""
+    flat_median: bool = True
+    """Where that reads nothing, the crop over its local median (``vision.qubism_ink.median_flattened``, ``flat``
+    wide: a shadow's edge across the sticker, which the max filter leaves as a band joined to the arrow), its thin
+    ink taken only where its mirror axis and its strokes' sweep agree. On the cube crops of dev 4611, 4612 and
+    3611 the ink read nothing on it read 23 fletched arrows, all right (11 of them asked), no other print; read by
+    its axis, else its sweep (as ``_ink_direction``), 4 crops the wrong way (two block arrows, two fletched)
+    (session 31, qarrow)."""
+    plate_needle: bool = True
+    """A crop whose middle shows no glyph apart (``central_ink``: a needle's tip joins the cube's darker face at
+    its sticker's edge) has the ink on its sticker (``plate_ink``) read as a needle too (``needle_direction``'s
+    darker end; a one-ink arrow cut at the sticker shows none). On the cube crops of dev 4611 and 4612 it read 5
+    needles, all right, and no other print (session 31, qarrow). False: the sticker's ink is read along its axis
+    only (before session 31)."""
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -367,7 +395,8 @@ def _ink_direction(inks: qink.TopInks, k: int, glyph: GlyphRule, rule: NeedleRul
 def _needle_of(inks: qink.TopInks, k: int, rule: NeedleRule) -> tuple[str | None, float]:
     """``needle_direction`` of crop ``k`` (``_needle`` of its ``central_ink``), read once a frame."""
     if k not in inks.needles:
-        inks.needles[k] = _needle(inks.central(k), rule)
+        central = inks.central(k)
+        inks.needles[k] = _needle(inks.ink(k) if central is None and rule.plate_needle else central, rule)
     return inks.needles[k]
 
 
@@ -432,14 +461,27 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
     """A frame's cubes read without a direction (``cube:?``) take, in place, ``asked_arrow``'s where it
     is clear, their confidence unchanged: ``tops[k]`` is spot ``look[k]``'s top crop, ``masks`` the
     glyph found for a spot (``vision.qubism_glyph.CentralGlyph.mask``); a spot whose top was found off
-    its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone. ``inks``: the
+    its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone, unless its crop at
+    its place shows ink read clearly (``NeedleRule.moved_ink``: that is taken first). ``inks``: the
     crops' ink as the frame's later checks read it (``needle_checked``: found once)."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token != "cube:?":
             continue
-        direction = _asked(None if i in moved else inks, k, masks.get(i), glyph, rule)
+        direction = None
+        if i in moved and rule.moved_ink:  # its top off its place: the ink at its place first
+            direction = _asked(inks, k, None, glyph, rule)
+        if direction is None:
+            direction = _asked(None if i in moved else inks, k, masks.get(i), glyph, rule)
+        if direction is None and i not in moved and rule.flat > 0 and inks.ink(k) is None:  # no ink at one threshold
+            flat = qink.flat_line_ink(tops[k], rule, rule.flat, rule.axis.thin)
+            direction = None if flat is None else _ink_direction(flat, 0, glyph, rule)
+            if direction is None and rule.flat_median:  # a shadow's edge across it: over the local median
+                flat = qink.flat_line_ink(tops[k], rule, rule.flat, rule.axis.thin, median=True)
+                if flat is not None and flat.ink(0) is not None:
+                    axis = _axis_of(flat, 0, glyph, rule)
+                    direction = axis if axis is not None and axis == _sweep_of(flat, 0, rule) else None
         if direction is not None:
             decided[i] = (f"cube:{direction}", conf)
 
@@ -459,7 +501,8 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     decides the same way: a fletched arrow's tail feathers are a second head to a shape reader (the third
     family's 4252: 6 arrows read the wrong way by ``vision.arrows``, all six read right along their
     axis; on its 333 cube tops that read gave 299 right, 34 none, none wrong). A spot whose top was
-    found off its place (``moved``) is left as it is; one its own glyph read clearly (``NeedleRule.own_sure``) is
+    found off its place (``moved``) takes the ink at its place where that reads clearly (``NeedleRule.moved_ink``),
+    else is left as it is; one its own glyph read clearly (``NeedleRule.own_sure``) is
     checked by a needle's darker end only. First, with ``NeedleRule.pawn_lines``, a spot read
     as a pawn whose top shows a line arrow is that cube (``pawn_lines``). ``inks``: the crops' ink as the
     frame's ``asked_arrows`` found it (each crop's found once, ``vision.qubism_ink.TopInks``)."""
@@ -468,7 +511,12 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
         pawn_lines(decided, look, tops, moved, rule, inks, own)
     for k, i in enumerate(look):
         token, conf = decided[i]
-        if token is None or not token.startswith("cube:") or token == "cube:?" or i in moved:
+        if token is None or not token.startswith("cube:") or token == "cube:?":
+            continue
+        if i in moved:  # its top found off its place, read by the glyph there: the ink at its place decides
+            direction = _asked(inks, k, None, glyph or GlyphRule(), rule) if rule.moved_ink else None
+            if direction is not None and direction != token[5:]:
+                decided[i] = (f"cube:{direction}", conf)
             continue
         if own.get(i) == token[5:] and not rule.own_checked:
             continue  # read from its own glyph's shape (NeedleRule.own_checked: checked like any other)

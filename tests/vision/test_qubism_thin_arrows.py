@@ -91,7 +91,7 @@ def test_a_needle_read_the_wrong_way_by_a_shape_reader_takes_its_darker_end() ->
     decided: list[tuple[str | None, float]] = [("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7),
                                                ("cube:?", 0.55), (None, 0.6)]
     own: dict[int, str | None] = {1: "W"}  # spot 1 was read from its own glyph's shape: kept (own_checked off)
-    needle_checked(decided, list(range(6)), tops, own, frozenset({2}), NeedleRule(own_checked=False))
+    needle_checked(decided, list(range(6)), tops, own, frozenset({2}), NeedleRule(own_checked=False, moved_ink=False))
     # the wrong end corrected, its confidence kept; its own glyph's read, a top off its place, one ink
     # (no darker end), an asked cube (asked_arrows' work) and an empty spot left as they were
     assert decided == [("cube:E", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:W", 0.7), ("cube:?", 0.55), (None, 0.6)]
@@ -124,7 +124,7 @@ def test_a_fletched_arrow_read_the_wrong_way_by_a_shape_reader_is_read_along_its
     plain = np.full((48, 48), 0.7, np.float32)  # no glyph on it to check the read against
     tops = np.array([arrow, arrow, plain])
     decided: list[tuple[str | None, float]] = [(f"cube:{wrong}", 0.4), (f"cube:{wrong}", 0.4), ("cube:E", 0.4)]
-    needle_checked(decided, [0, 1, 2], tops, {}, frozenset({1}), NeedleRule())
+    needle_checked(decided, [0, 1, 2], tops, {}, frozenset({1}), NeedleRule(moved_ink=False))
     assert decided == [(f"cube:{want}", 0.4), (f"cube:{wrong}", 0.4), ("cube:E", 0.4)]  # off its place, no glyph: kept
     before: list[tuple[str | None, float]] = [(f"cube:{wrong}", 0.4)]
     needle_checked(before, [0], tops[:1], {}, frozenset(), NeedleRule(checked=False))
