@@ -47,7 +47,7 @@ class CubeSpots(SpotFeatures):
     """This frame's search for a piece that never leaves the board among the spots read empty (the piece
     count's ``always`` rule, set by ``BoardReader._counts``): run again after the cube stage (``pawns_again``)."""
     _pointing: set[int] = set()
-    """This frame's spots whose top shows a cube's top glyph that points (``_pawns_moved``): no pawn's head does."""
+    """This frame's spots whose top shows a cube's top glyph that points (``_pawns_moved``): a pawn's head rarely does."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]] | None = None
