@@ -151,8 +151,10 @@ class CubeSpots(SpotFeatures):
         counted = list(decided)
         self._pointing = set()
         capped = self._settle_cubes(img, pose, score, decided, looked)
-        # a spot whose top shows a cube's glyph that points is no pawn the cube stage took: not given back
-        back = self._pawns_back([(None, 0.0) if i in self._pointing else x for i, x in enumerate(looked)], counted, decided)
+        # a spot the count took a pawn from whose top shows a cube's glyph that points: not given back to the pawn
+        # (one the count kept is: a pawn's head seen from straight above can show a glyph that points)
+        back = self._pawns_back([(None, 0.0) if i in self._pointing and counted[i][0] is None else x
+                                 for i, x in enumerate(looked)], counted, decided)
         rule, pawns = self.config.cube_tops, self.config.pawns_back
         if rule is not None and pawns is not None and pawns.cubes:
             cubes_back(decided, capped, back, rule.most)

@@ -38,24 +38,33 @@ def test_no_change_without_a_pointing_top_past_nine_cubes_or_where_the_stage_mov
     assert pawns_pointing(decided, counted, {1: ("E", 0.74)}, PAWNS, 9) == []
 
 
-def test_a_pointing_cube_is_not_given_back_to_the_pawn_and_the_pawn_is_looked_for_again() -> None:
+def test_a_pointing_cube_the_count_took_the_pawn_from_is_not_given_back_one_it_kept_is() -> None:
     reader = BoardReader(board_for("qubism"))
     n = len(reader.groups)
     looked: list[tuple[str | None, float]] = [(None, 0.9)] * n
     looked[0], looked[1], looked[5] = (B, 1.0), (W, 0.9), (W, 0.6)
-    counted = list(looked)
-    counted[5] = (None, 0.5)  # the count kept spot 1 as the white pawn, took it from spot 5
 
-    def settle(img: object, pose: object, score: object, decided: list[tuple[str | None, float]],
-               looked_: object = None) -> list[tuple[int, tuple[str | None, float]]]:
-        decided[1] = ("cube:E", 0.55)  # an unsure cube on a pointing top (a glyph found within a tone class)
-        reader._pointing = {1} if pointing else set()
-        return []
+    def stage(counted: list[tuple[str | None, float]], pointing: bool) -> list[tuple[str | None, float]]:
+        def settle(img: object, pose: object, score: object, decided: list[tuple[str | None, float]],
+                   looked_: object = None) -> list[tuple[int, tuple[str | None, float]]]:
+            decided[1] = ("cube:E", 0.55)  # an unsure cube on a pointing top (a glyph found within a tone class)
+            decided[5] = ("cube:S", 0.8)  # a sure cube
+            reader._pointing = {1} if pointing else set()
+            return []
 
-    for pointing, want in ((True, ("cube:E", 0.55)), (False, (W, 0.55))):
         decided = list(counted)
         reader._settle_cubes = settle  # type: ignore[method-assign]
-        reader._missing = lambda c, now: (5, 0.5)
+        reader._missing = lambda c, now: (7, 0.5)
         reader._cube_stage(None, None, None, looked, decided)  # type: ignore[arg-type]
-        assert decided[1] == want  # pawns_back gives an unsure cube back to the pawn only where its top does not point
-        assert decided[5] == ((W, 0.5) if pointing else (None, 0.5))  # else pawns_again finds the pawn
+        return decided
+
+    took = list(looked)
+    took[1] = (None, 0.5)  # the count kept spot 5 as the white pawn, took it from spot 1
+    decided = stage(took, pointing=True)
+    assert decided[1] == ("cube:E", 0.55) and decided[7] == (W, 0.5)  # not given back: looked for again
+    decided = stage(took, pointing=False)
+    assert decided[1] == (W, 0.55) and decided[7] == (None, 0.9)  # pawns_back, as before
+    kept = list(looked)
+    kept[5] = (None, 0.5)  # the count kept spot 1 as the pawn: a pawn's head seen from above may point
+    decided = stage(kept, pointing=True)
+    assert decided[1] == (W, 0.55) and decided[7] == (None, 0.9)
