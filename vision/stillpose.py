@@ -14,7 +14,7 @@ square each way by ``PEAK`` (a grid a square off still correlates about half as 
 moved correlates with neither). The learned photo's own score is the measure, not ``LEAST``: through
 a strong fisheye lens (0.5-0.7, the third 3-D family's wide lens) the four markers still fit one
 homography, the print away from them does not, and the start photo itself scored 0.25-0.48 there, so
-a frame with a child's arm over part of the board (0.15-0.36) never reached ``LEAST`` (session 31,
+a frame with a child's arm over part of the board (0.12-0.44) often missed ``LEAST`` (session 31,
 kilfound). The same holds where markers were seen but fit no pose (``lost_pose``). The reader then
 refines the pose on the print as it refines any pose fitted on fewer than all markers
 (``SpotFeatures.refine``), and reads.
