@@ -201,7 +201,7 @@ class BoardReader(CubeSpots, SpotChecks):
         img = _check(image)
         gray = as_gray(img)  # once, for the markers and the print's alignment
         pose = self.tracker.update(gray) if track else locate_board(gray, self.board, self.config.locate)
-        pose = pose if pose.found or pose.markers else lost_pose(self, gray, track)  # vision.stillpose
+        pose = pose if pose.found else lost_pose(self, gray, track, pose)  # vision.stillpose
         cfg = self.config
         if not pose.found:
             return BoardReading(False, pose, {}, cfg.min_confidence)

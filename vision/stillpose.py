@@ -8,9 +8,14 @@ about 20 px under motion blur). The camera of a table companion stands still bet
 the board lies where it lay, so the last pose found (the tracker's), or the pose of the photo the
 pieces were learned from (saved with the learned looks), is tried again. It is taken only when the
 print confirms it: the whole board's high-passed correlation with the print under that pose
-(``PrintPose.score``) reaches ``LEAST`` and at least ``KEEP`` of what it was when that pose was
-found, and it beats the same pose moved by one square each way by ``PEAK`` (a grid a square off
-still correlates about half as well; a board that moved correlates with neither). The reader then
+(``PrintPose.score``) reaches at least ``KEEP`` of what it was when that pose was found (a pose
+whose score then is not known, the tracker's: ``LEAST``), and it beats the same pose moved by one
+square each way by ``PEAK`` (a grid a square off still correlates about half as well; a board that
+moved correlates with neither). The learned photo's own score is the measure, not ``LEAST``: through
+a strong fisheye lens (0.5-0.7, the third 3-D family's wide lens) the four markers still fit one
+homography, the print away from them does not, and the start photo itself scored 0.25-0.48 there, so
+a frame with a child's arm over part of the board (0.12-0.44) often missed ``LEAST`` (session 31,
+kilfound). The same holds where markers were seen but fit no pose (``lost_pose``). The reader then
 refines the pose on the print as it refines any pose fitted on fewer than all markers
 (``SpotFeatures.refine``), and reads.
 
@@ -88,7 +93,7 @@ def still_pose(board: Board, cache: dict[tuple[int, ...], PrintPose], gray: np.n
             continue
         h = pose.homography / pose.homography[2, 2]
         now = board_print.score(levels, h)
-        if now < LEAST or (then is not None and now < KEEP * then):
+        if now < (LEAST if then is None else KEEP * then):
             continue
         moved = max(board_print.score(levels, h @ _shift(dx, dy))
                     for dx, dy in ((SQUARE_MM, 0), (-SQUARE_MM, 0), (0, SQUARE_MM), (0, -SQUARE_MM)))
@@ -106,17 +111,19 @@ def learned_record(reader: Any, image: np.ndarray, pose: BoardPose) -> list[floa
     return pose_record(pose, print_score(reader.tracker.board, reader._print_poses, gray, pose))
 
 
-def lost_pose(reader: Any, gray: np.ndarray, track: bool) -> BoardPose:
-    """A ``BoardReader``'s pose for a frame in which no marker decoded: the tracker's last pose
-    (when tracking) or the learned photo's, where the print confirms it (``still_pose``)."""
+def lost_pose(reader: Any, gray: np.ndarray, track: bool, unfit: BoardPose | None = None) -> BoardPose:
+    """A ``BoardReader``'s pose for a frame in which no marker decoded, or whose markers fit no
+    pose (``unfit``: the markers' pose, not found): the tracker's last pose (when tracking) or the
+    learned photo's, where the print confirms it (``still_pose``); else ``unfit`` (or not found)."""
     candidates: list[tuple[BoardPose, float | None]] = []
     if track and reader.tracker.pose is not None:
         candidates.append((reader.tracker.pose, None))
     learned = pose_from_record(reader.model.still_pose) if reader.model.still_pose else None
     if learned is not None:
         candidates.append(learned)
-    return still_pose(reader.tracker.board, reader._print_poses, gray, candidates) if candidates \
+    found = still_pose(reader.tracker.board, reader._print_poses, gray, candidates) if candidates \
         else BoardPose(found=False)
+    return found if found.found or unfit is None else unfit
 
 
 def agreed_pose(reader: Any, pose: BoardPose) -> BoardPose:
