@@ -15,8 +15,8 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_pointing,
-                                  pawns_swapped, pawns_unhidden, spot_shape)
+from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_swapped,
+                                  pawns_unhidden, spot_shape)
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, moved_tops, settle_cubes, small_rule,
                                 small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
@@ -46,8 +46,6 @@ class CubeSpots(SpotFeatures):
     _missing: Callable[[str, list[tuple[str | None, float]]], tuple[int, float] | None] | None = None
     """This frame's search for a piece that never leaves the board among the spots read empty (the piece
     count's ``always`` rule, set by ``BoardReader._counts``): run again after the cube stage (``pawns_again``)."""
-    _pointing: set[int] = set()
-    """This frame's spots whose top shows a cube's top glyph that points (``_pawns_moved``): a pawn's head rarely does."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]] | None = None
@@ -149,12 +147,8 @@ class CubeSpots(SpotFeatures):
         the nine-cube cap took off for it brought back (``vision.qubism_pawns.cubes_back``) and a
         pawn still read nowhere looked for again among the spots read empty (``pawns_again``)."""
         counted = list(decided)
-        self._pointing = set()
         capped = self._settle_cubes(img, pose, score, decided, looked)
-        # a spot the count took a pawn from whose top shows a cube's glyph that points: not given back to the pawn
-        # (one the count kept is: a pawn's head seen from straight above can show a glyph that points)
-        back = self._pawns_back([(None, 0.0) if i in self._pointing and counted[i][0] is None else x
-                                 for i, x in enumerate(looked)], counted, decided)
+        back = self._pawns_back(looked, counted, decided)
         rule, pawns = self.config.cube_tops, self.config.pawns_back
         if rule is not None and pawns is not None and pawns.cubes:
             cubes_back(decided, capped, back, rule.most)
@@ -186,13 +180,6 @@ class CubeSpots(SpotFeatures):
                       if rule.is_top(f) and rule.glyph_like(f) and f.border <= rule.pawn_border and i not in blocked}
             bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
             pawns_swapped(decided, looked, counted, topped, bare, kinds, rule.most, pawns)
-        if pawns.pointing:  # a cube's top glyph that points, on a spot the count kept a pawn on
-            pointing = {i: (f.glyph.direction, min(float(0.5 + 0.3 * min(f.glyph.direction_conf, 1.0)),
-                                                   1.0 if f.glyph.level == 0 else rule.weak_conf))
-                        for i, f in faces.items() if rule.is_top(f) and f.glyph is not None and f.glyph.direction
-                        and i not in blocked}
-            self._pointing = set(pointing)
-            pawns_pointing(decided, counted, pointing, kinds, rule.most)
         if not pawns.unhide:
             return
         asked = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))

@@ -104,10 +104,6 @@ class PawnsBack:
     swap: bool = True
     """A pawn the count kept on a spot whose top, at a cube's height, shows a cube's top plate and a
     glyph goes to a spot the count took that pawn from whose top shows none (``pawns_swapped``; False: not)."""
-    pointing: bool = True
-    """A pawn the count kept on a spot whose top, at a cube's height, shows a cube's top glyph that points
-    (``pawns_pointing``: a pawn's round head rarely does) is a cube with that arrow, and the pawn is looked
-    for again (``again``; False: not)."""
     unhide: bool = False
     """A pawn the count kept on a spot whose middle a neighbouring cube's box hides as the camera sees it
     (its look is that cube's side) goes to a spot the count took that pawn from that no cube hides
@@ -166,27 +162,6 @@ def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
         decided[kept] = ("cube:?", rule.conf)
         decided[j] = (c, rule.conf)
         changed += [kept, j]
-    return changed
-
-
-def pawns_pointing(decided: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
-                   pointing: dict[int, tuple[str, float]], pawns: tuple[str, ...], most: int) -> list[int]:
-    """A cube the piece count kept as a pawn (in place): where the one spot kept as pawn ``c`` (in ``counted``
-    and still in ``decided``) shows, in the plane of the cubes' tops at its place, a cube's top glyph with a
-    direction (``pointing``: spot -> its arrow and how surely, as ``vision.qubism_read.settle_cubes`` would add
-    it: a cube's top is a square plate 30 mm up carrying an arrow; a pawn's round head rarely shows a glyph
-    that points: of the 232 spots the count kept as a pawn on three rendered dev sets, 8 showed one, 6 of them
-    cubes), it is read as that cube while the frame has fewer than ``most`` cubes. The pawn is then read nowhere, and the stages after look for it
-    (``pawns_again``). Returns the spots changed."""
-    changed: list[int] = []
-    for c in pawns:
-        kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
-        cubes = sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
-        if len(kept) != 1 or kept[0] not in pointing or cubes >= most:
-            continue
-        arrow, sure = pointing[kept[0]]
-        decided[kept[0]] = (f"cube:{arrow}", sure)
-        changed.append(kept[0])
     return changed
 
 
