@@ -89,12 +89,12 @@ def judge(state: Any, action: Any, squares: Mapping[str, tuple[str | None, float
 
 
 def near(state: Any, action: Any, squares: Mapping[str, tuple[str | None, float]],
-         threshold: float = THRESHOLD, offer: int = NEAR_OFFER, margin: float = NEAR_MARGIN,
+         offer: int = NEAR_OFFER, margin: float = NEAR_MARGIN,
          min_score: float = NEAR_MIN_SCORE) -> tuple[str, int]:
     """Where no move fits: the verdict (one of ``NEAR``) on the moves offered as the likeliest
     (``vision.chop_near.nearest_moves``), and the played move's rank among every move (1: best;
     0: not ranked)."""
-    got = nearest_moves(state, squares, threshold, offer, margin, min_score)
+    got = nearest_moves(state, squares, offer, margin, min_score)
     ranked = [a for a, _ in got.ranked]
     rank = ranked.index(action) + 1 if action in ranked else 0
     if got.moves:
@@ -143,7 +143,7 @@ def score(plays: Mapping[str, Any], readings: Mapping[str, Reading],
         verdict, fits = judge(pre, action, readings.get(f, {}), threshold)
         counts[(kind, verdict)] += 1
         if verdict == "asked (none fits)":
-            offered, rank = near(pre, action, readings.get(f, {}), threshold, **rule)
+            offered, rank = near(pre, action, readings.get(f, {}), **rule)
             counts[(kind, "near: " + offered)] += 1
             lines.append(f"  {verdict:<22} {f}: played {action}; near: {offered} (ranked {rank})")
         elif verdict != "proposed right":

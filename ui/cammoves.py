@@ -74,7 +74,7 @@ def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_
     if not fits.actions:
         from vision.chop_near import nearest_moves
 
-        near = nearest_moves(state, reading.squares, threshold).moves
+        near = nearest_moves(state, reading.squares).moves
     with watcher._lock:
         if watcher._move_request is not request:
             return
