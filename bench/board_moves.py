@@ -43,6 +43,7 @@ from typing import Any  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision.chop_near import NEAR_MARGIN, NEAR_MIN_SCORE, NEAR_OFFER, nearest_moves  # noqa: E402
 from vision.chop_who import camera_moves  # noqa: E402
 
 THRESHOLD = 0.8
@@ -50,6 +51,10 @@ THRESHOLD = 0.8
 
 VERDICTS = ("proposed right", "one square, path asked", "asked (several fit)", "asked (none fits)",
             "proposed WRONG", "one square WRONG")
+
+NEAR = ("first", "second", "third", "offered, not among", "none offered, among first 3",
+        "none offered, not among")
+"""Where no move fits: where the played move stands among the moves ``vision.chop_near`` offers."""
 
 Reading = dict[str, tuple[str | None, float]]
 
@@ -83,6 +88,20 @@ def judge(state: Any, action: Any, squares: Mapping[str, tuple[str | None, float
     return "asked (several fit)", fits.actions
 
 
+def near(state: Any, action: Any, squares: Mapping[str, tuple[str | None, float]],
+         offer: int = NEAR_OFFER, margin: float = NEAR_MARGIN,
+         min_score: float = NEAR_MIN_SCORE) -> tuple[str, int]:
+    """Where no move fits: the verdict (one of ``NEAR``) on the moves offered as the likeliest
+    (``vision.chop_near.nearest_moves``), and the played move's rank among every move (1: best;
+    0: not ranked)."""
+    got = nearest_moves(state, squares, offer, margin, min_score)
+    ranked = [a for a, _ in got.ranked]
+    rank = ranked.index(action) + 1 if action in ranked else 0
+    if got.moves:
+        return (NEAR[got.moves.index(action)] if action in got.moves else NEAR[3]), rank
+    return (NEAR[4] if 0 < rank <= offer else NEAR[5]), rank
+
+
 def read_set(root: Path, plays: Mapping[str, Any]) -> dict[str, Reading]:
     """Each scene of ``plays`` (file -> (state before, actions)) read as the app reads it:
     knowing the position before its last move. File -> the reading's squares."""
@@ -109,9 +128,11 @@ def read_set(root: Path, plays: Mapping[str, Any]) -> dict[str, Reading]:
 
 
 def score(plays: Mapping[str, Any], readings: Mapping[str, Reading],
-          threshold: float = THRESHOLD) -> tuple[Counter[tuple[str, str]], list[str]]:
+          threshold: float = THRESHOLD, **rule: Any) -> tuple[Counter[tuple[str, str]], list[str]]:
     """(kind, verdict) -> scenes, and a line per wrong proposal and per question. A scene whose
-    board was not found counts as ``asked (none fits)``."""
+    board was not found counts as ``asked (none fits)``; where none fits, (kind, ``"near: "`` +
+    one of ``NEAR``) counts the offer of the likeliest moves (``near``; ``rule``: its
+    ``offer``, ``margin``, ``min_score``)."""
     counts: Counter[tuple[str, str]] = Counter()
     lines: list[str] = []
     for f in sorted(plays):
@@ -122,17 +143,27 @@ def score(plays: Mapping[str, Any], readings: Mapping[str, Reading],
             continue
         verdict, fits = judge(pre, action, readings.get(f, {}), threshold)
         counts[(kind, verdict)] += 1
-        if verdict != "proposed right":
+        if verdict == "asked (none fits)":
+            offered, rank = near(pre, action, readings.get(f, {}), **rule)
+            counts[(kind, "near: " + offered)] += 1
+            lines.append(f"  {verdict:<22} {f}: played {action}; near: {offered} (ranked {rank})")
+        elif verdict != "proposed right":
             lines.append(f"  {verdict:<22} {f}: played {action}; fits {list(fits)}")
     return counts, lines
 
 
 def report(counts: Counter[tuple[str, str]], lines: list[str]) -> str:
     total = Counter(v for (_, v) in counts.elements())
-    out = [f"moves {sum(total.values())}: " + ", ".join(f"{v} {total[v]}" for v in VERDICTS)]
+    out = [f"moves {sum(total[v] for v in VERDICTS)}: " + ", ".join(f"{v} {total[v]}" for v in VERDICTS)]
     for kind in sorted({k for k, _ in counts}):
         row = {v: counts[(kind, v)] for v in VERDICTS if counts[(kind, v)]}
         out.append(f"  {kind:<17} {sum(row.values()):4d}: " + ", ".join(f"{v} {n}" for v, n in row.items()))
+        row = {v: counts[(kind, "near: " + v)] for v in NEAR if counts[(kind, "near: " + v)]}
+        if row:
+            out.append(f"  {'':<17}       none fits: " + ", ".join(f"{v} {n}" for v, n in row.items()))
+    if total["asked (none fits)"]:
+        out.append(f"none fits {total['asked (none fits)']}, the likeliest offered (vision.chop_near): "
+                   + ", ".join(f"{v} {total['near: ' + v]}" for v in NEAR))
     return "\n".join(out + lines)
 
 
@@ -150,6 +181,9 @@ def main() -> int:
     ap.add_argument("--save", default="", help="write each scene's reading here (JSON)")
     ap.add_argument("--readings", default="", help="judge these saved readings instead of reading the set")
     ap.add_argument("--threshold", type=float, default=THRESHOLD)
+    ap.add_argument("--near-offer", type=int, default=NEAR_OFFER, help="none fits: the most moves offered")
+    ap.add_argument("--near-margin", type=float, default=NEAR_MARGIN, help="none fits: offered within this of the best")
+    ap.add_argument("--near-min-score", type=float, default=NEAR_MIN_SCORE, help="none fits: the best above this")
     a = ap.parse_args()
     from bench.board_lastmove import _scenes, third_family_plays
 
@@ -185,7 +219,8 @@ def main() -> int:
         readings = read_set(Path(a.dir), plays)
         if a.save:
             Path(a.save).write_text(json.dumps(readings, indent=0, sort_keys=True), encoding="utf-8")
-    counts, lines = score(plays, readings, a.threshold)
+    counts, lines = score(plays, readings, a.threshold, offer=a.near_offer, margin=a.near_margin,
+                          min_score=a.near_min_score)
     print(f"== {a.dir} (seed {a.seed}): camera_moves(state one move back, reading, {a.threshold})")
     print(report(counts, lines))
     return 0

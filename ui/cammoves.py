@@ -10,8 +10,11 @@ position: the move that fits names its mouse. Two or more ways of one piece onto
 (``vision.chop_who.one_move_paths``: the way matters only to a +1/+2 found there), the piece read
 on that square at the threshold or more (``CameraMoves.paths``), are offered as that move, one
 touch per way; two moves that fit otherwise (two mice that may have gone there)
-are named to the players, who make the move by touch; no move that fits: no offer (the cross-check after a move speaks of disagreements). Nothing changes the game but the
-players' touch on the offer.
+are named to the players, who make the move by touch. **No move that fits** (session 31): the
+likeliest legal moves by the reading (``vision.chop_near.nearest_moves``: up to three, none when
+the reading shows nothing moved) are offered as a question, "The camera is not sure. Was it one
+of these?", one touch each, and "None of these" (the players make the move by touch); the
+watcher keeps looking. Nothing changes the game but the players' touch on the offer.
 
 **Reading knowing the last confirmed position** (``know_position``): the reader is told the
 position the players confirmed last (before the move due; after a confirmed move, that move's
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 MOVE_KIND = "camwatch_move"
 MAX_CHEESE_LOOKS = 12
@@ -67,22 +70,35 @@ def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_
     from vision.chop_who import camera_moves
 
     fits = camera_moves(state, reading.squares, threshold)
+    near: tuple[Any, ...] = ()
+    if not fits.actions:
+        from vision.chop_near import nearest_moves
+
+        near = nearest_moves(state, reading.squares).moves
     with watcher._lock:
         if watcher._move_request is not request:
             return
-        # nothing fits yet (the piece not moved): look again after the next movement
+        # nothing fits yet (the piece not moved, or misread): look again after the next movement
         watcher._move_request = None if fits.actions else (gen, state, now)
     if fits.actions:
         post(MOVE_KIND, gen, list(fits.actions), fits.paths)
+    elif near:
+        post(MOVE_KIND, gen, list(near), False, True)
 
 
-def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False) -> None:
+def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False, near: bool = False) -> None:
     """UI thread: one move offered by one touch (the ways of one move, ``paths`` as
-    ``CameraMoves.paths``: one touch per way), or two or more named for the players to make."""
+    ``CameraMoves.paths``: one touch per way), or two or more named for the players to make;
+    ``near``: none fits, these are the likeliest (a question, one touch each, "None of these")."""
     from companion.proposals import describe
 
     seats = getattr(screen.session, "seats", None)
     said = [describe(state, a, seats).sentence for a in moves]
+    if near:
+        heading = ngettext("The camera is not sure. Was it this move?",
+                           "The camera is not sure. Was it one of these?", len(moves))
+        screen.offer_camera_near(moves, said, heading)
+        return
     if len(moves) == 1:
         screen.offer_camera_move(moves[0], said[0])
         return

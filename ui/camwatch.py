@@ -239,15 +239,16 @@ class CameraWatcher:
             self._move_request = ((self._gen, state.clone(), time.monotonic())
                                   if self.checking and cammoves.move_due(state) else None)
 
-    def on_move(self, gen: int, moves: list[Any], paths: bool = False) -> None:
-        """The legal moves the camera's reading shows (UI thread): offered or asked about."""
+    def on_move(self, gen: int, moves: list[Any], paths: bool = False, near: bool = False) -> None:
+        """The legal moves the camera's reading shows (UI thread): offered or asked about
+        (``near``: none fits, the likeliest)."""
         from ui import cammoves
 
         session = self.app.session
         screen = self.app.game_screen
         if gen != self._gen or session is None or screen is None or not self.running:
             return  # a move (or an undo) came since: stale
-        cammoves.offer(screen, session.state, moves, paths)
+        cammoves.offer(screen, session.state, moves, paths, near)
 
     def watch_for(self, view: dict[str, str] | None, tag: str, on_result: Any) -> None:
         """Read the board, once still, against ``view`` (the position after a move the companion

@@ -239,6 +239,22 @@ def figures(view: Mapping[str, str]) -> dict[str, str]:
     return {s: t for s, t in view.items() if t.split(":")[0] in FIGURES}
 
 
+def trials(state: Any) -> tuple[dict[str, str], list[tuple[Any, dict[str, str]]]]:
+    """The figures of ``state`` (a Chop! Chop! state) and, per legal piece move (the cat placed,
+    a move, an arrow's teleport), the figures after it (tried on a copy); none when no player
+    is to move."""
+    if state.is_chance() or state.is_over():
+        return {}, []
+    tried: list[tuple[Any, dict[str, str]]] = []
+    for action in state.legal_actions():
+        if type(action).__name__ not in ("PlaceCat", "Move", "Teleport"):
+            continue
+        trial = state.clone()
+        trial.apply(action)
+        tried.append((action, figures(trial.board_view())))
+    return figures(state.board_view()), tried
+
+
 def camera_moves(state: Any, observation: Mapping[str, tuple[str | None, float]],
                  min_confidence: float = 0.6) -> CameraMoves:
     """The legal moves of ``state`` (a Chop! Chop! state whose player must move a piece) whose
@@ -247,16 +263,7 @@ def camera_moves(state: Any, observation: Mapping[str, tuple[str | None, float]]
     as it leaves them (a mouse as any mouse; a hole or a slab as no figure), at any confidence
     (the players confirm the proposal), and no confident reading of a square another of the
     moves would change disagrees. Nothing is applied."""
-    if state.is_chance() or state.is_over():
-        return CameraMoves((), ())
-    before = figures(state.board_view())
-    tried: list[tuple[Any, dict[str, str]]] = []
-    for action in state.legal_actions():
-        if type(action).__name__ not in ("PlaceCat", "Move", "Teleport"):
-            continue
-        trial = state.clone()
-        trial.apply(action)
-        tried.append((action, figures(trial.board_view())))
+    before, tried = trials(state)
     if not tried:
         return CameraMoves((), ())
 

@@ -10,6 +10,7 @@ ways to one square, Qubism's first move (cubes on any empty square), a piece sel
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -255,6 +256,33 @@ def _chopchop_camera_paths(app: Any) -> Any:
     pump(6)  # the game settled (a camera watcher stopping clears the camera's offers)
     state = app.session.state
     cammoves.offer(app.game_screen, state, two_ways(state), paths=True)
+    pump(3)  # the offer's wrapped lines take a frame or two to settle its height
+    return None
+
+
+def three_moves(state: Any) -> list[Any]:
+    """Three Chop! Chop! moves ending apart (one piece's after another's, in the engine's
+    order), or []."""
+    if state.is_chance():
+        return []
+    apart: dict[tuple[str, str], Any] = {}
+    for a in state.legal_actions():
+        if type(a).__name__ == "Move":
+            apart.setdefault((a.piece, a.to), a)
+    pieces = [[a for (p, _), a in apart.items() if p == piece] for piece in dict.fromkeys(p for p, _ in apart)]
+    turns = [a for row in itertools.zip_longest(*pieces) for a in row if a is not None]
+    return turns[:3] if len(turns) >= 3 else []
+
+
+def _chopchop_camera_near(app: Any) -> Any:
+    """No legal move fits the camera's reading (``ui.cammoves``: ``vision.chop_near``): the
+    likeliest three asked about, one touch each, and "None of these"."""
+    from ui import cammoves
+
+    _chopchop_until(app, lambda state: bool(three_moves(state)))
+    pump(6)  # the game settled (a camera watcher stopping clears the camera's offers)
+    state = app.session.state
+    cammoves.offer(app.game_screen, state, three_moves(state), near=True)
     pump(3)  # the offer's wrapped lines take a frame or two to settle its height
     return None
 
@@ -541,6 +569,7 @@ SCENES: list[Scene] = [
     Scene("game_chopchop_camera_move", _chopchop_camera_move(False)),
     Scene("game_chopchop_camera_two_moves", _chopchop_camera_move(True)),
     Scene("game_chopchop_camera_paths", _chopchop_camera_paths),
+    Scene("game_chopchop_camera_near", _chopchop_camera_near),
     Scene("game_katenmuis_over", _katenmuis_over),
     Scene("gameover_chopchop", _chopchop_over),
     Scene("home_kilkenny_4players", _kilkenny_four(False)),

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.ui.helpers import pump, small_text, small_touch_targets, tap, texts, wait_for
-from tests.ui.scenes import two_ways
+from tests.ui.scenes import three_moves, two_ways
 from tests.ui.test_camera_play import _watching_app
 from vision.synth.board3d_play import random_action
 
@@ -270,6 +270,57 @@ def test_the_ways_of_one_move_onto_a_slab_are_offered_one_touch_each_and_the_way
         assert wait_for(lambda: len(app.session.turns) > turns, timeout=5)
         assert app.session.turns[-1].action == ways[1]
         assert screen.ids.get("camera_move") is None
+    finally:
+        app.camera_watch.stop()
+
+
+def test_none_fits_the_likeliest_are_asked_about_none_of_these_changes_nothing_a_touch_applies_that_move(
+        make_app: Any) -> None:
+    from ui.cammoves import MOVE_KIND
+
+    app = _watching_app(make_app, lambda frame: [])
+    app.start_game("chopchop", {}, {})
+    screen = app.game_screen
+    rng = np.random.default_rng(5)
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        moves = _play_until(app, rng, three_moves)  # a turn with three moves ending apart
+        assert len(moves) == 3
+        turns = len(app.session.turns)
+        gen = app.camera_watch._gen
+        app.bridge.post(MOVE_KIND, gen, moves, False, True)  # none fits: the likeliest three
+        assert wait_for(lambda: screen.ids.get("camera_near") is not None, timeout=5)
+        shown = texts(screen)
+        assert "The camera is not sure. Was it one of these?" in shown
+        buttons = screen.ids["camera_near"]
+        assert [b.action for b in buttons] == moves and len({b.text for b in buttons}) == 3
+        assert not any("\u2014 Use" in b.text or "Camera sees" in b.text for b in buttons)  # never as sure
+        none = screen.ids["camera_near_none"]
+        assert none.text == "None of these" and none.height >= 48
+        pump(3)
+        assert len(app.session.turns) == turns  # nothing applied without a touch
+        tap(none)
+        pump(3)
+        assert screen.ids.get("camera_move") is None and screen.ids.get("camera_near") is None
+        assert len(app.session.turns) == turns  # "None of these" changes nothing
+        app.bridge.post(MOVE_KIND, gen, moves, False, True)  # the watcher looks again: the same, not again
+        pump(5)
+        assert screen.ids.get("camera_near") is None
+        app.bridge.post(MOVE_KIND, gen, moves[1:], False, True)  # another reading: two, asked again
+        assert wait_for(lambda: screen.ids.get("camera_near") is not None, timeout=5)
+        assert "The camera is not sure. Was it one of these?" in texts(screen)
+        app.bridge.post(MOVE_KIND, gen, moves[2:], False, True)  # one: still a question
+        assert wait_for(lambda: len(screen.ids.get("camera_near") or []) == 1, timeout=5)
+        assert "The camera is not sure. Was it this move?" in texts(screen)
+        app.bridge.post(MOVE_KIND, gen, moves[::-1], False, True)  # another order: not the declined offer
+        assert wait_for(lambda: len(screen.ids.get("camera_near") or []) == 3, timeout=5)
+        before = app.session.state.clone()
+        tap(screen.ids["camera_near"][1])
+        assert wait_for(lambda: len(app.session.turns) > turns, timeout=5)
+        assert app.session.turns[turns].action == moves[1]  # exactly the move touched
+        before.apply(moves[1])
+        assert app.session.state.board_view() == before.board_view()
+        assert screen.ids.get("camera_move") is None and screen.ids.get("camera_near") is None
     finally:
         app.camera_watch.stop()
 

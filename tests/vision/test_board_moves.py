@@ -79,3 +79,28 @@ def test_the_kinds_of_moves() -> None:
     assert kinds <= {"cat placed", "cat to table top", "cat on floor", "mouse", "teleport cat",
                      "teleport mouse", "other"}
     assert "mouse" in kinds
+
+
+def test_where_none_fits_the_offer_of_the_likeliest_is_counted() -> None:
+    plays = _plays()
+    readings = {}
+    for f, (pre, acts) in plays.items():
+        readings[f] = _observe(dict(pre.board_view()))  # nothing moved: none fits, nothing offered
+    counts, lines = bm.score(plays, readings)
+    near: dict[str, int] = {}
+    for (_, v), n in counts.items():
+        if v.startswith("near: "):
+            near[v] = near.get(v, 0) + n
+    assert sum(near.values()) == sum(n for (_, v), n in counts.items() if v == "asked (none fits)") > 0
+    assert set(near) <= {"near: none offered, among first 3", "near: none offered, not among"}
+    assert "the likeliest offered" in bm.report(counts, lines)
+    for f, (pre, acts) in plays.items():  # the end square misread: the played move offered
+        trial = pre.clone()
+        trial.apply(acts[0])
+        reading = _observe(dict(trial.board_view()))
+        end = getattr(acts[0], "to", "")
+        if end in reading and not end.startswith("top:"):
+            reading[end] = (None, 0.5)
+            if bm.judge(pre, acts[0], reading)[0] == "asked (none fits)":
+                verdict, rank = bm.near(pre, acts[0], reading)
+                assert verdict in ("first", "second", "third") and rank >= 1

@@ -120,8 +120,46 @@ class GameCamera:
         self.ids["camera_paths"] = buttons
         self.app.voice.say(heading)
 
+    def offer_camera_near(self, moves: list[Any], sentences: list[str], heading: str) -> None:
+        """No legal move fits the camera's reading (``ui.cammoves``): the likeliest, asked as a
+        question (``heading``), one touch each, and "None of these" (closes it: the players make
+        the move by touch). The same moves again in the same turn after "None of these" (the
+        watcher looks again): not shown again."""
+        turn = (len(self.session.turns) if self.session is not None else 0, tuple(moves))
+        if turn == getattr(self, "camera_near_declined", None):
+            return
+        panel = self._message_panel(heading)
+        buttons = []
+        for action, sentence in zip(moves, sentences):
+            button = BigButton(text=sentence, size_hint_y=None, height=56, bg=list(theme.INFO),
+                               font_size=theme.FONT, halign="center", valign="middle")
+            button.bind(width=lambda b, w: setattr(b, "text_size", (max(w - 24, 1), None)),
+                        texture_size=lambda b, ts: setattr(b, "height", max(56, ts[1] + 16)))
+            button.action = action
+            button.bind(on_release=lambda b: self.use_camera_move(b.action))
+            panel.add_widget(button)
+            buttons.append(button)
+        none = BigButton(text=_("None of these"), size_hint_y=None, height=56, bg=list(theme.PANEL),
+                         font_size=theme.FONT)
+        none.bind(on_release=lambda *_: self.decline_camera_near(turn))
+        panel.add_widget(none)
+        self._camera_drop("camera_note")
+        self._camera_item("camera_move", panel)
+        self.ids["camera_near"] = buttons
+        self.ids["camera_near_none"] = none
+        self.app.voice.say(heading)
+
+    def decline_camera_near(self, turn: Any) -> None:
+        """"None of these": the offer closes, nothing changes; the players move by touch."""
+        self.camera_near_declined = turn
+        self._camera_drop("camera_move")
+        self.ids.pop("camera_near", None)
+        self.ids.pop("camera_near_none", None)
+
     def use_camera_move(self, action: Any) -> None:
         self._camera_drop("camera_move")
+        self.ids.pop("camera_near", None)
+        self.ids.pop("camera_near_none", None)
         state = self.state
         if state is None or action not in state.legal_actions():
             self.app.toast(_("That move is not due now: make it by touch."), "info")
