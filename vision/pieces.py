@@ -82,7 +82,6 @@ from vision.piece_shadow import learn_shadows
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
-from vision.qubism_solid import behind_change, kept_solid
 from vision.stillpose import agreed_pose, learned_record, lost_pose
 from vision.read_fast import MedianMemo, class_minima
 
@@ -427,15 +426,11 @@ class BoardReader(CubeSpots, SpotChecks):
                 continue
             w = count_weight(self, score, spots)  # evidence, light (katenmuis_read); a lone spot before a hand's crowd
             order = {i: float(d_cls[c][i] / (self._centre_support(i, c) * self._arrow_support(i, c) * w[i])) for i in spots}
-            shaped = (shape := self._pawn_shape(c)) is not None and self.model.shapes.get(c) and self._shapes_here(pose)
-            if shaped and shape is not None:
+            if (shape := self._pawn_shape(c)) is not None and self.model.shapes.get(c) and self._shapes_here(pose):
                 # a pawn, not a shadow: the shape of its change from the print (vision.qubism_pawns)
                 like = likeness(self._spot_shapes(spots), self._learned_shapes(c))
                 order = {i: count_order(order[i], float(v), shape) for i, v in zip(spots, like)}
             spots.sort(key=lambda i: (bool(crowd.any() and (crowd[i] or d_cls[c][i] >= cfg.demote_dist)), order[i]))
-            if shaped and shape is not None and shape.solid and room_c == 1 and len(spots) > 1 and not crowd.any():
-                # a cube the shape kept for the pawn: which solid reaches past its square (vision.qubism_solid)
-                spots = kept_solid(spots, d_cls[c][spots], behind_change(self, pose, spots))
             for i in spots[room_c:]:
                 have = Counter(kind(t) for t, _ in decided)  # (counted once, not once a class)
                 room = [k for k in classes if k != c and have[k] < most.get(k, len(decided))]

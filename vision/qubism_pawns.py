@@ -50,10 +50,6 @@ class PawnShape:
     """Learned shapes count only while the board's corners in the picture lie within this share
     of a square's side of where they were when learned (the same camera; the alt renderer moves
     the camera in every scene, and there the shapes read 22 white pawns wrong against 13)."""
-    solid: bool = True
-    """Where the count keeps one of several, the spot its order puts first gives way to one whose look
-    is nearer AND whose change behind it along the line of sight is smaller: a cube hides the print
-    past its square, a pawn hardly (``vision.qubism_solid.kept_solid``; False: not)."""
     keep: float = 0.9
     """Before any cube's look is learned, a spot whose look is nearest such a piece's but whose
     top, at a cube's height, shows an arrow (a neighbouring cube's side) stays that piece when
