@@ -191,8 +191,7 @@ def _cat_read_off(decided: list[tuple[str | None, float]], kinds: Sequence[str],
     have gone in one move (``cat_could_reach``), or where a mouse's move is likelier
     (``_mouse_likelier``), it was read off its square. It stands, unsure, on ``then`` where the
     classifier still finds a figure there (mouse and cat at least ``FIGURE``: no mouse enters the
-    cat's square in the turn the cat stays) and no confirmed mouse stood under it (the figure seen
-    there is then that mouse's); else it is read nowhere (asked: a spot it could reach
+    cat's square in the turn the cat stays); else it is read nowhere (asked: a spot it could reach
     where the classifier sees the cat was as often a mouse, on the dev sets).
     ``now`` takes its likeliest other reading, unsure. Returns the cat's spot (-1: none) and how
     many readings changed (in place: ``decided``)."""
@@ -202,10 +201,7 @@ def _cat_read_off(decided: list[tuple[str | None, float]], kinds: Sequence[str],
             decided, groups, confirmed, p, then, now):
         return now, 0
     c, m = CLASSES.index("cat"), CLASSES.index("mouse")
-    under = any(base_token(confirmed.get(s)) == "mouse" for s in groups[then])
-    # a mouse under the table-top cat stays there when the cat goes (an arrow, C5): the figure
-    # seen on that spot is the mouse, no sign of the cat (session 31, the lead's 4631)
-    spot = then if not under and float(p[then, m] + p[then, c]) >= FIGURE else -1
+    spot = then if float(p[then, m] + p[then, c]) >= FIGURE else -1
     allowed = allowed_now(kinds[now], confirmed.get(groups[now][0])) - {"cat"}
     decided[now] = likeliest_allowed(p[now], allowed, UNSURE, "hole" if "hole" in allowed else "-")
     if spot >= 0:

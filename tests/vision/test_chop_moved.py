@@ -198,18 +198,3 @@ def test_of_two_mice_read_missing_the_one_the_new_mouse_is_a_move_from_left() ->
     probs = _flat({0: 0.3, 1: 0.1, 2: 0.9, 5: 0.8, 7: 0.9})
     assert one_move(decided, KINDS, groups, CONFIRMED, probs) == 1
     assert decided[1] == ("mouse", UNSURE) and decided[0] == ("hole", 0.8)
-
-
-def test_a_table_top_cat_read_off_is_not_put_back_over_the_mouse_under_it() -> None:
-    # the cat stood on the table top over mouse 4 (2,3) and went by an arrow (C5) to a square it
-    # could not walk to; the arrow's slab was not read gone, so the cat is taken as read off its
-    # square; the figure the classifier sees on 2,3 is the mouse: the cat is read nowhere (asked),
-    # not back on the table top (the lead's 4631: a Teleport proposed to the old square)
-    confirmed = {"top:2,3": "cat", "2,3": "mouse:4", "0,3": "mouse:1"}
-    groups = [["top:2,3", "2,3"], ["5,7"], ["0,3"]]
-    kinds = ["table", "floor", "hole"]
-    decided: Decided = [("mouse", 0.9), ("cat", 0.8), ("mouse", 0.9)]
-    probs = _probs([{"mouse": 0.9, "-": 0.1}, {"cat": 0.8, "-": 0.2}, {"mouse": 0.9, "hole": 0.1}])
-    one_move(decided, kinds, groups, confirmed, probs)
-    assert decided[0] == ("mouse", 0.9)  # the mouse under the table top, not the cat
-    assert decided[1][1] <= UNSURE and not any(t == "cat" and c > UNSURE for t, c in decided)
