@@ -65,10 +65,10 @@ def table_ids(ids: Sequence[str]) -> tuple[str, str] | None:
 
 def cat_over_mouse(kinds: Sequence[str], decided: Sequence[tuple[str | None, float]],
                    patches: np.ndarray, empty_patches: np.ndarray, names: Sequence[str],
-                   protos: np.ndarray, share: float = PAIR_SHARE) -> list[int]:
+                   protos: np.ndarray, share: float = PAIR_SHARE, mouse_spots: bool = True) -> list[int]:
     """The table spots (indices) holding the cat on the table top and a mouse under it (see the
-    module doc): read as the cat, or as a mouse while the cat is read nowhere, their middle
-    showing both colours."""
+    module doc): read as the cat, or as a mouse while the cat is read nowhere (``mouse_spots``),
+    their middle showing both colours."""
     if "cat" not in names or "mouse" not in names:
         return []
     cat_read = [i for i, (t, _) in enumerate(decided) if t == "cat"]
@@ -79,7 +79,7 @@ def cat_over_mouse(kinds: Sequence[str], decided: Sequence[tuple[str | None, flo
         if kind != "table" or token is None:
             continue
         base = token.split(":")[0]
-        if not (base == "cat" or (base == "mouse" and not cat_read)):
+        if not (base == "cat" or (base == "mouse" and not cat_read and mouse_spots)):
             continue
         shares = pair_shares(patches[i], empty_patches[i], colours)
         if min(shares) >= share:
@@ -126,8 +126,13 @@ def chop_pairs(reader: Any, decided: Sequence[tuple[str | None, float]], names: 
     the rules alone put it there (``pairs_by_rules``). ``reader``: the ``BoardReader`` right after
     reading the frame (its spot kinds, patches, groups and confirmed position)."""
     out: dict[int, float | bool] = {i: UNSURE for i in pairs_by_rules(decided, reader.groups, reader.confirmed)}
+    # one move back known (vision.chop_moved), a cat read nowhere was judged there: no cat is
+    # found again in a mouse's colours (the lead's 4631, session 31: a cat's arrow move proposed
+    # to the table top over another mouse)
+    judged = bool(reader.confirmed) and bool(getattr(reader, "confirmed_one_move", False))
     out.update({i: True for i in cat_over_mouse(reader._chop_kinds, decided, reader._last_patches,
-                                                 reader._last_empty_patches, list(names), protos)})
+                                                 reader._last_empty_patches, list(names), protos,
+                                                 mouse_spots=not judged)})
     return out
 
 

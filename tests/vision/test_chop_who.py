@@ -340,3 +340,27 @@ def test_one_move_back_the_mouse_under_the_table_stays_when_another_piece_made_t
     assert pairs_by_rules(_read(**{"2_3": "cat", "0_3": "mouse"}), _GROUPS, stood) == []
     # one other away and a mouse where none stood, but the pair's own floor not a mouse before: nothing
     assert pairs_by_rules(moved, _GROUPS, {**stood, "2,3": "slab"}) == []
+
+
+def test_one_move_back_known_a_cat_read_nowhere_is_not_found_again_in_a_mouses_colours() -> None:
+    # a table spot read as a mouse showing the cat's and a mouse's colours while the cat is read
+    # nowhere: with no position one move back it is the cat over the mouse; with it
+    # (vision.chop_moved judged the cat, e.g. read off its square after an arrow) the spot stays the
+    # mouse: the cat is asked, not proposed onto it (the lead's 4631, session 31)
+    from types import SimpleNamespace
+
+    from vision.piece_looks import P
+
+    cat, mouse, paper = (0.2, 0.45, 0.85), (0.45, 0.42, 0.4), (0.9, 0.92, 0.93)
+    protos = np.array([_look(cat), _look(mouse)])
+    empty = np.full((6, P, P, 3), paper)
+    patches = empty.copy()
+    patches[0, :, : P // 2] = cat
+    patches[0, :, P // 2:] = mouse
+    decided = _read(**{"2_3": "mouse"})
+    confirmed = {"2,3": "mouse:1", "0,3": "mouse:2", "4,4": "cat"}
+    for one_move_back, pairs in ((False, {0: True}), (True, {})):
+        reader = SimpleNamespace(groups=_GROUPS, confirmed=confirmed, confirmed_one_move=one_move_back,
+                                 _chop_kinds=["table", "table", "hole", "slab", "hole", "slab"],
+                                 _last_patches=patches, _last_empty_patches=empty)
+        assert chop_pairs(reader, decided, ["cat", "mouse"], protos) == pairs
