@@ -14,7 +14,8 @@ import numpy as np
 
 from vision.chop_read import HolePictures, hole_reading, ring_reading
 from vision.piece_looks import _look_distance
-from vision.piece_mix import partly_seen, print_intact, shaded_piece, tinted_light
+from vision.katenmuis_read import light_share
+from vision.piece_mix import lit_print, partly_seen, print_intact, shaded_piece, tinted_light
 from vision.piece_shadow import in_shadow
 from vision.piece_spots import SpotFeatures
 
@@ -52,7 +53,7 @@ class SpotChecks(SpotFeatures):
         token = partly_seen(look, self._last_look_empty[i], names, protos, *rule)
         if token is None and (shaded := self.config.shaded.get(self.board.game)) is not None:
             token = shaded_piece(look, self._last_look_empty[i], names, protos, self._spreads(i), shaded)
-        if token is None or self._centre_weak_for(i, token):
+        if token is None or self._centre_weak_for(i, token) or self._lit(i):
             return None
         if self._shadowed(i, look, float(_look_distance(protos[[n == token for n in names]], look).min())):
             return None  # where this light's learned shadows lie (vision.piece_shadow)
@@ -72,7 +73,18 @@ class SpotChecks(SpotFeatures):
             return False
         spreads, chromas = self._spreads(i), self._spreads(i, 1)
         return (tinted_light(look, self._last_look_empty[i], token, dist, names, protos, spreads, chromas, rule)
-                or print_intact(self._spreads(i, 0), spreads, chromas, rule))
+                or print_intact(self._spreads(i, 0), spreads, chromas, rule) or self._lit(i))
+
+    def _lit(self, i: int) -> bool:
+        """Spot ``i``'s change from its print is a change of light, with no piece's shading or
+        colour, in both planes (``PieceConfig.shaded``, ``vision.piece_mix.lit_print``)."""
+        rule = self.config.shaded.get(self.board.game)
+        if rule is None:
+            return False
+        shares = [float(light_share(self._last_patches[[i]], self._last_empty_patches[[i]])[0])]
+        if self.config.top_plane.get(self.board.game):
+            shares.append(float(light_share(self._last_top_patches[[i]], self._last_top_empty[[i]])[0]))
+        return lit_print((min(shares), max(shares)), self._spreads(i), self._spreads(i, 1), rule)
 
     def _shadowed(self, i: int, look: np.ndarray, dist: float) -> bool:
         """Spot ``i``, read as a piece at look distance ``dist``, lies on a shadow line learned
