@@ -14,8 +14,9 @@ import numpy as np
 
 from vision.chop_read import HolePictures, hole_reading, ring_reading
 from vision.piece_looks import _look_distance
-from vision.piece_mix import partly_seen, print_intact, shaded_piece, tinted_light
-from vision.piece_shadow import in_shadow
+from vision.katenmuis_read import light_share
+from vision.piece_mix import lit_print, partly_seen, print_intact, shaded_piece, tinted_light
+from vision.piece_shadow import in_shadow, shadow_distance
 from vision.piece_spots import SpotFeatures
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class SpotChecks(SpotFeatures):
         token = partly_seen(look, self._last_look_empty[i], names, protos, *rule)
         if token is None and (shaded := self.config.shaded.get(self.board.game)) is not None:
             token = shaded_piece(look, self._last_look_empty[i], names, protos, self._spreads(i), shaded)
-        if token is None or self._centre_weak_for(i, token):
+        if token is None or self._centre_weak_for(i, token) or self._lit(i, look):
             return None
         if self._shadowed(i, look, float(_look_distance(protos[[n == token for n in names]], look).min())):
             return None  # where this light's learned shadows lie (vision.piece_shadow)
@@ -72,13 +73,39 @@ class SpotChecks(SpotFeatures):
             return False
         spreads, chromas = self._spreads(i), self._spreads(i, 1)
         return (tinted_light(look, self._last_look_empty[i], token, dist, names, protos, spreads, chromas, rule)
-                or print_intact(self._spreads(i, 0), spreads, chromas, rule))
+                or print_intact(self._spreads(i, 0), spreads, chromas, rule) or self._lit(i, look))
+
+    def _lit(self, i: int, look: np.ndarray) -> bool:
+        """Spot ``i`` (its ``look``) lies where this light's learned shadows lie (within
+        ``ShadowLooks.near`` of a shadow line, however near a cat's look) and its change from its
+        print is a change of light, with no piece's shading or colour, in both planes
+        (``PieceConfig.shaded``, ``vision.piece_mix.lit_print``)."""
+        rule = self.config.shaded.get(self.board.game)
+        shade = self.config.shadow_looks.get(self.board.game)
+        if rule is None or shade is None or not self.model.shadows or not self._plain_print()[i]:
+            return False  # a cat on a square printed in a colour like its own moves no colour
+        rel = look - self._last_look_empty[i]
+        if shadow_distance(rel, np.asarray(self.model.shadows, np.float64), shade.reach) > shade.near:
+            return False
+        shares = [float(light_share(self._last_patches[[i]], self._last_empty_patches[[i]])[0])]
+        if self.config.top_plane.get(self.board.game):
+            shares.append(float(light_share(self._last_top_patches[[i]], self._last_top_empty[[i]])[0]))
+        return lit_print((min(shares), max(shares)), self._spreads(i), self._spreads(i, 1), rule)
 
     def _shadowed(self, i: int, look: np.ndarray, dist: float) -> bool:
         """Spot ``i``, read as a piece at look distance ``dist``, lies on a shadow line learned
         from a known position (``PieceConfig.shadow_looks``, ``vision.piece_shadow.in_shadow``)."""
         rule = self.config.shadow_looks.get(self.board.game)
         return rule is not None and in_shadow(look - self._last_look_empty[i], dist, self.model.shadows, rule)
+
+    def _plain_print(self) -> np.ndarray:
+        """[spots] bool: the spot's print is the board's plain paper colour, not a coloured square
+        (its chromaticity within a quarter of ``chroma_scale`` of the spots' median: the Kilkenny
+        print's white squares lie within 0.013 of it, its coloured mice squares 0.042 off)."""
+        if getattr(self, "_plain", None) is None:
+            chroma = self.empty_looks[:, :2]
+            self._plain = np.abs(chroma - np.median(chroma, axis=0)).sum(axis=1) < 0.25 * self.config.chroma_scale
+        return self._plain
 
     def _centre_support(self, i: int, cls: str) -> float:
         """How fully the raised plane's middle of spot ``i`` changed, as a share (0.2 to 1) of

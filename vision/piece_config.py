@@ -49,7 +49,18 @@ class ShadedRule:
       (a hand's deep shadow lit by a bluish light alone: structure 0.3-0.9, spread 0.2-0.3,
       chroma 1.1-1.4). Real cats with so little spread hide the print (structure 1.28 or more,
       190 of 3,469 cats of six sets, three families) or, on a square with little print, keep
-      their colour (a felt cat in a hand's shadow: structure 0.89, chroma 3.3)."""
+      their colour (a felt cat in a hand's shadow: structure 0.89, chroma 3.3).
+    - A spot read as a piece on a square printed plain that lies on a shadow line learned at the
+      start (within ``ShadowLooks.near``, however near the piece's look: ``SpotChecks._lit``),
+      whose change from its print a change of light explains (a smooth field and one straight
+      step: ``vision.katenmuis_read.light_share``) but for less than ``lit_share``, whose spread
+      score stays under ``lit_spread`` and whose chroma score stays under ``tint_chroma`` in both
+      planes holds none: the print is there, lit as the start's shadows were (a cast shadow lit
+      by a bluish light read as faded blue cats 0.75-1.5 from their look, too near for
+      ``tint_dist`` and ``ShadowLooks.far``). Measured on seven dev sets of three families
+      (session 31, kilblue): cats read right that flat, that well explained and that colourless,
+      none (cats that flat keep their colour: chroma 2.6 and more); empty squares read as cats,
+      third family 4575 67 -> 35."""
 
     share: float = 0.3
     off: float = 0.2
@@ -60,6 +71,8 @@ class ShadedRule:
     tint_chroma: float = 2.0
     intact_struct: float = 1.0
     intact_spread: float = 1.2
+    lit_share: float = 0.2
+    lit_spread: float = 0.8
 
 
 @dataclass(frozen=True)

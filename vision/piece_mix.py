@@ -91,6 +91,17 @@ def print_intact(structs: tuple[float, float], spreads: tuple[float, float], chr
             and max(chromas) < rule.tint_chroma)
 
 
+def lit_print(shares: tuple[float, float], spreads: tuple[float, float], chromas: tuple[float, float],
+              rule: ShadedRule) -> bool:
+    """A spot whose change from its print a change of light explains but for less than
+    ``lit_share`` (``shares``: ``vision.katenmuis_read.light_share`` in the board's plane and the
+    raised one), with no piece's shading (spread scores under ``lit_spread``) and its colour moved
+    less than a cat's (chroma scores under ``tint_chroma``), in both planes: the print is all
+    there, lit otherwise (a shadow, tinted light), however near a cat's look it lies."""
+    return (max(shares) < rule.lit_share and max(spreads) < rule.lit_spread
+            and max(chromas) < rule.tint_chroma)
+
+
 def head_plane(shares_by_plane: dict[float, list[float]], least: float) -> float:
     """The highest plane (square sides up) where a quarter of the known pieces at most show
     less than ``least`` of their colour (``colour_shares`` of their own class), else 0.0: how

@@ -40,11 +40,13 @@ def hand_shadow(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[di
 @pytest.mark.slow
 def test_a_hands_shadow_is_no_row_of_blue_cats(hand_shadow: tuple[Path, list[dict[str, Any]]]) -> None:
     root, scenes = hand_shadow
-    # the shadows learned at the start (vision.piece_shadow) and the hand rule (vision.piece_hand)
-    # drop most of them too: off in both, so this rule is measured alone
-    new = wrong_squares(scenes, root, BOARD, PieceConfig(shadow_looks={}, hand={}))
-    old = wrong_squares(scenes, root, BOARD, PieceConfig(shaded={"kilkenny": ShadedRule(intact_struct=0.0)},
+    # the shadows learned at the start (vision.piece_shadow), the hand rule (vision.piece_hand) and
+    # the lit-print rule (vision.piece_mix.lit_print) drop most of them too: off in both, so this
+    # rule is measured alone
+    new = wrong_squares(scenes, root, BOARD, PieceConfig(shaded={"kilkenny": ShadedRule(lit_share=0.0)},
                                                          shadow_looks={}, hand={}))
+    no_intact = {"kilkenny": ShadedRule(intact_struct=0.0, lit_share=0.0)}
+    old = wrong_squares(scenes, root, BOARD, PieceConfig(shaded=no_intact, shadow_looks={}, hand={}))
     false_blue = [w for w in old if w[0].endswith("kilkenny-0018.jpg") and w[2] is None and w[3] == "cat:blue"]
     assert len(false_blue) >= 8, old  # the scene still shows the failure
     assert len([w for w in new if w[0].endswith("kilkenny-0018.jpg") and w[2] is None]) <= 3, new  # measured: 11 -> 3
@@ -54,10 +56,11 @@ def test_a_hands_shadow_is_no_row_of_blue_cats(hand_shadow: tuple[Path, list[dic
 @pytest.mark.slow
 def test_a_hands_shadow_over_many_squares_is_asked(hand_shadow: tuple[Path, list[dict[str, Any]]]) -> None:
     """The same shadow told by the hand rule alone (``vision.piece_hand``; the print-intact
-    rule and the learned shadows off on both sides): a region of touching squares changed evenly
-    (no spread risen), tinted, far from the blue cat's look, is asked, not read as cats."""
+    rule, the lit-print rule and the learned shadows off on both sides): a region of touching
+    squares changed evenly (no spread risen), tinted, far from the blue cat's look, is asked, not
+    read as cats."""
     root, scenes = hand_shadow
-    no_intact = {"kilkenny": ShadedRule(intact_struct=0.0)}
+    no_intact = {"kilkenny": ShadedRule(intact_struct=0.0, lit_share=0.0)}
     new = wrong_squares(scenes, root, BOARD, PieceConfig(shaded=no_intact, shadow_looks={}))
     old = wrong_squares(scenes, root, BOARD, PieceConfig(shaded=no_intact, shadow_looks={}, hand={}))
     false_blue = [w for w in old if w[2] is None and w[3] == "cat:blue"]
