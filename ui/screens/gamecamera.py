@@ -101,20 +101,27 @@ class GameCamera:
         self._camera_item("camera_move", button)
         self.app.voice.say(_("The camera sees: {move}.").format(move=sentence))
 
-    def offer_camera_paths(self, moves: list[Any], sentences: list[str], heading: str) -> None:
-        """The ways of the one move the camera's reading shows (``ui.cammoves``: the camera cannot
-        see which way it came onto its slab): one touch per way applies it."""
-        panel = self._message_panel(heading)
+    def _move_buttons(self, panel: Any, moves: list[Any], texts: list[str], bg: Any) -> list[Any]:
+        """One big button per move on ``panel`` (its text wrapped, the button as tall as it needs):
+        a touch applies that move."""
         buttons = []
-        for action, sentence in zip(moves, sentences):
-            button = BigButton(text=_("{move} \u2014 Use").format(move=sentence), size_hint_y=None, height=56,
-                               bg=list(theme.GOOD), font_size=theme.FONT, halign="center", valign="middle")
+        for action, text in zip(moves, texts):
+            button = BigButton(text=text, size_hint_y=None, height=56, bg=list(bg), font_size=theme.FONT,
+                               halign="center", valign="middle")
             button.bind(width=lambda b, w: setattr(b, "text_size", (max(w - 24, 1), None)),
                         texture_size=lambda b, ts: setattr(b, "height", max(56, ts[1] + 16)))
             button.action = action
             button.bind(on_release=lambda b: self.use_camera_move(b.action))
             panel.add_widget(button)
             buttons.append(button)
+        return buttons
+
+    def offer_camera_paths(self, moves: list[Any], sentences: list[str], heading: str) -> None:
+        """The ways of the one move the camera's reading shows (``ui.cammoves``: the camera cannot
+        see which way it came onto its slab): one touch per way applies it."""
+        panel = self._message_panel(heading)
+        buttons = self._move_buttons(panel, moves, [_("{move} \u2014 Use").format(move=s) for s in sentences],
+                                     theme.GOOD)
         self._camera_drop("camera_note")
         self._camera_item("camera_move", panel)
         self.ids["camera_paths"] = buttons
@@ -129,16 +136,7 @@ class GameCamera:
         if turn == getattr(self, "camera_near_declined", None):
             return
         panel = self._message_panel(heading)
-        buttons = []
-        for action, sentence in zip(moves, sentences):
-            button = BigButton(text=sentence, size_hint_y=None, height=56, bg=list(theme.INFO),
-                               font_size=theme.FONT, halign="center", valign="middle")
-            button.bind(width=lambda b, w: setattr(b, "text_size", (max(w - 24, 1), None)),
-                        texture_size=lambda b, ts: setattr(b, "height", max(56, ts[1] + 16)))
-            button.action = action
-            button.bind(on_release=lambda b: self.use_camera_move(b.action))
-            panel.add_widget(button)
-            buttons.append(button)
+        buttons = self._move_buttons(panel, moves, sentences, theme.INFO)
         none = BigButton(text=_("None of these"), size_hint_y=None, height=56, bg=list(theme.PANEL),
                          font_size=theme.FONT)
         none.bind(on_release=lambda *_: self.decline_camera_near(turn))
