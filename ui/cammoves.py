@@ -67,14 +67,15 @@ def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_
         reading = None
     if reading is None or not getattr(reading, "found", False):
         return  # the board is not in view: try again
-    from vision.chop_who import camera_moves
+    from vision.chop_who import camera_moves, trials
 
-    fits = camera_moves(state, reading.squares, threshold)
+    tried = trials(state)  # every legal move tried once, for both questions
+    fits = camera_moves(state, reading.squares, threshold, tried)
     near: tuple[Any, ...] = ()
     if not fits.actions:
         from vision.chop_near import nearest_moves
 
-        near = nearest_moves(state, reading.squares).moves
+        near = nearest_moves(state, reading.squares, tried=tried).moves
     with watcher._lock:
         if watcher._move_request is not request:
             return

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vision.chop_who import FIGURES, trials
+from vision.chop_who import Trials, changed_squares, figure_kind, hidden_by_cat, trials
 
 NEAR_OFFER = 3
 """The most moves offered."""
@@ -47,30 +47,21 @@ class NearMoves:
     ranked: tuple[tuple[Any, float], ...] = ()
 
 
-def _base(token: str | None) -> str | None:
-    base = token.split(":")[0] if token else None
-    return base if base in FIGURES else None
-
-
-def rank_moves(state: Any, observation: Mapping[str, tuple[str | None, float]]) -> list[tuple[Any, float]]:
+def rank_moves(state: Any, observation: Mapping[str, tuple[str | None, float]],
+               tried: Trials | None = None) -> list[tuple[Any, float]]:
     """Every legal piece move of ``state`` with its score (module doc), best first (ties in the
-    engine's order)."""
-    before, tried = trials(state)
-    if not tried:
+    engine's order). ``tried``: ``vision.chop_who.trials(state)`` if already made."""
+    before, tries = tried if tried is not None else trials(state)
+    if not tries:
         return []
-
-    def changed(after: Mapping[str, str]) -> set[str]:
-        return {s for s in set(before) | set(after) if before.get(s) != after.get(s)}
-
-    read = {s: (_base(t), float(c)) for s, (t, c) in observation.items()}
+    read = {s: (figure_kind(t), float(c)) for s, (t, c) in observation.items()}
     out: list[tuple[Any, float]] = []
-    for action, after in tried:
-        hidden = {s[4:] for s, t in after.items() if t == "cat" and s.startswith("top:")}
+    for action, after in tries:
         score = 0.0
-        for s in changed(after) - hidden:
+        for s in changed_squares(before, after) - hidden_by_cat(after):
             if s in read:
                 token, conf = read[s]
-                score += conf * ((token == _base(after.get(s))) - (token == _base(before.get(s))))
+                score += conf * ((token == figure_kind(after.get(s))) - (token == figure_kind(before.get(s))))
         out.append((action, score))
     order = sorted(range(len(out)), key=lambda i: -out[i][1])
     return [out[i] for i in order]
@@ -78,10 +69,10 @@ def rank_moves(state: Any, observation: Mapping[str, tuple[str | None, float]]) 
 
 def nearest_moves(state: Any, observation: Mapping[str, tuple[str | None, float]],
                   offer: int = NEAR_OFFER, margin: float = NEAR_MARGIN,
-                  min_score: float = NEAR_MIN_SCORE) -> NearMoves:
+                  min_score: float = NEAR_MIN_SCORE, tried: Trials | None = None) -> NearMoves:
     """The moves to offer when none fits (module doc): the best ``offer`` at most, each scored
-    within ``margin`` of the best, the best above ``min_score``."""
-    ranked = rank_moves(state, observation)
+    within ``margin`` of the best, the best above ``min_score``. ``tried``: as ``rank_moves``."""
+    ranked = rank_moves(state, observation, tried)
     if not ranked or ranked[0][1] <= min_score:
         return NearMoves((), (), tuple(ranked))
     best = ranked[0][1]

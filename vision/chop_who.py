@@ -244,7 +244,28 @@ def figures(view: Mapping[str, str]) -> dict[str, str]:
     return {s: t for s, t in view.items() if t.split(":")[0] in FIGURES}
 
 
-def trials(state: Any) -> tuple[dict[str, str], list[tuple[Any, dict[str, str]]]]:
+def figure_kind(token: str | None) -> str | None:
+    """A reading's or an engine token's figure kind (``"mouse:2"`` -> ``"mouse"``; ``"cat"``), None
+    for anything else (no figure: a hole, a slab, the floor)."""
+    base = token.split(":")[0] if token else None
+    return base if base in FIGURES else None
+
+
+def changed_squares(before: Mapping[str, str], after: Mapping[str, str]) -> set[str]:
+    """The squares whose figure differs between two ``figures`` maps."""
+    return {s for s in set(before) | set(after) if before.get(s) != after.get(s)}
+
+
+def hidden_by_cat(after: Mapping[str, str]) -> set[str]:
+    """The floor square under the cat on the table top (``figures`` after a move): hidden by it,
+    it need not be seen."""
+    return {s[4:] for s, t in after.items() if t == "cat" and s.startswith("top:")}
+
+
+Trials = tuple[dict[str, str], list[tuple[Any, dict[str, str]]]]
+
+
+def trials(state: Any) -> Trials:
     """The figures of ``state`` (a Chop! Chop! state) and, per legal piece move (the cat placed,
     a move, an arrow's teleport), the figures after it (tried on a copy); none when no player
     is to move."""
@@ -261,32 +282,26 @@ def trials(state: Any) -> tuple[dict[str, str], list[tuple[Any, dict[str, str]]]
 
 
 def camera_moves(state: Any, observation: Mapping[str, tuple[str | None, float]],
-                 min_confidence: float = 0.6) -> CameraMoves:
+                 min_confidence: float = 0.6, tried: Trials | None = None) -> CameraMoves:
     """The legal moves of ``state`` (a Chop! Chop! state whose player must move a piece) whose
     result the camera's ``observation`` (square -> (token, confidence), as
     ``vision.pieces.BoardReading.squares``) shows: the squares the move itself changes are read
     as it leaves them (a mouse as any mouse; a hole or a slab as no figure), at any confidence
     (the players confirm the proposal), and no confident reading of a square another of the
-    moves would change disagrees. Nothing is applied."""
-    before, tried = trials(state)
-    if not tried:
+    moves would change disagrees. Nothing is applied. ``tried``: ``trials(state)`` if already made."""
+    before, tries = tried if tried is not None else trials(state)
+    if not tries:
         return CameraMoves((), ())
-
-    def changed(after: Mapping[str, str]) -> set[str]:
-        return {s for s in set(before) | set(after) if before.get(s) != after.get(s)}
-
-    everywhere = set().union(*(changed(a) for _, a in tried))
-    read = {s: ((t.split(":")[0] if t and t.split(":")[0] in FIGURES else None), c)
-            for s, (t, c) in observation.items()}
+    everywhere = set().union(*(changed_squares(before, a) for _, a in tries))
+    read = {s: (figure_kind(t), c) for s, (t, c) in observation.items()}
 
     def shows(s: str, after: Mapping[str, str]) -> bool:
-        return read[s][0] == (after[s].split(":")[0] if s in after else None)
+        return read[s][0] == figure_kind(after.get(s))
 
     fits: list[tuple[Any, dict[str, str]]] = []
-    for action, after in tried:
-        # the floor square under the cat on the table top is hidden by it: it need not be seen
-        hidden = {s[4:] for s, t in after.items() if t == "cat" and s.startswith("top:")}
-        own = changed(after) - hidden
+    for action, after in tries:
+        hidden = hidden_by_cat(after)
+        own = changed_squares(before, after) - hidden
         if (own and all(s in read and shows(s, after) for s in own)
                 and all(shows(s, after) for s in everywhere - own - hidden
                         if s in read and read[s][1] >= min_confidence)):
