@@ -479,7 +479,7 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
             direction = None if flat is None else _ink_direction(flat, 0, glyph, rule)
             if direction is None and rule.flat_median:  # a shadow's edge across it: over the local median
                 flat = qink.flat_line_ink(tops[k], rule, rule.flat, rule.axis.thin, median=True)
-                if flat is not None and flat.ink(0) is not None:
+                if flat is not None:  # flat_line_ink found its thin ink
                     axis = _axis_of(flat, 0, glyph, rule)
                     direction = axis if axis is not None and axis == _sweep_of(flat, 0, rule) else None
         if direction is not None:

@@ -250,12 +250,18 @@ def two_ways(state: Any) -> list[Any]:
 def _chopchop_camera_paths(app: Any) -> Any:
     """The camera sees one move onto a slab square but not which way it came (``ui.cammoves``:
     ``CameraMoves.paths``): one touch per way."""
+    return _camera_offer(app, two_ways, paths=True)
+
+
+def _camera_offer(app: Any, moves_of: Any, **how: bool) -> Any:
+    """Chop! Chop! played until ``moves_of(state)`` gives moves, and the camera's offer of them
+    shown (``ui.cammoves.offer`` with ``how``)."""
     from ui import cammoves
 
-    _chopchop_until(app, lambda state: bool(two_ways(state)))
+    _chopchop_until(app, lambda state: bool(moves_of(state)))
     pump(6)  # the game settled (a camera watcher stopping clears the camera's offers)
     state = app.session.state
-    cammoves.offer(app.game_screen, state, two_ways(state), paths=True)
+    cammoves.offer(app.game_screen, state, moves_of(state), **how)
     pump(3)  # the offer's wrapped lines take a frame or two to settle its height
     return None
 
@@ -277,14 +283,7 @@ def three_moves(state: Any) -> list[Any]:
 def _chopchop_camera_near(app: Any) -> Any:
     """No legal move fits the camera's reading (``ui.cammoves``: ``vision.chop_near``): the
     likeliest three asked about, one touch each, and "None of these"."""
-    from ui import cammoves
-
-    _chopchop_until(app, lambda state: bool(three_moves(state)))
-    pump(6)  # the game settled (a camera watcher stopping clears the camera's offers)
-    state = app.session.state
-    cammoves.offer(app.game_screen, state, three_moves(state), near=True)
-    pump(3)  # the offer's wrapped lines take a frame or two to settle its height
-    return None
+    return _camera_offer(app, three_moves, near=True)
 
 
 def _katenmuis_over(app: Any) -> Any:

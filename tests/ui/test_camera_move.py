@@ -5,8 +5,9 @@ mice look alike), and the game changes only when the players touch the offer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -214,15 +215,23 @@ def _play_until(app: Any, rng: np.random.Generator, pick: Callable[[Any], list[A
     return []
 
 
+@contextmanager
+def _chop_game(make_app: Any, seed: int) -> Iterator[tuple[Any, Any, np.random.Generator]]:
+    """An app watching the camera (no dice seen, no board reader) in a new Chop! Chop! game: (the
+    app, its game screen, a seeded generator for the play); the watcher stopped after."""
+    app = _watching_app(make_app, lambda frame: [])
+    app.start_game("chopchop", {}, {})
+    try:
+        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+        yield app, app.game_screen, np.random.default_rng(seed)
+    finally:
+        app.camera_watch.stop()
+
+
 def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make_app: Any) -> None:
     from ui.cammoves import MOVE_KIND
 
-    app = _watching_app(make_app, lambda frame: [])
-    app.start_game("chopchop", {}, {})
-    screen = app.game_screen
-    rng = np.random.default_rng(3)
-    try:
-        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+    with _chop_game(make_app, 3) as (app, screen, rng):
         pair = _play_until(app, rng, _two_mice_to_one_square)  # a turn where two mice may go to one square
         assert pair
         turns = len(app.session.turns)
@@ -235,20 +244,13 @@ def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make
         assert screen.ids.get("camera_move") is None
         pump(3)
         assert len(app.session.turns) == turns  # nothing applied: the players make the move
-    finally:
-        app.camera_watch.stop()
 
 
 def test_the_ways_of_one_move_onto_a_slab_are_offered_one_touch_each_and_the_way_touched_is_applied(
         make_app: Any) -> None:
     from ui.cammoves import MOVE_KIND
 
-    app = _watching_app(make_app, lambda frame: [])
-    app.start_game("chopchop", {}, {})
-    screen = app.game_screen
-    rng = np.random.default_rng(3)
-    try:
-        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+    with _chop_game(make_app, 3) as (app, screen, rng):
         ways = _play_until(app, rng, two_ways)  # a turn with two ways onto one slab square
         assert ways
         turns = len(app.session.turns)
@@ -270,20 +272,13 @@ def test_the_ways_of_one_move_onto_a_slab_are_offered_one_touch_each_and_the_way
         assert wait_for(lambda: len(app.session.turns) > turns, timeout=5)
         assert app.session.turns[-1].action == ways[1]
         assert screen.ids.get("camera_move") is None
-    finally:
-        app.camera_watch.stop()
 
 
 def test_none_fits_the_likeliest_are_asked_about_none_of_these_changes_nothing_a_touch_applies_that_move(
         make_app: Any) -> None:
     from ui.cammoves import MOVE_KIND
 
-    app = _watching_app(make_app, lambda frame: [])
-    app.start_game("chopchop", {}, {})
-    screen = app.game_screen
-    rng = np.random.default_rng(5)
-    try:
-        assert wait_for(lambda: app.camera_watch.running, timeout=5)
+    with _chop_game(make_app, 5) as (app, screen, rng):
         moves = _play_until(app, rng, three_moves)  # a turn with three moves ending apart
         assert len(moves) == 3
         turns = len(app.session.turns)
@@ -321,8 +316,6 @@ def test_none_fits_the_likeliest_are_asked_about_none_of_these_changes_nothing_a
         before.apply(moves[1])
         assert app.session.state.board_view() == before.board_view()
         assert screen.ids.get("camera_move") is None and screen.ids.get("camera_near") is None
-    finally:
-        app.camera_watch.stop()
 
 
 def test_the_offer_of_a_long_move_wraps_inside_its_button(make_app: Any) -> None:
