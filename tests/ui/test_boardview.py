@@ -10,7 +10,8 @@ import pytest
 
 from tests.ui.catalogue import lang_app, locale_dir  # noqa: F401  (fixtures)
 from tests.ui.helpers import pump, tap_at
-from tests.ui.scenes import _chopchop_paths, play
+from tests.ui.scenes import play
+from tests.ui.scenes_chopchop import _chopchop_paths
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests.ui.helpers import pump, small_text, small_touch_targets, tap, texts, wait_for
-from tests.ui.scenes import three_moves, two_ways
+from tests.ui.scenes_chopchop import three_moves, two_ways
 from tests.ui.test_camera_play import _watching_app
 from vision.synth.board3d_play import random_action
 
@@ -322,7 +322,7 @@ def test_the_offer_of_a_long_move_wraps_inside_its_button(make_app: Any) -> None
     """A move's sentence ("Camera sees: Mouse 1 goes from D6 to B6 by way of C6 and turns the
     slab — Use") is longer than the board's width: it wraps, the button grows, nothing is cut."""
     from tests.ui.helpers import pump
-    from tests.ui.scenes import _chopchop_camera_move
+    from tests.ui.scenes_chopchop import _chopchop_camera_move
 
     app = make_app()
     _chopchop_camera_move(False)(app)
