@@ -12,7 +12,8 @@ face-up cheese (``vision.chop_cat``), a slab read without its back's pattern (``
 a slab square read as the floor whose face is not the print (``vision.chop_cheese``), the mice
 missing now (``vision.chop_count``) and one cat, where the classifier finds it likeliest, where
 two spots read as it (``vision.chop_cat.one_cat``); with the confirmed position one turn back,
-the mice where one move leaves them (``vision.chop_moved``).
+the mice where one move leaves them (``vision.chop_moved``) and the mouse that moved where it
+landed unseen (``vision.chop_landed``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
 from vision.chop_holes import alike_holes, opened
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole, new_game
+from vision.chop_landed import landed_mouse
 from vision.chop_moved import one_move
 from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
@@ -96,4 +98,5 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     one_cat(decided, kinds, probs)  # C1: one cat, where the classifier finds it likeliest (vision.chop_cat)
     if reader.confirmed and reader.confirmed_one_move:  # one piece moved since (vision.chop_moved)
         one_move(decided, kinds, reader.groups, reader.confirmed, probs, new)
+        landed_mouse(decided, kinds, reader.groups, reader.confirmed, probs, new)  # vision.chop_landed
     return decided
