@@ -300,7 +300,12 @@ class _Stack:
     def __init__(self, gs: list[np.ndarray]) -> None:
         p = _STACK_PAD
         self.tall = SIDE + 2 * p
-        self.image = np.vstack([cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE) for g in gs])
+        if any(g.dtype != np.float32 or g.shape != (SIDE, SIDE) for g in gs):
+            self.image = np.vstack([cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE) for g in gs])
+            return
+        self.image = np.empty((len(gs) * self.tall, SIDE + 2 * p), np.float32)
+        for k, g in enumerate(gs):  # each bordered crop written in its place (no stacking copy; session 32)
+            cv2.copyMakeBorder(g, p, p, p, p, cv2.BORDER_REPLICATE, dst=self.image[k * self.tall:(k + 1) * self.tall])
 
     def covers(self, circles: np.ndarray, crop: np.ndarray, tone: np.ndarray, noise: np.ndarray,
                rule: RingRule) -> np.ndarray:
@@ -354,9 +359,9 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
             rule: RingRule) -> np.ndarray:
     """The cover of each circle (rows of ``cand``: x, y, radius; ``tone`` and ``noise`` one for all or one a
     circle), sampled in one remap. The maps are ``(x + r cos).astype(float32)``, ``(y + r sin)...`` of each circle's
-    three radii ``r`` as before, built without numpy's broadcast copies: every ``r cos``, ``r sin`` a row of a table
-    kept for radii on the half pixels (``_by_half``; the same float64 products), the centres repeated. The dark
-    circles' steps and the light ones' are taken apart (each its own difference, not both and a choice)."""
+    three radii ``r`` as before (``_ring_maps``: a row a ring, each circle's ring and its inner and outer
+    neighbour). The dark circles' steps and the light ones' are taken apart (each its own difference, not both and
+    a choice)."""
     n = len(cand)
     if n == 0:
         return np.zeros(0)
@@ -370,12 +375,8 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
     else:
         dark = n if tone < 0 else 0
     angles = len(_COS)
-    ring = (cand[:, 2, None] + np.array([0.0, -rule.beside, rule.beside])).ravel()  # [3n]: on, inner, outer radii
-    rx, ry = _ring_rows(ring)
-    rx += np.repeat(cand[:, 0], 3 * angles).reshape(rx.shape)
-    ry += np.repeat(cand[:, 1], 3 * angles).reshape(ry.shape)
-    v = np.asarray(cv2.remap(g, rx.astype(np.float32), ry.astype(np.float32), cv2.INTER_LINEAR,
-                             borderMode=cv2.BORDER_REPLICATE)).reshape(n, 3, angles)
+    mx, my = _ring_maps(cand, rule.beside)
+    v = np.asarray(cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)).reshape(n, 3, angles)
     step = np.empty((n, angles), np.float32)
     if dark:
         d = v[:dark]
@@ -393,6 +394,51 @@ def _covers(g: np.ndarray, cand: np.ndarray, tone: int | np.ndarray, noise: floa
         held = back
     cover: np.ndarray = held / angles  # the share of angles (``.mean`` of the booleans, bit for bit)
     return cover
+
+
+def _ring_maps(cand: np.ndarray, beside: float) -> tuple[np.ndarray, np.ndarray]:
+    """The maps (x, y; float32 [3 len(cand), 64]) that sample each circle of ``cand`` (x, y, radius) on its ring and
+    its two neighbours ``beside`` in and out (a row each, circle by circle) at every angle of ``_COS``: session 30's
+    ``(x + r cos).astype(float32)``, ``(y + r sin).astype(float32)`` (``r cos`` the float64 product). ``r sin`` is a
+    row of ``_by_half``'s table where every radius is a whole number of half pixels (``_ring_rows``), the centres
+    repeated; where every centre's x is one too, the x map's rows are taken whole from ``_x_rows``' float32 table
+    (session 32: no repeat, no add, no cast for x)."""
+    ring = (cand[:, 2, None] + np.array([0.0, -beside, beside])).ravel()  # [3n]: on, inner, outer radii
+    rows = _x_rows(cand[:, 0], ring)
+    if rows is None:
+        rx, ry = _ring_rows(ring)
+        rx += np.repeat(cand[:, 0], 3 * len(_COS)).reshape(rx.shape)
+        mx = rx.astype(np.float32)
+    else:
+        mx, ry = rows
+    ry += np.repeat(cand[:, 1], 3 * len(_COS)).reshape(ry.shape)
+    return mx, ry.astype(np.float32)
+
+
+_XTAB: list[np.ndarray] = [np.zeros((0, 0, len(_COS)), np.float32)]
+_XTAB_MOST = (256, 96)
+"""``_x_rows``' table holds centres' x and radii under these many half pixels (the reader's stacked crops are 72
+pixels wide, its rings under 25 pixels); beyond, the maps are multiplied out."""
+
+
+def _x_rows(x: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``((x + r cos).astype(float32), r sin)`` of each radius of ``ring`` (three a centre ``x``: [3 len(x), 64],
+    float32 and float64) from kept tables, where every centre's x and every radius is a whole number of half pixels
+    within ``_XTAB_MOST``; else None. The float32 table ([x, radius, 64], grown by doubling) holds session 30's
+    values, ``(x + r cos)`` in float64 cast to float32."""
+    hx, hr = (x * 2).astype(np.intp), (ring * 2).astype(np.intp)
+    if not len(hx) or min(hx.min(), hr.min()) < 0 or hx.max() >= _XTAB_MOST[0] or hr.max() >= _XTAB_MOST[1] \
+            or not (np.array_equal(hx * 0.5, x) and np.array_equal(hr * 0.5, ring)):
+        return None
+    table = _XTAB[0]
+    if table.shape[0] <= hx.max() or table.shape[1] <= hr.max():
+        nx = min(_XTAB_MOST[0], max(int(hx.max()) + 1, 2 * table.shape[0], 160))
+        nr = min(_XTAB_MOST[1], max(int(hr.max()) + 1, 2 * table.shape[1], 64))
+        rcos = _by_half(nr)[0][:nr]  # [nr, 64]: r cos, float64
+        table = (rcos[None] + (np.arange(nx) * 0.5)[:, None, None]).astype(np.float32)
+        _XTAB[0] = table
+    at = np.repeat(hx, 3) * table.shape[1] + hr  # each ring's row
+    return table.reshape(-1, len(_COS)).take(at, axis=0), _by_half(int(hr.max()))[1].take(hr, axis=0)
 
 
 _HALVES: list[np.ndarray] = [np.zeros((2, 0, len(_COS)))]
