@@ -136,7 +136,8 @@ class TopInks:
     """A frame's top crops' ink, each spot's found once (``tops[k]``: the crop of the stage's ``look[k]``):
     its ``central_ink``, the ink read (that, else its ``plate_ink``), and what the checks read from them,
     kept by the checks themselves (``needles``: ``_needle`` of the central ink; ``sweeps``: the read ink's
-    ``sweep_direction``; ``axes``: its ``axis_direction`` by the glyph rule read with)."""
+    ``sweep_direction``; ``axes``: its ``axis_direction`` by the glyph rule read with; ``moved``: the direction a
+    top found off its place reads at its place, ``vision.qubism_needle._moved_of``, by the glyph rule read with)."""
 
     def __init__(self, tops: np.ndarray, rule: InkRule) -> None:
         self.tops, self.rule = tops, rule
@@ -146,6 +147,7 @@ class TopInks:
         self.needles: dict[int, tuple[str | None, float]] = {}
         self.sweeps: dict[int, str | None] = {}
         self.axes: dict[tuple[int, object], str | None] = {}
+        self.moved: dict[tuple[int, object], str | None] = {}
 
     def dark(self, k: int) -> _Dark | None:
         """Crop ``k``'s ``dark_ink``."""
@@ -191,7 +193,7 @@ def median_flattened(top: np.ndarray, size: int) -> np.ndarray:
 
 def flat_line_ink(top: np.ndarray, rule: InkRule, size: int, thin: float, median: bool = False) -> TopInks | None:
     """The ink of a top crop ``flattened`` by ``size`` (``TopInks`` of it, crop 0) where it is drawn in strokes
-    thinner than ``thin`` (its pixels' mean distance to its edge, pixels, as ``vision.qubism_needle.thick_enough``
+    thinner than ``thin`` (its pixels' mean distance to its edge, pixels, as ``vision.qubism_axis.thick_enough``
     measures): a line arrow on a sticker lit unevenly, whose ink the crop's one threshold (``dark_ink``) joins to
     the sticker's darker half. With ``median``, the crop ``median_flattened`` instead. None where no such ink is
     found."""
