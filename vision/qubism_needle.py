@@ -16,7 +16,8 @@ whose ink is darker by ``NeedleRule.end_margin`` of the face-to-ink range or mor
 ink (a block arrow, a triangle) has no darker end: it is read along its mirror axis
 (``vision.qubism_axis.axis_direction``), else by the way its strokes sweep back from its shaft (``sweep_direction``), or
 None: the caller asks (``cube:?``). A spot read as a pawn whose top shows a line arrow is that cube
-(``pawn_lines``).
+(``pawn_lines``). A needle whose crop shows no glyph apart at the one threshold is read at stricter ones
+(``strict_needle``, ``NeedleRule.strict``).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from vision.qubism_ink import _quantile
 from vision.read_fast import mean_of
 
 __all__ = ["AxisRule", "NeedleRule", "SweepRule", "asked_arrow", "asked_arrows", "axis_direction", "central_ink",
-           "line_arrow", "needle_checked", "needle_direction", "pawn_lines", "plate_ink", "sweep_direction",
-           "thick_enough"]
+           "line_arrow", "needle_checked", "needle_direction", "pawn_lines", "plate_ink", "strict_needle",
+           "sweep_direction", "thick_enough"]
 """``AxisRule``, ``SweepRule``, ``axis_direction``, ``sweep_direction`` and ``thick_enough`` live in
 ``vision.qubism_axis`` (split from this module in session 32) and are named here as before."""
 
@@ -136,6 +137,22 @@ class NeedleRule:
     darker end; a one-ink arrow cut at the sticker shows none). On the cube crops of dev 4611 and 4612 it read 5
     needles, all right, and no other print (session 31, qarrow). False: the sticker's ink is read along its axis
     only (before session 31)."""
+    strict: tuple[float, ...] = (0.3, 0.4, 0.5)
+    """A cube whose crop shows no needle at ``ink`` is read as a needle (its darker end, ``_needle`` of its
+    ``central_ink``, else of its ``plate_ink``) with ``ink`` at each of these shares, taken where every share that
+    shows an end shows the same (``strict_needle``): on a grey sticker a needle's pale half is darker than the
+    sticker and its tip reaches the sticker's edge, so at ``ink`` the needle is joined to the cube's face around
+    the sticker (no glyph apart, no ink read), while a stricter threshold leaves it alone. Read so: a cube still
+    asked whose crop shows no needle at ``ink`` (``asked_arrows``, before its outline's readers: they read a
+    needle's halves backwards), and a cube read with a direction whose crop has no ink at ``ink`` or which
+    ``asked_arrows`` read so (``needle_checked``; a top found off its place at its place, with ``moved_ink``).
+    Its mirror axis and strokes' sweep are never read at these shares. Offline on the top crops of every cube of
+    17 dev sets (third 3611, 3615, 4561, 4562, 4611, 4612, 4615, 4616, 4621, 4625, 4681; second 3521, 3525,
+    3555, 3621, 3625, 3681; ``/tmp/s32-qarrow/proto3.py``): of 4,959 cubes read right it read 678 the same and
+    1 the other way (a ring print whose ink is found at ``ink``: not asked, so not read so), of 104 asked 24,
+    all right, of 54 read another way 15 right, none wrong. Under a light gradient falling to 75 % across the
+    crop one share read a drawn needle's other end (the sticker's darker edge joined to it), hence the
+    agreement (session 32, qarrow). (): not read so."""
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -289,9 +306,12 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
     is clear, their confidence unchanged: ``tops[k]`` is spot ``look[k]``'s top crop, ``masks`` the
     glyph found for a spot (``vision.qubism_glyph.CentralGlyph.mask``); a spot whose top was found off
     its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone, unless its crop at
-    its place shows ink read clearly (``NeedleRule.moved_ink``: that is taken first). ``inks``: the
-    crops' ink as the frame's later checks read it (``needle_checked``: found once)."""
+    its place shows ink read clearly (``NeedleRule.moved_ink``: that is taken first). A crop that shows no needle
+    at ``NeedleRule.ink`` is read as a needle at stricter shares before its outline's readers
+    (``NeedleRule.strict``). ``inks``: the crops' ink as the frame's later checks read it (``needle_checked``:
+    found once)."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
+    needles: list[bool] = []  # whether the frame's cubes show a needle (_needle_frame), found when first asked
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token != "cube:?":
@@ -299,6 +319,9 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
         direction = None
         if i in moved and rule.moved_ink:  # its top off its place: the ink at its place first
             direction = _moved_of(inks, k, glyph, rule)
+        if direction is None and rule.strict and (i not in moved or rule.moved_ink) and _needle_of(inks, k, rule)[0] is None \
+                and _needle_frame(needles, decided, look, moved, inks, rule):
+            direction = _strict_of(inks, k, rule)  # a needle at a stricter threshold, before its outline's reads
         if direction is None:
             direction = _asked(None if i in moved else inks, k, masks.get(i), glyph, rule)
         if direction is None and i not in moved and rule.flat > 0 and inks.ink(k) is None:  # no ink at one threshold
@@ -311,6 +334,39 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
                     direction = axis if axis is not None and axis == _sweep_of(flat, 0, rule) else None
         if direction is not None:
             decided[i] = (f"cube:{direction}", conf)
+
+
+def _needle_frame(known: list[bool], decided: list[tuple[str | None, float]], look: list[int], moved: frozenset[int],
+                  inks: qink.TopInks, rule: NeedleRule) -> bool:
+    """Whether a frame's cubes are needles: a crop of a cube (asked or read; not one found off its place) shows a
+    needle's darker end at ``NeedleRule.ink`` (``_needle_of``: the reads ``asked_arrows`` and ``needle_checked``
+    make of those crops, found once). A game's cubes are printed alike; on the 17 dev sets of ``NeedleRule.strict`` 104 of the
+    105 frames of needle prints showed one and 4 of 609 other frames did. ``known``: the answer once found (the
+    caller's, per stage: [] until then)."""
+    if not known:
+        known.append(any(decided[i][0] is not None and decided[i][0].startswith("cube:") and i not in moved
+                         and _needle_of(inks, k, rule)[0] is not None for k, i in enumerate(look)))
+    return known[0]
+
+
+def strict_needle(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> str | None:
+    """N/E/S/W of a two-tone needle in a grey top crop read at each of ``NeedleRule.strict``'s stricter ink shares
+    (a darker end: ``_needle`` of its ``central_ink``, else of its ``plate_ink``): the end every share that shows
+    one reads; None where none shows one or two read opposite ends."""
+    return _strict_of(qink.TopInks(np.asarray(top)[None], rule), 0, rule)
+
+
+def _strict_of(inks: qink.TopInks, k: int, rule: NeedleRule) -> str | None:
+    """``strict_needle`` of crop ``k`` of a frame's ``inks``, read once a frame."""
+    if k not in inks.strict:
+        top, ends = inks.tops[k], set()
+        for dark in qink.stricter_darks(top, rule, rule.strict):  # (central_ink, plate_ink and _needle read no ink share)
+            central = qink.central_ink(top, rule, dark)
+            ends.add(_needle(qink.plate_ink(top, rule, dark) if central is None and rule.plate_needle else central,
+                             rule)[0])
+        ends.discard(None)
+        inks.strict[k] = ends.pop() if len(ends) == 1 else None  # two levels reading opposite ends: none
+    return inks.strict[k]
 
 
 def needle_checked(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
@@ -330,24 +386,33 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     axis; on its 333 cube tops that read gave 299 right, 34 none, none wrong). A spot whose top was
     found off its place (``moved``) takes the ink at its place where that reads clearly (``NeedleRule.moved_ink``),
     else is left as it is; one its own glyph read clearly (``NeedleRule.own_sure``) is
-    checked by a needle's darker end only. First, with ``NeedleRule.pawn_lines``, a spot read
+    checked by a needle's darker end only. A crop with no ink at ``NeedleRule.ink``, or one ``asked_arrows`` read
+    so, is checked by a needle's darker end at stricter shares (``NeedleRule.strict``). First, with
+    ``NeedleRule.pawn_lines``, a spot read
     as a pawn whose top shows a line arrow is that cube (``pawn_lines``). ``inks``: the crops' ink as the
     frame's ``asked_arrows`` found it (each crop's found once, ``vision.qubism_ink.TopInks``)."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
     if rule.pawn_lines:
         pawn_lines(decided, look, tops, moved, rule, inks, own)
+    needles: list[bool] = []  # whether the frame's cubes show a needle (_needle_frame), found when first asked
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token is None or not token.startswith("cube:") or token == "cube:?":
             continue
         if i in moved:  # its top found off its place, read by the glyph there: the ink at its place decides
             direction = _moved_of(inks, k, glyph or GlyphRule(), rule) if rule.moved_ink else None
+            if direction is None and rule.moved_ink and rule.strict and (inks.ink(k) is None or k in inks.strict) \
+                    and _needle_frame(needles, decided, look, moved, inks, rule):
+                direction = _strict_of(inks, k, rule)  # a needle at a stricter threshold at its place
             if direction is not None and direction != token[5:]:
                 decided[i] = (f"cube:{direction}", conf)
             continue
         if own.get(i) == token[5:] and not rule.own_checked:
             continue  # read from its own glyph's shape (NeedleRule.own_checked: checked like any other)
         direction = _needle_of(inks, k, rule)[0]  # needle_direction(tops[k], rule)
+        if direction is None and rule.strict and (inks.ink(k) is None or k in inks.strict) \
+                and _needle_frame(needles, decided, look, moved, inks, rule):
+            direction = _strict_of(inks, k, rule)  # no ink apart at ink, or read so in asked_arrows: a needle's end
         sure = own.get(i) == token[5:] and conf >= rule.own_sure  # its own glyph read it clearly: its needle only
         if direction is None and rule.checked and not sure and inks.ink(k) is not None:  # as asked_arrow(tops[k], None, ...)
             sweep = _sweep_of(inks, k, rule)
