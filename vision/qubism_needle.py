@@ -149,10 +149,11 @@ class NeedleRule:
     Its mirror axis and strokes' sweep are never read at these shares. Offline on the top crops of every cube of
     17 dev sets (third 3611, 3615, 4561, 4562, 4611, 4612, 4615, 4616, 4621, 4625, 4681; second 3521, 3525,
     3555, 3621, 3625, 3681; ``/tmp/s32-qarrow/proto3.py``): of 4,959 cubes read right it read 678 the same and
-    1 the other way (a ring print whose ink is found at ``ink``: not asked, so not read so), of 104 asked 24,
-    all right, of 54 read another way 15 right, none wrong. Under a light gradient falling to 75 % across the
-    crop one share read a drawn needle's other end (the sticker's darker edge joined to it), hence the
-    agreement (session 32, qarrow). (): not read so."""
+    1 the other way (a ring print), of 104 asked 24, all right, of 54 read another way 15 right, none wrong; in
+    the frames whose cubes show a needle at ``ink`` alone (``_needle_frame``, as read): 672 the same, none the
+    other way, 24 asked and 14 another way right. Under a light gradient falling to 75 % across the crop one share
+    read a drawn needle's other end (the sticker's darker edge joined to it), hence the agreement (session 32,
+    qarrow). (): not read so."""
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
