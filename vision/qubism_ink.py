@@ -67,6 +67,21 @@ def dark_ink(top: np.ndarray, rule: InkRule) -> _Dark | None:
     return inner, (inner < face - rule.ink * span).astype(np.uint8), k
 
 
+def stricter_darks(top: np.ndarray, rule: InkRule, shares: tuple[float, ...]) -> list[_Dark]:
+    """A grey top crop thresholded as ``dark_ink`` at each of ``shares`` instead of ``rule.ink`` (the face and
+    its range found once); [] where that range is under ``rule.min_range``."""
+    g = np.asarray(top, np.float32)
+    n = g.shape[0]
+    inner = g[rule.inset:n - rule.inset, rule.inset:n - rule.inset]
+    h, w = inner.shape
+    k = h // 6
+    face = _quantile(inner[k:h - k, k:w - k], 0.75)
+    span = face - _quantile(inner, 0.02)
+    if span < rule.min_range:
+        return []
+    return [(inner, (inner < face - share * span).astype(np.uint8), k) for share in shares]
+
+
 def central_ink(top: np.ndarray, rule: InkRule, dark: _Dark | None = None) -> _Ink | None:
     """``vision.qubism_needle.central_ink`` (see there); ``dark``: the crop's ``dark_ink`` where the caller has it."""
     dark = dark_ink(top, rule) if dark is None else dark
@@ -136,7 +151,9 @@ class TopInks:
     """A frame's top crops' ink, each spot's found once (``tops[k]``: the crop of the stage's ``look[k]``):
     its ``central_ink``, the ink read (that, else its ``plate_ink``), and what the checks read from them,
     kept by the checks themselves (``needles``: ``_needle`` of the central ink; ``sweeps``: the read ink's
-    ``sweep_direction``; ``axes``: its ``axis_direction`` by the glyph rule read with)."""
+    ``sweep_direction``; ``axes``: its ``axis_direction`` by the glyph rule read with; ``moved``: the direction a
+    top found off its place reads at its place, ``vision.qubism_needle._moved_of``, by the glyph rule read with;
+    ``strict``: a needle's darker end at stricter thresholds, ``vision.qubism_needle._strict_of``)."""
 
     def __init__(self, tops: np.ndarray, rule: InkRule) -> None:
         self.tops, self.rule = tops, rule
@@ -146,6 +163,8 @@ class TopInks:
         self.needles: dict[int, tuple[str | None, float]] = {}
         self.sweeps: dict[int, str | None] = {}
         self.axes: dict[tuple[int, object], str | None] = {}
+        self.moved: dict[tuple[int, object], str | None] = {}
+        self.strict: dict[int, str | None] = {}
 
     def dark(self, k: int) -> _Dark | None:
         """Crop ``k``'s ``dark_ink``."""
@@ -191,7 +210,7 @@ def median_flattened(top: np.ndarray, size: int) -> np.ndarray:
 
 def flat_line_ink(top: np.ndarray, rule: InkRule, size: int, thin: float, median: bool = False) -> TopInks | None:
     """The ink of a top crop ``flattened`` by ``size`` (``TopInks`` of it, crop 0) where it is drawn in strokes
-    thinner than ``thin`` (its pixels' mean distance to its edge, pixels, as ``vision.qubism_needle.thick_enough``
+    thinner than ``thin`` (its pixels' mean distance to its edge, pixels, as ``vision.qubism_axis.thick_enough``
     measures): a line arrow on a sticker lit unevenly, whose ink the crop's one threshold (``dark_ink``) joins to
     the sticker's darker half. With ``median``, the crop ``median_flattened`` instead. None where no such ink is
     found."""

@@ -14,9 +14,10 @@ board's two axes (``NeedleRule.turn``); each half's ink is measured against the 
 half (a shadow or a light band across the face darkens both alike), and the direction is the end
 whose ink is darker by ``NeedleRule.end_margin`` of the face-to-ink range or more. An arrow of one
 ink (a block arrow, a triangle) has no darker end: it is read along its mirror axis
-(``axis_direction``), else by the way its strokes sweep back from its shaft (``sweep_direction``), or
+(``vision.qubism_axis.axis_direction``), else by the way its strokes sweep back from its shaft (``sweep_direction``), or
 None: the caller asks (``cube:?``). A spot read as a pawn whose top shows a line arrow is that cube
-(``pawn_lines``).
+(``pawn_lines``). A needle whose crop shows no glyph apart at the one threshold is read at stricter ones
+(``strict_needle``, ``NeedleRule.strict``).
 """
 
 from __future__ import annotations
@@ -27,46 +28,16 @@ import cv2
 import numpy as np
 
 from vision import qubism_ink as qink
-from vision.qubism_glyph import GlyphRule, glyph_direction
+from vision.qubism_axis import _COMPASS, AxisRule, SweepRule, axis_direction, sweep_direction, thick_enough
+from vision.qubism_glyph import GlyphRule
 from vision.qubism_ink import _quantile
 from vision.read_fast import mean_of
 
-_INSET = 6
-"""Pixels of a top crop's border the glyph's mask leaves out (as ``vision.qubism_glyph``'s)."""
-_COMPASS = (("E", 0.0), ("S", 90.0), ("W", 180.0), ("N", 270.0))
-"""Image angles (degrees, y down) of the four directions (as ``vision.qubism_glyph``'s)."""
-
-
-@dataclass(frozen=True)
-class AxisRule:
-    """When a glyph's mirror axis is clear enough to read its direction along it (``axis_direction``)."""
-
-    reach: float = 40.0
-    step: float = 4.0
-    """Turns tried (degrees) to find the axis the glyph is mirror-symmetric about: every ``step`` up to
-    ``reach`` either way, then half a step either side of the best."""
-    mirror: float = 0.8
-    """The glyph overlaps its mirror image about that axis at least this much (intersection over union)."""
-    margin: float = 0.03
-    """And by this much more than about the axis across it (a square or round glyph: no axis)."""
-    thin: float = 1.5
-    """A glyph drawn in strokes this thin (the mean of its pixels' distance to its edge, pixels) has its
-    mirror overlap measured on it thickened by a pixel each way (``thick_enough``): a line arrow's 2-pixel
-    strokes overlap their mirror image by 0.7-0.75 when the axis falls between pixels (0: not thickened)."""
-
-
-@dataclass(frozen=True)
-class SweepRule:
-    """When a line arrow's strokes read its direction by the way they sweep back (``sweep_direction``)."""
-
-    off: float = 3.0
-    """Ink this many pixels or more from the glyph's long axis is a stroke off the shaft (a head's arm, a feather)."""
-    least: int = 5
-    """Off-shaft pixels a half of the glyph needs for its sweep to count."""
-    slope: float = 0.3
-    """Each counted half's strokes move back along the axis by this many pixels or more per pixel out."""
-    turn: float = 25.0
-    """The glyph's long axis within this many degrees of one of the board's axes."""
+__all__ = ["AxisRule", "NeedleRule", "SweepRule", "asked_arrow", "asked_arrows", "axis_direction", "central_ink",
+           "line_arrow", "needle_checked", "needle_direction", "pawn_lines", "plate_ink", "strict_needle",
+           "sweep_direction", "thick_enough"]
+"""``AxisRule``, ``SweepRule``, ``axis_direction``, ``sweep_direction`` and ``thick_enough`` live in
+``vision.qubism_axis`` (split from this module in session 32) and are named here as before."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +137,23 @@ class NeedleRule:
     darker end; a one-ink arrow cut at the sticker shows none). On the cube crops of dev 4611 and 4612 it read 5
     needles, all right, and no other print (session 31, qarrow). False: the sticker's ink is read along its axis
     only (before session 31)."""
+    strict: tuple[float, ...] = (0.3, 0.4, 0.5)
+    """A cube whose crop shows no needle at ``ink`` is read as a needle (its darker end, ``_needle`` of its
+    ``central_ink``, else of its ``plate_ink``) with ``ink`` at each of these shares, taken where every share that
+    shows an end shows the same (``strict_needle``): on a grey sticker a needle's pale half is darker than the
+    sticker and its tip reaches the sticker's edge, so at ``ink`` the needle is joined to the cube's face around
+    the sticker (no glyph apart, no ink read), while a stricter threshold leaves it alone. Read so: a cube still
+    asked whose crop shows no needle at ``ink`` (``asked_arrows``, before its outline's readers: they read a
+    needle's halves backwards), and a cube read with a direction whose crop has no ink at ``ink`` or which
+    ``asked_arrows`` read so (``needle_checked``; a top found off its place at its place, with ``moved_ink``).
+    Its mirror axis and strokes' sweep are never read at these shares. Offline on the top crops of every cube of
+    17 dev sets (third 3611, 3615, 4561, 4562, 4611, 4612, 4615, 4616, 4621, 4625, 4681; second 3521, 3525,
+    3555, 3621, 3625, 3681; ``/tmp/s32-qarrow/proto3.py``): of 4,959 cubes read right it read 678 the same and
+    1 the other way (a ring print), of 104 asked 24, all right, of 54 read another way 15 right, none wrong; in
+    the frames whose cubes show a needle at ``ink`` alone (``_needle_frame``, as read): 672 the same, none the
+    other way, 24 asked and 14 another way right. Under a light gradient falling to 75 % across the crop one share
+    read a drawn needle's other end (the sticker's darker edge joined to it), hence the agreement (session 32,
+    qarrow). (): not read so."""
 
 
 _GRIDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -241,121 +229,6 @@ def _needle(found: tuple[np.ndarray, np.ndarray] | None, rule: NeedleRule) -> tu
     return direction, abs(margin)
 
 
-_PLACES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _places(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The row places (a column, [n, 1]) and column places (a row, [1, n]) about the middle of an n-by-n
-    square (float32, kept per n)."""
-    if n not in _PLACES:
-        place = np.arange(n, dtype=np.float32) - np.float32((n - 1) / 2)
-        _PLACES[n] = (place[:, None], place[None, :])
-    return _PLACES[n]
-
-
-def _frame(mask: np.ndarray) -> tuple[np.ndarray, float, float, int]:
-    """A blob as ``_turned`` samples it: float32, its centre of mass (x, y) and the side n of a square just
-    wide enough for it turned any way about that centre."""
-    m = np.asarray(mask, np.float32)
-    ys, xs = np.nonzero(m)
-    cx, cy = float(mean_of(xs)), float(mean_of(ys))
-    reach = float(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).max()))
-    return m, cx, cy, 2 * int(np.ceil(reach)) + 3
-
-
-def _turned(mask: np.ndarray, turns: np.ndarray, frame: tuple[np.ndarray, float, float, int] | None = None,
-            out: np.ndarray | None = None) -> np.ndarray:
-    """A blob (centred on its centre of mass) turned each of ``turns`` (degrees): [len(turns), n, n], n just
-    wide enough for the blob, all sampled in one remap. The maps are built from a row and a column each (a
-    pixel's place is its row's plus its column's share). ``frame``: the blob's ``_frame`` where the caller
-    has it; ``out``: a float32 [len(turns) * n, n] array the remap writes into."""
-    m, cx, cy, n = _frame(mask) if frame is None else frame
-    a = np.radians(np.asarray(turns, np.float32))[:, None, None]
-    v, u = _places(n)  # each turned pixel's place about the centre
-    cos, sin = np.cos(a), np.sin(a)
-    # the source pixel a turned one shows: turned back about the blob's centre of mass
-    mx = ((cos * u + cx) - sin * v).reshape(-1, n)
-    my = ((cos * v + cy) + sin * u).reshape(-1, n)
-    turned: np.ndarray = cv2.remap(m, mx, my, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_CONSTANT)
-    return turned.reshape(len(turns), n, n)
-
-
-def _mirror_scores(mask: np.ndarray, turns: np.ndarray,
-                   frame: tuple[np.ndarray, float, float, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Each turn's (degrees) overlap of a blob (centred on its centre of mass, turned) with its mirror
-    image about the vertical and about the horizontal line through that centre: [len(turns), 2], and
-    the turned blobs [len(turns), n, n] (``_turned``; ``frame`` as there). The union from the sums (min +
-    max = both). The turned blobs and their two overlaps (each row reversed by ``cv2.flip``, each blob's
-    rows by a reversed view) lie in one buffer, every row of it summed in float64 by one ``cv2.reduce``:
-    session 28's numpy sums bit for bit where these sums are exact in any order: the remap's values were
-    multiples of 2^-41 or coarser in all 635 captured calls of the dev sets 4250, 4252, 3253 and 2252 (2^-42
-    on the tests' glyphs) and a blob's sum is about its area, under 2^11 (a 36-pixel inner square), so every
-    partial sum fits a double's 53 bits (``tests/vision/test_qubism_mirror_sums.py``; the same scores and
-    turned blobs on those calls' 3,810 searches, the same reads on six sets). Session 28's float→double casts
-    and buffered pairwise sums were 15 % of the mirror axis's instructions (session 29, qspeed4)."""
-    frame = _frame(mask) if frame is None else frame
-    t, n = len(turns), frame[3]
-    buf = np.empty((3, t * n, n), np.float32)
-    turned = _turned(mask, turns, frame, buf[0])
-    cv2.min(buf[0], cv2.flip(buf[0], 1, dst=buf[1]), dst=buf[1])  # about the vertical line
-    np.minimum(turned, turned[:, ::-1, :], out=buf[2].reshape(t, n, n))  # about the horizontal line
-    sums = cv2.reduce(buf.reshape(3 * t, n * n), 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(3, t)
-    both, common = 2 * sums[0], sums[1:].T
-    scores: np.ndarray = common / (both[:, None] - common + 1e-6)
-    return scores, turned
-
-
-def thick_enough(mask: np.ndarray, rule: AxisRule) -> np.ndarray:
-    """A glyph's blob (uint8 0/1) as its mirror overlap is measured (``axis_direction``): thickened by a
-    pixel each way where its strokes are thinner than ``AxisRule.thin`` (the mean of its pixels'
-    distance to its edge), else as it is."""
-    if rule.thin <= 0:
-        return mask
-    m = np.asarray(mask, np.uint8)
-    depth = cv2.distanceTransform(cv2.copyMakeBorder(m, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2, 3)
-    inside = depth[depth > 0]
-    if not len(inside) or float(mean_of(inside)) >= rule.thin:
-        return mask
-    out: np.ndarray = cv2.dilate(m, np.ones((3, 3), np.uint8))
-    return out
-
-
-def axis_direction(mask: np.ndarray, glyph: GlyphRule, rule: AxisRule = AxisRule()) -> tuple[str | None, float]:
-    """N/E/S/W of a glyph's blob (a mask, the crop's inner square) on a cube turned on its square:
-    every arrow is mirror-symmetric about the line it points along. The blob is turned (``AxisRule``'s
-    reach and step) until it is most symmetric about the crop's vertical or horizontal line, and
-    read there (``vision.qubism_glyph.glyph_direction``: apex, tip or head); its direction must lie
-    along that axis. None where no axis is clear or the read disagrees with it."""
-    if not np.any(mask):
-        return None, 0.0
-    thick = thick_enough(mask, rule)  # a line glyph's mirror overlap measured a pixel thicker
-    coarse = np.arange(-rule.reach, rule.reach + 1e-6, rule.step)
-    frame = _frame(thick)  # its centre and square, found once for both searches
-    each_turn, every = _mirror_scores(thick, coarse, frame)
-    each = each_turn.max(axis=1)
-    top = int(np.argmax(each))
-    far = np.abs(coarse - coarse[top]) > 2.5 * rule.step
-    if far.any() and float(each[top]) - float(each[far].max()) < rule.margin:
-        return None, 0.0  # two axes alike (a near-equilateral triangle, a cross): none clear
-    best_turn = float(coarse[top])
-    turns = np.array([best_turn, best_turn - rule.step / 2, best_turn + rule.step / 2])  # refined about the best
-    near, near_turned = _mirror_scores(thick, np.clip(turns[1:], -rule.reach, rule.reach), frame)  # the best's kept
-    scores, turned = np.concatenate([each_turn[top:top + 1], near]), np.concatenate([every[top:top + 1], near_turned])
-    k, a = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    best = float(scores[k, a])
-    if best < rule.mirror or best - float(scores[k, 1 - a]) < rule.margin:
-        return None, 0.0
-    seen = turned[k]
-    if thick is not mask:  # the glyph itself read at that turn, not its thickened outline
-        seen = _turned(mask, np.clip(turns[k:k + 1], -rule.reach, rule.reach))[0]
-    blob = (seen > 0.5).astype(np.uint8)
-    frame = np.zeros((blob.shape[0] + 2 * _INSET, blob.shape[1] + 2 * _INSET), np.float32)  # its size alone is used
-    direction, conf = glyph_direction(blob, frame, glyph)
-    if direction is None or (direction in "NS") != (a == 0):
-        return None, 0.0
-    return direction, conf
-
-
 def asked_arrow(top: np.ndarray | None, mask: np.ndarray | None, glyph: GlyphRule,
                 rule: NeedleRule = NeedleRule()) -> str | None:
     """The direction of a cube read without one, where its top shows it clearly: a two-tone needle's
@@ -392,6 +265,15 @@ def _ink_direction(inks: qink.TopInks, k: int, glyph: GlyphRule, rule: NeedleRul
     return _sweep_of(inks, k, rule) if direction is None else direction
 
 
+def _moved_of(inks: qink.TopInks, k: int, glyph: GlyphRule, rule: NeedleRule) -> str | None:
+    """The direction the ink of crop ``k`` reads clearly (``_asked`` without a glyph's mask) for a top found off its
+    place (``NeedleRule.moved_ink``), read once a frame for each glyph rule: ``asked_arrows`` and ``needle_checked``
+    both ask for it (session 31's review: it was read twice)."""
+    if (k, glyph) not in inks.moved:
+        inks.moved[k, glyph] = _asked(inks, k, None, glyph, rule)
+    return inks.moved[k, glyph]
+
+
 def _needle_of(inks: qink.TopInks, k: int, rule: NeedleRule) -> tuple[str | None, float]:
     """``needle_direction`` of crop ``k`` (``_needle`` of its ``central_ink``), read once a frame."""
     if k not in inks.needles:
@@ -418,43 +300,6 @@ def _axis_of(inks: qink.TopInks, k: int, glyph: GlyphRule, rule: NeedleRule) -> 
     return inks.axes[k, glyph]
 
 
-def sweep_direction(mask: np.ndarray, rule: SweepRule = SweepRule()) -> str | None:
-    """N/E/S/W of a line arrow's ink (a mask) by the way its strokes sweep back: every arrow's strokes off
-    its shaft (a head's arms, a triangle's sides, a chevron's, the tail's feathers) run back from where
-    they leave it, away from where it points, whatever the print. Along the ink's long axis (within
-    ``SweepRule.turn`` of a board axis) each half's off-shaft pixels (``SweepRule.off`` or more from the
-    axis, ``SweepRule.least`` of them) are regressed: their place along the axis on their distance out.
-    Every counted half must slope the same way by ``SweepRule.slope`` or more: a needle's rhombus or a
-    bar slopes both ways or not at all (None), and so does ink that is no arrow."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) < 4 * rule.least:
-        return None
-    dx, dy = xs - float(mean_of(xs)), ys - float(mean_of(ys))  # (mean_of: ``.mean()`` bit for bit, faster)
-    sxx, syy, sxy = float(mean_of(dx * dx)), float(mean_of(dy * dy)), float(mean_of(dx * dy))
-    theta = 0.5 * float(np.arctan2(2 * sxy, sxx - syy))  # the long axis (the covariance's first eigenvector)
-    heading = float(np.degrees(theta)) % 180
-    if min(heading % 90, 90 - heading % 90) > rule.turn:
-        return None
-    c, s = float(np.cos(theta)), float(np.sin(theta))
-    along, out = dx * c + dy * s, np.abs(dy * c - dx * s)
-    off = out >= rule.off
-    slopes = []
-    for half in (along > 0, along < 0):
-        o = half & off
-        if int(np.count_nonzero(o)) < rule.least:
-            continue
-        oo, so = out[o], along[o]
-        po = oo - float(mean_of(oo))
-        var = float(mean_of(po * po))
-        if var > 1e-6:
-            slopes.append(float(mean_of(po * (so - float(mean_of(so))))) / var)
-    if not slopes or min(abs(v) for v in slopes) < rule.slope or len({v > 0 for v in slopes}) > 1:
-        return None
-    sign = -1.0 if slopes[0] > 0 else 1.0  # strokes sweeping back towards -axis: it points along +axis
-    angle = float(np.degrees(np.arctan2(sign * s, sign * c))) % 360
-    return min(_COMPASS, key=lambda d: min(abs(angle - d[1]), 360 - abs(angle - d[1])))[0]
-
-
 def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
                  masks: dict[int, np.ndarray | None], moved: frozenset[int], glyph: GlyphRule,
                  rule: NeedleRule, inks: qink.TopInks | None = None) -> None:
@@ -462,16 +307,22 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
     is clear, their confidence unchanged: ``tops[k]`` is spot ``look[k]``'s top crop, ``masks`` the
     glyph found for a spot (``vision.qubism_glyph.CentralGlyph.mask``); a spot whose top was found off
     its place (``moved``: its crop at the spot is not that top's) is read by its glyph alone, unless its crop at
-    its place shows ink read clearly (``NeedleRule.moved_ink``: that is taken first). ``inks``: the
-    crops' ink as the frame's later checks read it (``needle_checked``: found once)."""
+    its place shows ink read clearly (``NeedleRule.moved_ink``: that is taken first). A crop that shows no needle
+    at ``NeedleRule.ink`` is read as a needle at stricter shares before its outline's readers
+    (``NeedleRule.strict``). ``inks``: the crops' ink as the frame's later checks read it (``needle_checked``:
+    found once)."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
+    needles: list[bool] = []  # whether the frame's cubes show a needle (_needle_frame), found when first asked
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token != "cube:?":
             continue
         direction = None
         if i in moved and rule.moved_ink:  # its top off its place: the ink at its place first
-            direction = _asked(inks, k, None, glyph, rule)
+            direction = _moved_of(inks, k, glyph, rule)
+        if direction is None and rule.strict and (i not in moved or rule.moved_ink) and _needle_of(inks, k, rule)[0] is None \
+                and _needle_frame(needles, decided, look, moved, inks, rule):
+            direction = _strict_of(inks, k, rule)  # a needle at a stricter threshold, before its outline's reads
         if direction is None:
             direction = _asked(None if i in moved else inks, k, masks.get(i), glyph, rule)
         if direction is None and i not in moved and rule.flat > 0 and inks.ink(k) is None:  # no ink at one threshold
@@ -484,6 +335,39 @@ def asked_arrows(decided: list[tuple[str | None, float]], look: list[int], tops:
                     direction = axis if axis is not None and axis == _sweep_of(flat, 0, rule) else None
         if direction is not None:
             decided[i] = (f"cube:{direction}", conf)
+
+
+def _needle_frame(known: list[bool], decided: list[tuple[str | None, float]], look: list[int], moved: frozenset[int],
+                  inks: qink.TopInks, rule: NeedleRule) -> bool:
+    """Whether a frame's cubes are needles: a crop of a cube (asked or read; not one found off its place) shows a
+    needle's darker end at ``NeedleRule.ink`` (``_needle_of``: the reads ``asked_arrows`` and ``needle_checked``
+    make of those crops, found once). A game's cubes are printed alike; on the 17 dev sets of ``NeedleRule.strict`` 104 of the
+    105 frames of needle prints showed one and 4 of 609 other frames did. ``known``: the answer once found (the
+    caller's, per stage: [] until then)."""
+    if not known:
+        known.append(any(decided[i][0] is not None and decided[i][0].startswith("cube:") and i not in moved
+                         and _needle_of(inks, k, rule)[0] is not None for k, i in enumerate(look)))
+    return known[0]
+
+
+def strict_needle(top: np.ndarray, rule: NeedleRule = NeedleRule()) -> str | None:
+    """N/E/S/W of a two-tone needle in a grey top crop read at each of ``NeedleRule.strict``'s stricter ink shares
+    (a darker end: ``_needle`` of its ``central_ink``, else of its ``plate_ink``): the end every share that shows
+    one reads; None where none shows one or two read opposite ends."""
+    return _strict_of(qink.TopInks(np.asarray(top)[None], rule), 0, rule)
+
+
+def _strict_of(inks: qink.TopInks, k: int, rule: NeedleRule) -> str | None:
+    """``strict_needle`` of crop ``k`` of a frame's ``inks``, read once a frame."""
+    if k not in inks.strict:
+        top, ends = inks.tops[k], set()
+        for dark in qink.stricter_darks(top, rule, rule.strict):  # (central_ink, plate_ink and _needle read no ink share)
+            central = qink.central_ink(top, rule, dark)
+            ends.add(_needle(qink.plate_ink(top, rule, dark) if central is None and rule.plate_needle else central,
+                             rule)[0])
+        ends.discard(None)
+        inks.strict[k] = ends.pop() if len(ends) == 1 else None  # two levels reading opposite ends: none
+    return inks.strict[k]
 
 
 def needle_checked(decided: list[tuple[str | None, float]], look: list[int], tops: np.ndarray,
@@ -503,24 +387,33 @@ def needle_checked(decided: list[tuple[str | None, float]], look: list[int], top
     axis; on its 333 cube tops that read gave 299 right, 34 none, none wrong). A spot whose top was
     found off its place (``moved``) takes the ink at its place where that reads clearly (``NeedleRule.moved_ink``),
     else is left as it is; one its own glyph read clearly (``NeedleRule.own_sure``) is
-    checked by a needle's darker end only. First, with ``NeedleRule.pawn_lines``, a spot read
+    checked by a needle's darker end only. A crop with no ink at ``NeedleRule.ink``, or one ``asked_arrows`` read
+    so, is checked by a needle's darker end at stricter shares (``NeedleRule.strict``). First, with
+    ``NeedleRule.pawn_lines``, a spot read
     as a pawn whose top shows a line arrow is that cube (``pawn_lines``). ``inks``: the crops' ink as the
     frame's ``asked_arrows`` found it (each crop's found once, ``vision.qubism_ink.TopInks``)."""
     inks = qink.TopInks(tops, rule) if inks is None else inks
     if rule.pawn_lines:
         pawn_lines(decided, look, tops, moved, rule, inks, own)
+    needles: list[bool] = []  # whether the frame's cubes show a needle (_needle_frame), found when first asked
     for k, i in enumerate(look):
         token, conf = decided[i]
         if token is None or not token.startswith("cube:") or token == "cube:?":
             continue
         if i in moved:  # its top found off its place, read by the glyph there: the ink at its place decides
-            direction = _asked(inks, k, None, glyph or GlyphRule(), rule) if rule.moved_ink else None
+            direction = _moved_of(inks, k, glyph or GlyphRule(), rule) if rule.moved_ink else None
+            if direction is None and rule.moved_ink and rule.strict and (inks.ink(k) is None or k in inks.strict) \
+                    and _needle_frame(needles, decided, look, moved, inks, rule):
+                direction = _strict_of(inks, k, rule)  # a needle at a stricter threshold at its place
             if direction is not None and direction != token[5:]:
                 decided[i] = (f"cube:{direction}", conf)
             continue
         if own.get(i) == token[5:] and not rule.own_checked:
             continue  # read from its own glyph's shape (NeedleRule.own_checked: checked like any other)
         direction = _needle_of(inks, k, rule)[0]  # needle_direction(tops[k], rule)
+        if direction is None and rule.strict and (inks.ink(k) is None or k in inks.strict) \
+                and _needle_frame(needles, decided, look, moved, inks, rule):
+            direction = _strict_of(inks, k, rule)  # no ink apart at ink, or read so in asked_arrows: a needle's end
         sure = own.get(i) == token[5:] and conf >= rule.own_sure  # its own glyph read it clearly: its needle only
         if direction is None and rule.checked and not sure and inks.ink(k) is not None:  # as asked_arrow(tops[k], None, ...)
             sweep = _sweep_of(inks, k, rule)

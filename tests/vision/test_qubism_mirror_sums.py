@@ -13,9 +13,10 @@ import pytest
 from tests.vision.test_qubism_mirror_turned import _full_square
 from tests.vision.test_qubism_needle import CHEVRON, TURNS, _face
 from tests.vision.test_qubism_thin_arrows import FLETCHED
-from vision import qubism_needle as qn
+from vision import qubism_axis as qa
+from vision.qubism_axis import AxisRule, _mirror_scores, _turned, axis_direction, thick_enough
 from vision.qubism_glyph import GlyphRule
-from vision.qubism_needle import AxisRule, _mirror_scores, _turned, axis_direction, central_ink, plate_ink, thick_enough
+from vision.qubism_needle import central_ink, plate_ink
 
 ODD = np.array([-37.3, -1.7, 0.0, 2.9, 13.13, 40.0])
 """Turns off the search's grid (the remap's weights at other fractions)."""
@@ -63,12 +64,12 @@ def test_a_blobs_centre_and_square_are_found_once_for_both_searches(thin: bool, 
         mask, want = (_face(CHEVRON, 98.0, 0.3, 0.5)[6:42, 6:42] > 0.6).astype(np.uint8), "E"
         assert thick_enough(mask, AxisRule()) is mask
     framed: list[int] = []
-    frame = qn._frame
+    frame = qa._frame
 
     def counted(m: np.ndarray) -> tuple[np.ndarray, float, float, int]:
         framed.append(int(m.sum()))
         return frame(m)
 
-    monkeypatch.setattr(qn, "_frame", counted)
+    monkeypatch.setattr(qa, "_frame", counted)
     assert axis_direction(mask, GlyphRule())[0] == want
     assert len(framed) == (2 if thin else 1)  # the thickened blob once (coarse and refined), the drawn one once

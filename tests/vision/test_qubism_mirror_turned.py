@@ -10,9 +10,10 @@ import pytest
 
 from tests.vision.test_qubism_needle import TURNS, _face
 from tests.vision.test_qubism_thin_arrows import FLETCHED
-from vision import qubism_needle as qn
+from vision import qubism_axis as qa
+from vision.qubism_axis import AxisRule, _mirror_scores, _turned, axis_direction, thick_enough
 from vision.qubism_glyph import GlyphRule
-from vision.qubism_needle import AxisRule, _mirror_scores, _turned, axis_direction, central_ink, plate_ink, thick_enough
+from vision.qubism_needle import central_ink, plate_ink
 from vision.read_fast import mean_of
 
 
@@ -65,12 +66,12 @@ def test_a_thin_glyph_is_scored_twice_and_read_as_before(degrees: float, want: s
     mask = ink[0]
     assert thick_enough(mask, AxisRule()) is not mask  # a thin glyph: scored thickened, read as drawn
     calls: list[int] = []
-    scored = qn._mirror_scores
+    scored = qa._mirror_scores
 
     def counted(m: np.ndarray, turns: np.ndarray, *frame: tuple[np.ndarray, float, float, int]) -> tuple[np.ndarray, np.ndarray]:
         calls.append(len(turns))
         return scored(m, turns, *frame)
 
-    monkeypatch.setattr(qn, "_mirror_scores", counted)
+    monkeypatch.setattr(qa, "_mirror_scores", counted)
     assert axis_direction(mask, GlyphRule())[0] == want
     assert calls == [21, 2]  # the coarse turns, the two refined; the glyph as drawn only turned (``_turned``)

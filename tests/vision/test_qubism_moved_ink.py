@@ -12,6 +12,7 @@ import pytest
 from tests.vision.test_qubism_needle import NEEDLE, TURNS, _face
 from tests.vision.test_qubism_thin_arrows import FLETCHED
 from vision import qubism_ink as qink
+from vision import qubism_needle as qn
 from vision.qubism_glyph import GlyphRule
 from vision.qubism_needle import NeedleRule, asked_arrow, asked_arrows, needle_checked
 from vision.synth.pieces_c import _arrow_sticker
@@ -42,6 +43,35 @@ def test_a_top_found_off_its_place_takes_the_ink_at_its_place(degrees: float, wa
     asked_arrows(asked, [0, 1], tops[:2], {}, moved, GlyphRule(), NeedleRule())
     assert asked == [(f"cube:{want}", 0.55), ("cube:?", 0.55)]
 
+
+
+def test_a_top_off_its_place_is_read_at_its_place_once_a_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 31's review: a cube whose top was found off its place was read by ``_asked`` at its place in
+    ``asked_arrows`` and again in ``needle_checked``; with the frame's ``TopInks`` shared, once, the same reads."""
+    arrow = _face(BLOCK, 5.0, 0.25, 0.5, sticker=0.8)  # north
+    plain = np.full((48, 48), 0.7, np.float32)
+    tops = np.array([arrow, plain])
+    moved = frozenset({0, 1})
+    calls: list[int] = []
+    asked = qn._asked
+
+    def counted(inks: object, k: int, mask: object, glyph: GlyphRule, rule: NeedleRule) -> str | None:
+        if mask is None and inks is not None:
+            calls.append(k)
+        return asked(inks, k, mask, glyph, rule)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(qn, "_asked", counted)
+    decided: list[tuple[str | None, float]] = [("cube:?", 0.55), ("cube:?", 0.55)]
+    inks = qink.TopInks(tops, NeedleRule())
+    asked_arrows(decided, [0, 1], tops, {}, moved, GlyphRule(), NeedleRule(), inks)
+    needle_checked(decided, [0, 1], tops, {}, moved, NeedleRule(), inks=inks)
+    assert decided == [("cube:N", 0.55), ("cube:?", 0.55)]
+    assert sorted(calls) == [0, 1]  # each moved top's place read once (twice for spot 0 before)
+    calls.clear()  # without the frame's inks shared each stage reads it again
+    decided = [("cube:?", 0.55), ("cube:?", 0.55)]
+    asked_arrows(decided, [0, 1], tops, {}, moved, GlyphRule(), NeedleRule())
+    needle_checked(decided, [0, 1], tops, {}, moved, NeedleRule())
+    assert decided == [("cube:N", 0.55), ("cube:?", 0.55)] and sorted(calls) == [0, 0, 1]
 
 def test_a_needle_joined_to_the_face_at_its_sticker_edge_is_read_on_the_sticker() -> None:
     """Dev third 4611: needles on lacquer cubes whose tip touches the sticker's edge: no glyph apart in the

@@ -245,7 +245,7 @@ def _mirror_reference(mask: np.ndarray, turns: np.ndarray) -> np.ndarray:
 
 
 def test_the_mirror_scores_are_those_of_the_full_maps() -> None:
-    from vision.qubism_needle import _mirror_scores
+    from vision.qubism_axis import _mirror_scores
 
     turns = np.arange(-40.0, 40.5, 4.0)
     for degrees, _ in TURNS:
