@@ -29,9 +29,7 @@ class HeadRule:
     tone: float = 40 / 255
     """The blob's core (the crop's 1st or 99th percentile) differs from the crop's median by at least this."""
     round_min: float = 0.8
-    """A head: the blob's convex hull fills at least this share of its smallest enclosing circle (a disc
-    about 0.9; on twelve rendered dev sets cube tops' glyphs 0.72-0.74 at the 95th percentile, one of
-    about 600 over 0.8)."""
+    """A head: the blob fills at least this share of its smallest enclosing circle (a disc about 0.9)."""
     reach: float = 0.25
     """The blob's centre lies within this share of the crop's side of its middle."""
     look_conf: float = 0.5
@@ -41,8 +39,8 @@ class HeadRule:
 
 
 def round_blob(top: np.ndarray, rule: HeadRule, inset: int = 4) -> float:
-    """How round the most central blob of a strong tone in a top crop (grey, 0-1) is: its convex hull's
-    area over its smallest enclosing circle's (0: no such blob). Each tone's blob is cut halfway between
+    """How round the most central blob of a strong tone in a top crop (grey, 0-1) is: its area over its
+    smallest enclosing circle's (0: no such blob; a ring, a glyph with a hole or a notch fills less). Each tone's blob is cut halfway between
     its core (the crop's 1st or 99th percentile) and the crop's median, so a head's own shadow, lighter
     than the head, stays out of it; thin print lines are opened away."""
     g = np.asarray(top, np.float32)[inset:-inset, inset:-inset]
@@ -63,7 +61,7 @@ def round_blob(top: np.ndarray, rule: HeadRule, inset: int = 4) -> float:
                 continue
             pts = np.column_stack(np.nonzero(lab == j))[:, ::-1].astype(np.float32)
             _, r = cv2.minEnclosingCircle(pts)
-            best = max(best, float(cv2.contourArea(cv2.convexHull(pts)) / (np.pi * r * r + 1e-6)))
+            best = max(best, float(area / (np.pi * r * r + 1e-6)))
     return best
 
 
