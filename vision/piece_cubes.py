@@ -178,9 +178,10 @@ class CubeSpots(SpotFeatures):
                 memo[i] = round_blob(tops[i], heads) if i in tops else 0.0
             return memo[i]
 
-        def topped(i: int) -> bool:
+        def topped(i: int) -> bool:  # a cube's top found at Otsu's threshold, as settle_cubes overturns a pawn's reading
             f = faces.get(i)
-            return f is not None and (rule.is_top(f) or rule.glyph_like(f))
+            g = f.glyph if f is not None else None
+            return f is not None and (rule.glyph_like(f) or (rule.is_top(f) and g is not None and g.level == 0 and not g.plate))
 
         def cube_at(i: int) -> str:
             was = settled[i][0]
