@@ -47,8 +47,9 @@ class CubeSpots(SpotFeatures):
     _missing: Callable[[str, list[tuple[str | None, float]]], tuple[int, float] | None] | None = None
     """This frame's search for a piece that never leaves the board among the spots read empty (the piece
     count's ``always`` rule, set by ``BoardReader._counts``): run again after the cube stage (``pawns_again``)."""
-    _tops_seen: tuple[dict[int, np.ndarray], dict[int, TopFace]] = ({}, {})
-    """This frame's top crops and faces of the spots the cube stage looked at (``_heads``)."""
+    _tops_seen: tuple[dict[int, np.ndarray], dict[int, TopFace], dict[int, float]] = ({}, {}, {})
+    """This frame's top crops and faces of the spots the cube stage looked at, and the crops' roundness
+    measured so far (``_heads``, asked twice a frame)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]] | None = None
@@ -70,7 +71,7 @@ class CubeSpots(SpotFeatures):
         blocked: set[int] = set()
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         faces.update(zip(look, top_faces(tops)))  # top_face(tops[k], arrow=False) of each, at once
-        self._tops_seen = (dict(zip(look, tops)), faces)
+        self._tops_seen = (dict(zip(look, tops)), faces, {})
         fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
         hits = [False] * len(look)  # small_tops' answers, from the glyphs' own labelling where it may (fused)
         faint = [False] * len(look)  # ... and those only CubeTops.small_band's lower cuts take (faint_rule)
@@ -170,8 +171,7 @@ class CubeSpots(SpotFeatures):
         rule, pawns = self.config.cube_tops, self.config.pawns_back
         assert rule is not None and pawns is not None and pawns.heads is not None
         heads = pawns.heads
-        tops, faces = self._tops_seen
-        memo: dict[int, float] = {}
+        tops, faces, memo = self._tops_seen
 
         def roundness(i: int) -> float:
             if i not in memo:

@@ -45,9 +45,10 @@ def round_blob(top: np.ndarray, rule: HeadRule, inset: int = 4) -> float:
     than the head, stays out of it; thin print lines are opened away."""
     g = np.asarray(top, np.float32)[inset:-inset, inset:-inset]
     h, w = g.shape
-    med = float(np.median(g))
+    ranks = (round(0.01 * (g.size - 1)), g.size // 2, round(0.99 * (g.size - 1)))  # by rank: one partial sort
+    low, med, high = np.partition(g.ravel(), ranks)[list(ranks)].tolist()
     best = 0.0
-    for core in (float(np.percentile(g, 1)), float(np.percentile(g, 99))):
+    for core in (low, high):
         if abs(core - med) < rule.tone:
             continue
         cut = (core + med) / 2
@@ -71,9 +72,10 @@ def heads_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
     """A pawn's head read as a cube's top and that cube kept as the pawn, swapped back (in place): for pawn
     ``c`` read on one spot ``p`` now, whose top shows a cube's top (``topped``) that is not round
     (``roundness`` under ``HeadRule.round_min``), a spot ``j`` read as a cube now that the looks read as ``c``
-    (``looked``, at least ``HeadRule.look_conf`` surely) and the piece count took ``c`` from (empty in
-    ``counted``) whose top shows a round head gets the pawn, while the frame's other cubes' tops are not
-    round (one set of cubes shares one print: a round glyph on every cube is no head); ``p`` gets the cube
+    (``looked``, at least ``HeadRule.look_conf`` surely) and the piece count took ``c`` from or kept it on
+    (empty or ``c`` in ``counted``: not a cube the count made) whose top shows a round head gets the pawn,
+    while more than half the frame's other cubes' tops are not round (one set of cubes shares one print: a
+    round glyph on every cube is no head); ``p`` gets the cube
     ``cube_at(p)`` (its own arrow read there, or ``cube:?``). Of several heads, the roundest. Both at
     ``HeadRule.conf`` (asked). Returns the spots changed."""
     changed: list[int] = []
@@ -84,16 +86,31 @@ def heads_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
         p = now[0]
         heads = [j for j, ((seen, sure), (was, _), (t, _)) in enumerate(zip(looked, counted, decided))
                  if seen == c and sure >= rule.look_conf and was in (None, c) and t is not None and t.startswith("cube")]
-        if not heads or roundness(p) >= rule.round_min:
+        if not heads or roundness(p) >= rule.round_min:  # (measured only where asked: a read's time)
             continue
         found = {j: roundness(j) for j in heads}
         j = max(found, key=lambda k: found[k])
         if found[j] < rule.round_min:
             continue
         others = [i for i, (t, _) in enumerate(decided) if t is not None and t.startswith("cube") and i != j]
-        if not others or float(np.median([roundness(i) for i in others])) >= rule.round_min:
+        if not others or not _mostly_not_round(others, roundness, rule.round_min):
             continue
         decided[p] = (cube_at(p), rule.conf)
         decided[j] = (c, rule.conf)
         changed += [p, j]
     return changed
+
+
+def _mostly_not_round(spots: list[int], roundness: Callable[[int], float], least: float) -> bool:
+    """More than half of ``spots`` measure under ``least`` (measured one by one until that is decided)."""
+    below = above = 0
+    for i in spots:
+        if roundness(i) < least:
+            below += 1
+        else:
+            above += 1
+        if 2 * below > len(spots):
+            return True
+        if 2 * above >= len(spots):
+            return False
+    return False
