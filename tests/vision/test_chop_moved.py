@@ -198,3 +198,42 @@ def test_of_two_mice_read_missing_the_one_the_new_mouse_is_a_move_from_left() ->
     probs = _flat({0: 0.3, 1: 0.1, 2: 0.9, 5: 0.8, 7: 0.9})
     assert one_move(decided, KINDS, groups, CONFIRMED, probs) == 1
     assert decided[1] == ("mouse", UNSURE) and decided[0] == ("hole", 0.8)
+
+
+def test_the_cat_read_on_a_mouses_square_is_weighed_with_that_mouse_there_either_way() -> None:
+    # the cat read on 1,1, mouse 3's square (three steps: a catch, C6); the classifier sees a figure
+    # there (the mouse, 0.9), little where the cat stood (0.3), mouse 4 (4,6) read gone and a mouse
+    # on 1,2 where none stood. The figure on 1,1 is mouse 3's if the cat stayed as much as the
+    # cat's if it caught it (session 32; base weighed it against the mouse's move and kept the cat
+    # there): a mouse's move is likelier, the cat is read off 1,1 (nowhere: 3,2 shows no figure),
+    # 1,1 is the mouse
+    decided: Decided = [("mouse", 0.9), ("mouse", 0.9), ("cat", 0.9), ("mouse", 0.9), (None, 0.6),
+                        (None, 0.9), (None, 0.9), (None, 0.9)]
+    probs = _flat({0: 0.9, 1: 0.9, 2: 0.9, 3: 0.9, 4: 0.3, 5: 0.1})
+    one_move(decided, KINDS, GROUPS, CONFIRMED, probs)
+    assert decided[2] == ("mouse", UNSURE) and not any(t == "cat" for t, _ in decided)
+
+
+def test_a_cat_read_beyond_its_walk_where_no_mouse_moved_came_by_an_arrow() -> None:
+    # the cat read on 5,7, seven steps from 3,2, the classifier's cat there; every mouse is read
+    # where it stood and 3,2 shows no figure: one piece moved (C2), the cat, so it stands on 5,7,
+    # unsure: an arrow turned on a slab it could land on (1,2 here) carried it (C5; session 32)
+    slabs = {**CONFIRMED, "1,2": "slab"}
+    read: Decided = [("mouse", 0.9), ("mouse", 0.9), ("mouse", 0.9), ("slab", 0.8), (None, 0.9),
+                     ("mouse", 0.8), (None, 0.9), ("cat", 0.8)]
+    probs = _flat({0: 0.9, 1: 0.9, 2: 0.9, 5: 0.8}, {7: 0.9})
+    decided = list(read)
+    assert one_move(decided, KINDS, GROUPS, slabs, probs) == 1
+    assert decided[7] == ("cat", UNSURE) and decided[:7] == read[:7]
+    # no slab it could land on: no arrow, the cat was read off its square (nowhere, asked)
+    decided = list(read)
+    one_move(decided, KINDS, GROUPS, CONFIRMED, probs)
+    assert decided[7][0] is None
+    # a mouse read where none stood (mouse 4 gone from 4,6 to 2,3): a mouse moved, not the cat
+    decided = [*read[:5], (None, 0.9), ("mouse", 0.8), ("cat", 0.8)]
+    one_move(decided, KINDS, GROUPS, slabs, _flat({0: 0.9, 1: 0.9, 2: 0.9, 6: 0.8}, {7: 0.9}))
+    assert decided[7][0] is None
+    # 3,2 still shows a figure: the cat stayed there
+    decided = list(read)
+    one_move(decided, KINDS, GROUPS, slabs, _flat({0: 0.9, 1: 0.9, 2: 0.9, 4: 0.6, 5: 0.8}, {7: 0.9}))
+    assert decided[4] == ("cat", UNSURE) and decided[7][0] is None
