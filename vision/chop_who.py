@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from vision.chop_known import UNSURE, base_token, new_game
+from vision.chop_under import came_under
 from vision.piece_pairs import look_colour, pair_shares
 
 PAIR_SHARE = 0.25
@@ -130,6 +131,8 @@ def chop_pairs(reader: Any, decided: Sequence[tuple[str | None, float]], names: 
     # found again in a mouse's colours (the lead's 4631, session 31: a cat's arrow move proposed
     # to the table top over another mouse)
     judged = bool(reader.confirmed) and bool(getattr(reader, "confirmed_one_move", False))
+    if judged:  # a mouse come under the table-top cat that stayed (vision.chop_under)
+        out.update({i: UNSURE for i in came_under(decided, reader.groups, reader.confirmed) if i not in out})
     out.update({i: True for i in cat_over_mouse(reader._chop_kinds, decided, reader._last_patches,
                                                  reader._last_empty_patches, list(names), protos,
                                                  mouse_spots=not judged)})
