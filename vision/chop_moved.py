@@ -11,11 +11,7 @@ through a +1 / +2 / arrow follow-up (C5), so:
   is likelier by the classifier (``_mouse_likelier``: the chance of a figure on each spot the two
   differ on). It stands on its confirmed spot where the classifier still sees a figure there (no
   mouse enters the cat's square in a turn the cat stays), else nowhere (asked); the spot it was
-  read on takes its likeliest other reading; then the mice are read as below (otherwise). Where
-  by the reading no mouse moved and the classifier finds a figure likelier where the cat is read
-  than where it stood (under ``FIGURE``), the move was the cat's (C2): it stands where it is read,
-  unsure (beyond its walk: an arrow, C5, where it could land on a slab; session 32). A mouse of the
-  confirmed position on the spot the cat is read on is a figure there in both weighings;
+  read on takes its likeliest other reading; then the mice are read as below (otherwise);
 - **the cat moved** (read on another spot than its confirmed one, one it could reach): no mouse
   moved. Every mouse of the confirmed position is where it stood, except one on the cat's new
   spot, caught (C6; or under it, on the floor beneath the table top, which the pair readers
@@ -36,8 +32,7 @@ it. Nothing is done without the classifier or in a new game. Choosing the mover 
 reach (four steps) was measured and dropped: arrows (C5) carry mice farther (third-family dev);
 so was dropping a lone new mouse no confirmed mouse could reach (chopmice: a loss on four dev sets).
 
-Measured in ``docs/readme/board/session-30.md`` (chopfirst, chopmice), ``session-31.md`` and
-``session-32.md`` (chopcat).
+Measured in ``docs/readme/board/session-30.md`` (chopfirst, chopmice) and ``session-31.md`` (chopcat).
 """
 
 from __future__ import annotations
@@ -178,32 +173,16 @@ def _mouse_likelier(decided: list[tuple[str | None, float]], groups: Sequence[Se
              and any(base_token(confirmed.get(s)) == "mouse" for s in ids)]
     gone = [i for i in stood if base_token(decided[i][0]) != "mouse"]
     fresh = [i for i, (t, _) in enumerate(decided) if base_token(t) == "mouse" and i not in stood and i != then]
-    # a mouse of the confirmed position on ``now`` (under the table top, or caught there): a figure
-    # on ``now`` either way (session 32)
-    under = any(base_token(confirmed.get(s)) == "mouse" for s in groups[now])
     cat = yes[now] + no[then] + sum(yes[g] for g in gone) + sum(no[f] for f in fresh)
-    base = yes[then] + sum(yes[g] for g in gone) + sum(no[f] for f in fresh) + (yes if under else no)[now]
+    base = yes[then] + sum(yes[g] for g in gone) + sum(no[f] for f in [*fresh, now])
     mouse_now = np.log(np.clip(p[now, m], FIG_CLIP, 1 - FIG_CLIP))  # the cat read on ``now`` a mouse
     best = base
     for g in gone:
         best = max(best, base + no[g] - yes[g])
-        for f in fresh if under else [*fresh, now]:
+        for f in [*fresh, now]:
             if mouse_could_reach(confirmed, squares[g], squares[f], read_now):
                 best = max(best, base + no[g] - yes[g] + (mouse_now if f == now else yes[f]) - no[f])
     return bool(best > cat)
-
-
-def _no_mouse_moved(decided: list[tuple[str | None, float]], groups: Sequence[Sequence[str]],
-                    confirmed: Mapping[str, str], then: int, now: int) -> bool:
-    """Every mouse of the ``confirmed`` position is read where it stood (but one the cat read on
-    ``now`` may have caught, C6, or stand over) and none where none stood: by the reading, no mouse moved."""
-    for i, ((t, _), ids) in enumerate(zip(decided, groups)):
-        if i in (then, now):
-            continue
-        stood = any(base_token(confirmed.get(s)) == "mouse" for s in ids)
-        if stood != (base_token(t) == "mouse"):
-            return False
-    return True
 
 
 def _cat_read_off(decided: list[tuple[str | None, float]], kinds: Sequence[str], groups: Sequence[Sequence[str]],
@@ -214,25 +193,15 @@ def _cat_read_off(decided: list[tuple[str | None, float]], kinds: Sequence[str],
     classifier still finds a figure there (mouse and cat at least ``FIGURE``: no mouse enters the
     cat's square in the turn the cat stays); else it is read nowhere (asked: a spot it could reach
     where the classifier sees the cat was as often a mouse, on the dev sets).
-    ``now`` takes its likeliest other reading, unsure. Except (session 32) where by the reading no
-    mouse moved (``_no_mouse_moved``) and the classifier finds a figure likelier on ``now`` than on
-    ``then``, ``then`` under ``FIGURE``: one piece moved (C2) and it was the cat, so it stands on
-    ``now``, unsure, beyond its walk only where it could land on a face-down slab (an arrow, C5),
-    never onto a mouse there. Returns the cat's spot (-1: none) and how many readings changed (in
-    place: ``decided``)."""
+    ``now`` takes its likeliest other reading, unsure. Returns the cat's spot (-1: none) and how
+    many readings changed (in place: ``decided``)."""
     start = next(s for s in groups[then] if base_token(confirmed.get(s)) == "cat")
     read_now = {ids[0]: t for ids, (t, _) in zip(groups, decided)}
-    walk = cat_could_reach(confirmed, start, cat_square(groups[now]), read_now)
-    if walk and not _mouse_likelier(decided, groups, confirmed, p, then, now):
+    if cat_could_reach(confirmed, start, cat_square(groups[now]), read_now) and not _mouse_likelier(
+            decided, groups, confirmed, p, then, now):
         return now, 0
     c, m = CLASSES.index("cat"), CLASSES.index("mouse")
-    fig_then, fig_now = float(p[then, m] + p[then, c]), float(p[now, m] + p[now, c])
-    if (fig_then < min(FIGURE, fig_now) and base_token(confirmed.get(cat_square(groups[now]))) != "mouse"
-            and _no_mouse_moved(decided, groups, confirmed, then, now)
-            and (walk or any(base_token(confirmed.get(s)) == "slab" for s in cat_reach(confirmed, start) or ()))):
-        decided[now] = ("cat", min(decided[now][1], UNSURE))  # the cat's move (an arrow's, C5)
-        return now, 1
-    spot = then if fig_then >= FIGURE else -1
+    spot = then if float(p[then, m] + p[then, c]) >= FIGURE else -1
     allowed = allowed_now(kinds[now], confirmed.get(groups[now][0])) - {"cat"}
     decided[now] = likeliest_allowed(p[now], allowed, UNSURE, "hole" if "hole" in allowed else "-")
     if spot >= 0:
