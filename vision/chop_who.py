@@ -124,7 +124,8 @@ def chop_pairs(reader: Any, decided: Sequence[tuple[str | None, float]], names: 
                protos: np.ndarray) -> dict[int, float | bool]:
     """The reader's table spots holding the cat over a mouse -> how sure the mouse is: ``True``
     (as sure as the cat) where the spot shows both colours (``cat_over_mouse``), ``UNSURE`` where
-    the rules alone put it there (``pairs_by_rules``). ``reader``: the ``BoardReader`` right after
+    the rules alone put it there (``pairs_by_rules``; one move back known, also the mouse come under
+    the cat that stayed, ``vision.chop_under.came_under``). ``reader``: the ``BoardReader`` right after
     reading the frame (its spot kinds, patches, groups and confirmed position)."""
     out: dict[int, float | bool] = {i: UNSURE for i in pairs_by_rules(decided, reader.groups, reader.confirmed)}
     # one move back known (vision.chop_moved), a cat read nowhere was judged there: no cat is
