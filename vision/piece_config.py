@@ -128,6 +128,16 @@ class HandRule:
     deep: float = -3.5
     least: int = 4
     together: int = 3
+    smooth: float = 0.0
+    around: float = 1.0
+    """A spot read as a piece near its learned look (within ``far``) is asked too when its change
+    from its print lies within ``smooth`` look units (chroma, brightness) of the paper's around it
+    (``vision.piece_hand.apart_from_around``: the median change of its touching spots read as no
+    piece, at least three, where that changed at least ``around``: a shadow over them; 0: not
+    used) and it is even, in such a group, counted with the far ones (whose own hits stay as
+    without it): a start's cat seen faded puts a learned look near a hand's tinted shadow
+    (second family 3671, group 0: 0.8-1.5 from it), and a shadow changes the paper around it
+    alike (0.3-1.5 from it there), a cat does not (its cats in that shadow 2.6 or more)."""
 
 
 @dataclass(frozen=True)
@@ -259,7 +269,7 @@ class PieceConfig:
     """Games whose shadows are learned from known positions and read as empty (``ShadowLooks``,
     ``vision.piece_shadow``). Not Kat en Muis: its see-through acrylic mice look like the print
     darkened, as near a learned shadow as the false ones (third family, 0.05-0.14 look units)."""
-    hand: dict[str, HandRule] = field(default_factory=lambda: {"kilkenny": HandRule(), "katenmuis": HandRule(together=1)})
+    hand: dict[str, HandRule] = field(default_factory=lambda: {"kilkenny": HandRule(smooth=1.5), "katenmuis": HandRule(together=1)})
     """Games whose spots under a hand, an arm or their shadow are asked, not read as pieces
     (``HandRule``, ``vision.piece_hand``). Kat en Muis: one even spot is enough (the game's two
     counters can make no crowd of pieces, and its counts leave at most one false cat or mouse
