@@ -13,7 +13,6 @@ import numpy as np
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
-from vision.qubism_heads import heads_swapped, round_blob
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_swapped,
@@ -47,9 +46,6 @@ class CubeSpots(SpotFeatures):
     _missing: Callable[[str, list[tuple[str | None, float]]], tuple[int, float] | None] | None = None
     """This frame's search for a piece that never leaves the board among the spots read empty (the piece
     count's ``always`` rule, set by ``BoardReader._counts``): run again after the cube stage (``pawns_again``)."""
-    _tops_seen: tuple[dict[int, np.ndarray], dict[int, TopFace], dict[int, float]] = ({}, {}, {})
-    """This frame's top crops and faces of the spots the cube stage looked at, and the crops' roundness
-    measured so far (``_heads``, asked twice a frame)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]] | None = None
@@ -71,7 +67,6 @@ class CubeSpots(SpotFeatures):
         blocked: set[int] = set()
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cell * FACE_MIDDLE / 2  # what top_face measures
         faces.update(zip(look, top_faces(tops)))  # top_face(tops[k], arrow=False) of each, at once
-        self._tops_seen = (dict(zip(look, tops)), faces, {})
         fused = rule.glyphs is not None and 0 < rule.small_share <= rule.glyphs.share[0]
         hits = [False] * len(look)  # small_tops' answers, from the glyphs' own labelling where it may (fused)
         faint = [False] * len(look)  # ... and those only CubeTops.small_band's lower cuts take (faint_rule)
@@ -153,45 +148,12 @@ class CubeSpots(SpotFeatures):
         pawn still read nowhere looked for again among the spots read empty (``pawns_again``)."""
         counted = list(decided)
         capped = self._settle_cubes(img, pose, score, decided, looked)
-        settled = list(decided)
         back = self._pawns_back(looked, counted, decided)
         rule, pawns = self.config.cube_tops, self.config.pawns_back
         if rule is not None and pawns is not None and pawns.cubes:
             cubes_back(decided, capped, back, rule.most)
-        if rule is not None and pawns is not None and pawns.heads is not None:
-            self._heads(decided, looked, counted, settled)
         if pawns is not None and pawns.again and self._missing is not None:
             pawns_again(decided, self.config.always.get(self.board.game, ()), self._missing)
-
-    def _heads(self, decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
-               counted: list[tuple[str | None, float]], settled: list[tuple[str | None, float]]) -> list[int]:
-        """A pawn's round head the cube stage read as a cube's top, and the cube the pawn is read on, swapped
-        back (``vision.qubism_heads.heads_swapped``; ``settled``: the readings after ``_settle_cubes``, whose
-        cube on the pawn's spot, if any, is that cube's)."""
-        rule, pawns = self.config.cube_tops, self.config.pawns_back
-        assert rule is not None and pawns is not None and pawns.heads is not None
-        heads = pawns.heads
-        tops, faces, memo = self._tops_seen
-
-        def roundness(i: int) -> float:
-            if i not in memo:
-                memo[i] = round_blob(tops[i], heads) if i in tops else 0.0
-            return memo[i]
-
-        def topped(i: int) -> bool:  # a cube's top found at Otsu's threshold, as settle_cubes overturns a pawn's reading
-            f = faces.get(i)
-            g = f.glyph if f is not None else None
-            return f is not None and (rule.glyph_like(f) or (rule.is_top(f) and g is not None and g.level == 0 and not g.plate))
-
-        def cube_at(i: int) -> str:
-            was = settled[i][0]
-            if was is not None and was.startswith("cube"):
-                return was
-            g = faces[i].glyph if i in faces else None
-            return f"cube:{g.direction}" if g is not None and g.direction else "cube:?"
-
-        return heads_swapped(decided, looked, counted, self.config.always.get(self.board.game, ()),
-                             roundness, topped, cube_at, heads)
 
     def _pawns_back(self, looked: list[tuple[str | None, float]], counted: list[tuple[str | None, float]],
                     decided: list[tuple[str | None, float]]) -> list[int]:
@@ -218,8 +180,6 @@ class CubeSpots(SpotFeatures):
                       if rule.is_top(f) and rule.glyph_like(f) and f.border <= rule.pawn_border and i not in blocked}
             bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
             pawns_swapped(decided, looked, counted, topped, bare, kinds, rule.most, pawns)
-        if pawns.heads is not None:  # a pawn's head read as a cube's top: before the ink stages read the cube's arrow
-            self._heads(decided, looked, counted, list(decided))
         if not pawns.unhide:
             return
         asked = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))

@@ -19,14 +19,13 @@ learned the pattern (``same_camera``): from elsewhere a figure leans another way
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import cv2
 import numpy as np
 
 from vision.piece_looks import WINDOW, P
-from vision.qubism_heads import HeadRule
 
 SHAPE_SIZE = 2 * P * P * 3
 """Numbers in one learned pattern: the board's plane and the raised plane, P x P x 3 each."""
@@ -110,9 +109,6 @@ class PawnsBack:
     (its look is that cube's side) goes to a spot the count took that pawn from that no cube hides
     (``pawns_unhidden``; True: on). Off: on the second family's dev sets it read 3254 6 squares better
     and 3250 3 worse (a real pawn beside a cube moved to an empty square; session 29, qcube2)."""
-    heads: HeadRule | None = field(default_factory=HeadRule)
-    """A pawn's round head the cube stage read as a cube's top, while the cube there is read as that pawn,
-    swapped back (``vision.qubism_heads``; None: not)."""
     again: bool = True
     """A pawn still read nowhere after the cube stage (the cube stage took the spot the count kept
     it on, or read a cube there surely) is looked for again as the count looks for a missing one,
