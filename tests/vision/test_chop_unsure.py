@@ -1,6 +1,7 @@
 """Chop! Chop!'s moves against the camera where the reading is unsure of itself
-(``vision.chop_who.camera_moves``, session 32): a square read at ``UNSURE`` or less neither
-rules a move out nor, on its own, lets one in; the cat read as a mouse where it landed."""
+(``vision.chop_who.camera_moves``, session 32): an end square read at ``UNSURE`` or less does
+not rule a move out but never lets one be proposed; the square a piece left, read unsure, still
+rules it out; the cat read as a mouse where it landed."""
 
 from __future__ import annotations
 
@@ -73,15 +74,15 @@ def test_a_move_seen_only_by_elimination_is_not_proposed() -> None:
     assert camera_moves(state, seen, 0.8).actions == ()
 
 
-def test_a_mouse_read_unsure_where_it_stood_and_seen_where_it_went_is_proposed() -> None:
+def test_a_mouse_still_read_where_it_stood_even_unsure_is_not_proposed_to_move() -> None:
     state, moves = _turn("mouse")
     move = moves[0]
     seen = _observe(_after(state, move))
-    seen[state.mice[move.piece]] = ("mouse", UNSURE)  # the square it left, read unsure
-    fits = camera_moves(state, seen, 0.8)
-    assert fits.sure and fits.actions == (move,)
-    seen[state.mice[move.piece]] = ("mouse", 0.9)  # read there confidently: it did not move
-    assert camera_moves(state, seen, 0.8).actions == ()
+    assert camera_moves(state, seen, 0.8).actions == (move,)
+    # the square it left read as a mouse, unsure: the reader keeps it there (a mouse read where
+    # none went is its likelier mistake: held-out 3855, session 32), so the move is not proposed
+    seen[state.mice[move.piece]] = ("mouse", UNSURE)
+    assert move not in camera_moves(state, seen, 0.8).actions
 
 
 def test_the_cat_read_as_a_mouse_where_it_landed_is_the_cat_only_if_read_nowhere_else() -> None:
