@@ -34,7 +34,9 @@ the rules; this module adds what one spot's reading cannot say:
   table top excepted: the cat hides it); one move is proposed (naming the mouse); two or more
   ways of one piece onto one slab square (``one_move_paths``: the way matters only to a +1/+2
   found there), the piece read there at ``min_confidence`` or more, are proposed as that move,
-  the players asked only which way; two mice that may have gone there are asked about.
+  the players asked only which way; two mice that may have gone there are asked about. A
+  square a piece lands on that the reading is unsure of (``UNSURE`` or less) rules no move out,
+  and a move is proposed only where that square shows it (session 32: ``camera_moves``).
 """
 
 from __future__ import annotations
@@ -292,24 +294,50 @@ def camera_moves(state: Any, observation: Mapping[str, tuple[str | None, float]]
     ``vision.pieces.BoardReading.squares``) shows: the squares the move itself changes are read
     as it leaves them (a mouse as any mouse; a hole or a slab as no figure), at any confidence
     (the players confirm the proposal), and no confident reading of a square another of the
-    moves would change disagrees. Nothing is applied. ``tried``: ``trials(state)`` if already made."""
+    moves would change disagrees. Nothing is applied. ``tried``: ``trials(state)`` if already made.
+
+    A square a piece lands on read at ``UNSURE`` or less (the reader's own mark of a square it
+    is unsure of, one move back known, or the classifier's doubt) that disagrees does not rule
+    the move out: it stays possible if some other square of it shows it (session 32; the square
+    a piece left, read unsure, still rules it out: on held-out 3855 a mouse read unsure where it
+    stood and a phantom mouse read where it could go made two wrong proposals). A possible move is
+    *seen* when the square its piece lands on shows it (at any confidence; hidden under the
+    table-top cat: as its other squares show); the cat landing where no figure stood, read as a
+    mouse while the cat is read nowhere else (at any confidence), shows the cat. The moves that
+    fit are the seen ones; one seen move with others possible (their end square unsure) is not
+    proposed but asked about with them; a move possible only by every other move being ruled out
+    (its end square unsure) is never proposed."""
     before, tries = tried if tried is not None else trials(state)
     if not tries:
         return CameraMoves((), ())
     everywhere = set().union(*(changed_squares(before, a) for _, a in tries))
     read = {s: (figure_kind(t), c) for s, (t, c) in observation.items()}
 
+    cat_read = {s for s, (k, _) in read.items() if k == "cat"}
+
     def shows(s: str, after: Mapping[str, str]) -> bool:
         return read[s][0] == figure_kind(after.get(s))
 
-    fits: list[tuple[Any, dict[str, str]]] = []
+    def shown(s: str, after: Mapping[str, str], own: set[str]) -> bool:
+        # as shows, and the cat landing where no figure stood read as a mouse, the cat read
+        # nowhere else (the classifier takes the cat for a mouse)
+        return shows(s, after) or (read[s][0] == "mouse" and after.get(s) == "cat" and s not in before
+                                   and not cat_read - own)
+
+    seen: list[tuple[Any, dict[str, str]]] = []
+    unseen: list[tuple[Any, dict[str, str]]] = []
     for action, after in tries:
         hidden = hidden_by_cat(after)
         own = changed_squares(before, after) - hidden
-        if (own and all(s in read and shows(s, after) for s in own)
+        lands = {s for s in own if figure_kind(after.get(s))}  # where its piece ends
+        if not (own and all(s in read and (shown(s, after, own) or (s in lands and read[s][1] <= UNSURE))
+                            for s in own)
+                and any(shown(s, after, own) for s in own)
                 and all(shows(s, after) for s in everywhere - own - hidden
                         if s in read and read[s][1] >= min_confidence)):
-            fits.append((action, after))
+            continue
+        (seen if all(shown(s, after, own) for s in lands) else unseen).append((action, after))
+    fits = seen + unseen if len(seen) == 1 and unseen else seen
     actions = tuple(a for a, _ in fits)
     paths = one_move_paths(actions) and read.get(actions[0].to, (None, 0.0))[1] >= min_confidence
     return CameraMoves(actions, tuple(r for _, r in fits), paths)
