@@ -9,8 +9,9 @@ state taken on the UI thread. Which mouse is which comes from the game, the last
 position: the move that fits names its mouse. Two or more ways of one piece onto one slab square
 (``vision.chop_who.one_move_paths``: the way matters only to a +1/+2 found there), the piece read
 on that square at the threshold or more (``CameraMoves.paths``), are offered as that move, one
-touch per way; two moves that fit otherwise (two mice that may have gone there)
-are named to the players, who make the move by touch. **No move that fits** (session 31): the
+touch per way; two or three moves that fit otherwise (two mice that may have gone there, a
+landing square read unsure) are asked about, "Which one was it?", one touch each, and "None of
+these" (session 32; more than three: the players make the move by touch). **No move that fits** (session 31): the
 likeliest legal moves by the reading (``vision.chop_near.nearest_moves``: up to three, none when
 the reading shows nothing moved) are offered as a question, "The camera is not sure. Was it one
 of these?", one touch each, and "None of these" (the players make the move by touch); the
@@ -87,10 +88,15 @@ def worker_check(watcher: Any, frame: Any, now: float, last_motion: float, read_
         post(MOVE_KIND, gen, list(near), False, True)
 
 
+SEVERAL_ASKED = 3
+"""Up to this many moves that fit are asked about, one touch each (more: made by touch)."""
+
+
 def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False, near: bool = False) -> None:
     """UI thread: one move offered by one touch (the ways of one move, ``paths`` as
-    ``CameraMoves.paths``: one touch per way), or two or more named for the players to make;
-    ``near``: none fits, these are the likeliest (a question, one touch each, "None of these")."""
+    ``CameraMoves.paths``: one touch per way); two or three that fit asked about, one touch each,
+    and "None of these" (more: the players make it by touch); ``near``: none fits, these are the
+    likeliest (a question, one touch each, "None of these")."""
     from companion.proposals import describe
 
     seats = getattr(screen.session, "seats", None)
@@ -109,8 +115,12 @@ def offer(screen: Any, state: Any, moves: list[Any], paths: bool = False, near: 
         screen.offer_camera_paths(moves, said, _("The camera sees a move onto {square} but not which way it "
                                                  "came: pick the way.").format(square=words(moves[0].to)))
         return
-    screen.show_camera_note(_("The camera sees a move but cannot tell which: {first} or {second}. "
-                              "Make it by touch.").format(first=said[0], second=said[1]))
+    # two or more moves fit (two mice that may have gone there, a square read unsure): asked, one
+    # touch each, "None of these"; more than the panel holds: the players make it by touch
+    if len(moves) <= SEVERAL_ASKED:
+        screen.offer_camera_near(moves, said, _("The camera sees a move but cannot tell which. Which one was it?"))
+        return
+    screen.show_camera_note(_("The camera sees a move but cannot tell which one. Make it by touch."))
 
 
 def know_position(read_board: Any, confirmed: Any) -> None:

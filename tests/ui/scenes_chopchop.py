@@ -72,7 +72,7 @@ def _chopchop_paths(app: Any) -> Any:
 
 def _chopchop_camera_move(two: bool) -> Callable[[Any], Any]:
     """The camera offers a Chop! Chop! mouse's move (ui.cammoves): one named move to use by a
-    touch, or two that fit, named for the players to make by touch."""
+    touch, or two that fit, asked about ("Which one was it?"), one touch each."""
     def build(app: Any) -> Any:
         from ui import cammoves
 
@@ -122,8 +122,8 @@ def _camera_offer(app: Any, moves_of: Any, **how: bool) -> Any:
     return None
 
 
-def three_moves(state: Any) -> list[Any]:
-    """Three Chop! Chop! moves ending apart (one piece's after another's, in the engine's
+def moves_apart(state: Any, count: int) -> list[Any]:
+    """``count`` Chop! Chop! moves ending apart (one piece's after another's, in the engine's
     order), or []."""
     if state.is_chance():
         return []
@@ -133,7 +133,12 @@ def three_moves(state: Any) -> list[Any]:
             apart.setdefault((a.piece, a.to), a)
     pieces = [[a for (p, _), a in apart.items() if p == piece] for piece in dict.fromkeys(p for p, _ in apart)]
     turns = [a for row in itertools.zip_longest(*pieces) for a in row if a is not None]
-    return turns[:3] if len(turns) >= 3 else []
+    return turns[:count] if len(turns) >= count else []
+
+
+def three_moves(state: Any) -> list[Any]:
+    """Three Chop! Chop! moves ending apart, or []."""
+    return moves_apart(state, 3)
 
 
 def _chopchop_camera_near(app: Any) -> Any:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests.ui.helpers import pump, small_text, small_touch_targets, tap, texts, wait_for
-from tests.ui.scenes_chopchop import three_moves, two_ways
+from tests.ui.scenes_chopchop import moves_apart, three_moves, two_ways
 from tests.ui.test_camera_play import _watching_app
 from vision.synth.board3d_play import random_action
 
@@ -228,7 +228,7 @@ def _chop_game(make_app: Any, seed: int) -> Iterator[tuple[Any, Any, np.random.G
         app.camera_watch.stop()
 
 
-def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make_app: Any) -> None:
+def test_two_moves_that_fit_are_asked_about_one_touch_each_and_the_move_touched_is_applied(make_app: Any) -> None:
     from ui.cammoves import MOVE_KIND
 
     with _chop_game(make_app, 3) as (app, screen, rng):
@@ -236,14 +236,33 @@ def test_two_moves_that_fit_are_named_to_the_players_and_neither_is_applied(make
         assert pair
         turns = len(app.session.turns)
         app.bridge.post(MOVE_KIND, app.camera_watch._gen, pair)  # the camera's reading fits both
-        assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
-        words = app.session.game.square_words
-        note = " ".join(t for t in texts(screen) if "cannot tell which" in t)
-        assert f"Mouse {pair[0].piece[-1]} goes from" in note and f"Mouse {pair[1].piece[-1]} goes from" in note
-        assert words(pair[0].to) in note and "Make it by touch." in note
-        assert screen.ids.get("camera_move") is None
+        assert wait_for(lambda: screen.ids.get("camera_near") is not None, timeout=5)
+        assert "The camera sees a move but cannot tell which. Which one was it?" in texts(screen)
+        buttons = screen.ids["camera_near"]
+        assert [b.action for b in buttons] == pair
+        assert "Mouse " + pair[0].piece[-1] in buttons[0].text and "Mouse " + pair[1].piece[-1] in buttons[1].text
+        assert not any("\u2014 Use" in b.text for b in buttons)  # asked, never offered as sure
         pump(3)
-        assert len(app.session.turns) == turns  # nothing applied: the players make the move
+        assert len(app.session.turns) == turns  # nothing applied without a touch
+        tap(buttons[1])
+        assert wait_for(lambda: len(app.session.turns) > turns, timeout=5)
+        assert app.session.turns[-1].action == pair[1]
+        assert screen.ids.get("camera_move") is None and screen.ids.get("camera_near") is None
+
+
+def test_more_moves_that_fit_than_the_panel_holds_are_left_to_the_players(make_app: Any) -> None:
+    from ui.cammoves import MOVE_KIND, SEVERAL_ASKED
+
+    with _chop_game(make_app, 5) as (app, screen, rng):
+        moves = _play_until(app, rng, lambda state: moves_apart(state, SEVERAL_ASKED + 1))
+        assert len(moves) == SEVERAL_ASKED + 1
+        turns = len(app.session.turns)
+        app.bridge.post(MOVE_KIND, app.camera_watch._gen, moves)  # four fit
+        assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
+        assert "The camera sees a move but cannot tell which one. Make it by touch." in texts(screen)
+        assert screen.ids.get("camera_near") is None and screen.ids.get("camera_move") is None
+        pump(3)
+        assert len(app.session.turns) == turns
 
 
 def test_the_ways_of_one_move_onto_a_slab_are_offered_one_touch_each_and_the_way_touched_is_applied(
@@ -255,8 +274,9 @@ def test_the_ways_of_one_move_onto_a_slab_are_offered_one_touch_each_and_the_way
         assert ways
         turns = len(app.session.turns)
         app.bridge.post(MOVE_KIND, app.camera_watch._gen, ways, False)  # both fit, the end read unsure
-        assert wait_for(lambda: screen.ids.get("camera_note") is not None, timeout=5)
-        assert any("cannot tell which" in t for t in texts(screen)) and screen.ids.get("camera_paths") is None
+        assert wait_for(lambda: screen.ids.get("camera_near") is not None, timeout=5)
+        assert "The camera sees a move but cannot tell which. Which one was it?" in texts(screen)
+        assert screen.ids.get("camera_paths") is None
         app.bridge.post(MOVE_KIND, app.camera_watch._gen, ways, True)  # both ways fit, the end read sure
         assert wait_for(lambda: screen.ids.get("camera_paths") is not None, timeout=5)
         words = app.session.game.square_words

@@ -128,9 +128,9 @@ class GameCamera:
         self.app.voice.say(heading)
 
     def offer_camera_near(self, moves: list[Any], sentences: list[str], heading: str) -> None:
-        """No legal move fits the camera's reading (``ui.cammoves``): the likeliest, asked as a
-        question (``heading``), one touch each, and "None of these" (closes it: the players make
-        the move by touch). The same moves again in the same turn after "None of these" (the
+        """No legal move fits the camera's reading, or two or three fit (``ui.cammoves``): they
+        are asked about (``heading``), one touch each, and "None of these" (closes it: the
+        players make the move by touch). The same moves again in the same turn after "None of these" (the
         watcher looks again): not shown again."""
         turn = (len(self.session.turns) if self.session is not None else 0, tuple(moves))
         if turn == getattr(self, "camera_near_declined", None):
