@@ -142,6 +142,20 @@ def count_weight(reader: SpotFeatures, score: np.ndarray, spots: list[int]) -> d
     return {i: min(float(score[i]), 4.0) * (0.01 if f else 1.0) for i, f in zip(spots, light)}
 
 
+def crowd_last(crowd: np.ndarray, d: np.ndarray, spots: list[int], demote_dist: float,
+               by_look: bool = False) -> dict[int, bool]:
+    """Spot -> whether the count takes it only after the others when it keeps one piece of a
+    kind: with a hand's crowd in the frame (``crowd``), a spot of the crowd or one whose look
+    is not within ``demote_dist`` of the kind's (``d``). ``by_look`` (``PieceConfig.solid_light``
+    games): a spot of the crowd whose look is nearer the kind's than every spot standing alone
+    that shows the kind's look is not taken last (a mouse beside two shadowed squares makes
+    a crowd of three; a hand's crowd shows no piece's look better than the piece itself)."""
+    if not crowd.any():
+        return {i: False for i in spots}
+    lone = min((float(d[i]) for i in spots if not crowd[i] and d[i] < demote_dist), default=float("inf"))
+    return {i: bool(d[i] >= demote_dist or (crowd[i] and not (by_look and d[i] < lone))) for i in spots}
+
+
 def solid_score(reader: SpotFeatures, score: np.ndarray, spots: dict[int, str]) -> tuple[np.ndarray, bool]:
     """(``score`` with the spots of ``spots`` that a change of light explains set to 0, whether
     the game has ``PieceConfig.solid_light``; ``score`` itself and False for the others): the
