@@ -40,13 +40,16 @@ def test_a_crowd_spot_showing_the_look_best_is_not_taken_last() -> None:
     d = np.array([1.7, 0.9, 1.8, 2.5])
     # without the look rule (games without solid_light): the crowd and the far look come last
     assert crowd_last(crowd, d, [0, 1, 2, 3], 2.0) == {0: False, 1: True, 2: True, 3: True}
-    # with it: the crowd's spot nearer the kind's look than every lone spot is not last
-    assert crowd_last(crowd, d, [0, 1, 2, 3], 2.0, by_look=True) == {0: False, 1: False, 2: True, 3: True}
+    # with it, the crowd small (a piece and its shadow): its spot nearer the kind's look than
+    # every lone spot is not last
+    assert crowd_last(crowd, d, [0, 1, 2, 3], 2.0, small=crowd) == {0: False, 1: False, 2: True, 3: True}
+    # a larger crowd (a hand's: not small): last, however near its look
+    assert crowd_last(crowd, d, [0, 1, 2, 3], 2.0, small=np.zeros(4, bool)) == {0: False, 1: True, 2: True, 3: True}
     # a lone spot nearer still: the crowd comes last again
     d2 = np.array([0.5, 0.9, 1.8, 2.5])
-    assert crowd_last(crowd, d2, [0, 1, 2, 3], 2.0, by_look=True) == {0: False, 1: True, 2: True, 3: True}
+    assert crowd_last(crowd, d2, [0, 1, 2, 3], 2.0, small=crowd) == {0: False, 1: True, 2: True, 3: True}
     # no crowd in the frame: nothing is taken last (the look order alone decides)
-    assert crowd_last(np.zeros(4, bool), d, [0, 1, 2, 3], 2.0, by_look=True) == {i: False for i in range(4)}
+    assert crowd_last(np.zeros(4, bool), d, [0, 1, 2, 3], 2.0, small=crowd) == {i: False for i in range(4)}
 
 
 def test_a_piece_like_the_print_is_told_by_its_evidence_alone() -> None:
