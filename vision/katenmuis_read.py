@@ -54,10 +54,9 @@ if TYPE_CHECKING:
     from vision.piece_spots import SpotFeatures
 
 
-def crowd_sizes(centres_mm: np.ndarray, occupied: np.ndarray, cell_mm: float) -> np.ndarray:
-    """[N] int: the size of each occupied spot's group of touching occupied spots (each within
-    1.5 square sides of another of the group: neighbours and diagonal neighbours); 0 where
-    the spot is not occupied."""
+def crowded(centres_mm: np.ndarray, occupied: np.ndarray, cell_mm: float, least: int) -> np.ndarray:
+    """[N] bool: occupied spots in a group of at least ``least`` occupied spots, each within
+    1.5 square sides of another of the group (neighbours and diagonal neighbours)."""
     c = np.asarray(centres_mm, np.float64)
     occ = np.asarray(occupied, bool)
     near = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2) <= 1.5 * cell_mm
@@ -74,14 +73,7 @@ def crowd_sizes(centres_mm: np.ndarray, occupied: np.ndarray, cell_mm: float) ->
                 label[j] = start
                 todo.append(int(j))
     sizes = np.bincount(label[label >= 0], minlength=len(c)) if occ.any() else np.zeros(len(c), int)
-    out: np.ndarray = np.where(occ, sizes[np.maximum(label, 0)], 0)
-    return out
-
-
-def crowded(centres_mm: np.ndarray, occupied: np.ndarray, cell_mm: float, least: int) -> np.ndarray:
-    """[N] bool: occupied spots in a group of at least ``least`` occupied spots, each within
-    1.5 square sides of another of the group (neighbours and diagonal neighbours)."""
-    out: np.ndarray = crowd_sizes(centres_mm, occupied, cell_mm) >= least
+    out: np.ndarray = occ & (sizes[np.maximum(label, 0)] >= least)
     return out
 
 
@@ -148,34 +140,6 @@ def count_weight(reader: SpotFeatures, score: np.ndarray, spots: list[int]) -> d
         return {i: 1.0 for i in spots}
     light = lit(reader, spots)
     return {i: min(float(score[i]), 4.0) * (0.01 if f else 1.0) for i, f in zip(spots, light)}
-
-
-def small_crowds(reader: SpotFeatures, score: np.ndarray) -> np.ndarray:
-    """[N] bool: the spots of ``spot_crowds`` whose crowd is no larger than ``PieceConfig.crowd``
-    (three for Kat en Muis): one piece and the shadow it casts on two neighbours make such a
-    crowd, a hand (many spots) a larger one. None of them for games without a crowd size."""
-    least = reader.config.crowd.get(reader.board.game)
-    if not least:
-        return np.zeros(len(score), bool)
-    sizes = crowd_sizes(reader._spot_centres_px / reader.config.px_per_mm, (score >= 1) & ~reader._never_empty,
-                        reader.cell_mm)
-    out: np.ndarray = sizes == least
-    return out
-
-
-def crowd_last(crowd: np.ndarray, d: np.ndarray, spots: list[int], demote_dist: float,
-               small: np.ndarray | None = None) -> dict[int, bool]:
-    """Spot -> whether the count takes it only after the others when it keeps one piece of a
-    kind: with a hand's crowd in the frame (``crowd``), a spot of the crowd or one whose look
-    is not within ``demote_dist`` of the kind's (``d``). ``small`` (``PieceConfig.solid_light``
-    games: ``small_crowds``): a spot of a crowd no larger than a piece and its shadow make
-    whose look is nearer the kind's than every spot standing alone that shows the kind's look
-    is not taken last (a mouse beside two shadowed squares; a hand's crowd is larger)."""
-    if not crowd.any():
-        return {i: False for i in spots}
-    lone = min((float(d[i]) for i in spots if not crowd[i] and d[i] < demote_dist), default=float("inf"))
-    first = small if small is not None else np.zeros(len(crowd), bool)
-    return {i: bool(d[i] >= demote_dist or (crowd[i] and not (first[i] and d[i] < lone))) for i in spots}
 
 
 def solid_score(reader: SpotFeatures, score: np.ndarray, spots: dict[int, str]) -> tuple[np.ndarray, bool]:

@@ -68,8 +68,7 @@ from vision.chop_frame import chop_decide
 from vision.chop_squares import frame_holes
 from vision.chop_who import chop_pairs, pair_token, spot_squares
 from vision.errors import InvalidImageError
-from vision.katenmuis_read import (beyond_edges, count_weight, crowd_last, look_weight, missing_from_dropped, small_crowds,
-                                   solid_score, spot_crowds)
+from vision.katenmuis_read import beyond_edges, count_weight, look_weight, missing_from_dropped, solid_score, spot_crowds
 from vision.katenmuis_solid import footprint_swap
 from vision.piece_config import PieceConfig
 from vision.piece_hand import hand_spots
@@ -431,9 +430,7 @@ class BoardReader(CubeSpots, SpotChecks):
                 # a pawn, not a shadow: the shape of its change from the print (vision.qubism_pawns)
                 like = likeness(self._spot_shapes(spots), self._learned_shapes(c))
                 order = {i: count_order(order[i], float(v), shape) for i, v in zip(spots, like)}
-            late = crowd_last(crowd, d_cls[c], spots, cfg.demote_dist,  # a piece's own small crowd (katenmuis_read)
-                              small_crowds(self, score) if self.board.game in cfg.solid_light else None)
-            spots.sort(key=lambda i: (late[i], order[i]))
+            spots.sort(key=lambda i: (bool(crowd.any() and (crowd[i] or d_cls[c][i] >= cfg.demote_dist)), order[i]))
             for i in spots[room_c:]:
                 have = Counter(kind(t) for t, _ in decided)  # (counted once, not once a class)
                 room = [k for k in classes if k != c and have[k] < most.get(k, len(decided))]

@@ -14,7 +14,7 @@ import pytest
 
 from vision.boarddefaults import board_for
 from vision.imageload import load_image
-from vision.katenmuis_read import crowd_last, crowded, look_weight
+from vision.katenmuis_read import crowded, look_weight
 from vision.piece_config import PieceConfig
 from vision.pieces import BoardReader, comparable
 from vision import stillpose
@@ -32,24 +32,6 @@ def test_a_crowd_is_three_touching_occupied_spots() -> None:
     # the cat and the mouse side by side are no crowd; an empty spot breaks one
     assert not crowded(centres, np.array([True, True, False, True, True, True]), 10.0, 3).any()
     assert crowded(centres, occupied, 10.0, 2).tolist() == [True, True, True, True, True, False]
-
-
-def test_a_crowd_spot_showing_the_look_best_is_not_taken_last() -> None:
-    # spot 0 stands alone, 1 and 2 are in a crowd; 3 stands alone, its look far from the kind's
-    crowd = np.array([False, True, True, False])
-    d = np.array([1.7, 0.9, 1.8, 2.5])
-    # without the look rule (games without solid_light): the crowd and the far look come last
-    assert crowd_last(crowd, d, [0, 1, 2, 3], 2.0) == {0: False, 1: True, 2: True, 3: True}
-    # with it, the crowd small (a piece and its shadow): its spot nearer the kind's look than
-    # every lone spot is not last
-    assert crowd_last(crowd, d, [0, 1, 2, 3], 2.0, small=crowd) == {0: False, 1: False, 2: True, 3: True}
-    # a larger crowd (a hand's: not small): last, however near its look
-    assert crowd_last(crowd, d, [0, 1, 2, 3], 2.0, small=np.zeros(4, bool)) == {0: False, 1: True, 2: True, 3: True}
-    # a lone spot nearer still: the crowd comes last again
-    d2 = np.array([0.5, 0.9, 1.8, 2.5])
-    assert crowd_last(crowd, d2, [0, 1, 2, 3], 2.0, small=crowd) == {0: False, 1: True, 2: True, 3: True}
-    # no crowd in the frame: nothing is taken last (the look order alone decides)
-    assert crowd_last(np.zeros(4, bool), d, [0, 1, 2, 3], 2.0, small=crowd) == {i: False for i in range(4)}
 
 
 def test_a_piece_like_the_print_is_told_by_its_evidence_alone() -> None:
