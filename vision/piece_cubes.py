@@ -15,8 +15,8 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_swapped,
-                                  pawns_unhidden, spot_shape)
+from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_off_tops,
+                                 pawns_swapped, pawns_unhidden, spot_shape)
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, moved_tops, settle_cubes, small_rule,
                                 small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
@@ -46,6 +46,9 @@ class CubeSpots(SpotFeatures):
     _missing: Callable[[str, list[tuple[str | None, float]]], tuple[int, float] | None] | None = None
     """This frame's search for a piece that never leaves the board among the spots read empty (the piece
     count's ``always`` rule, set by ``BoardReader._counts``): run again after the cube stage (``pawns_again``)."""
+    _count_dist: tuple[dict[str, np.ndarray], np.ndarray] | None = None
+    """This frame's look distance of every spot to each class's learned looks and to its own empty print, as
+    the piece count measured them (set by ``BoardReader._counts``; ``pawns_off_tops``)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]] | None = None
@@ -180,6 +183,10 @@ class CubeSpots(SpotFeatures):
                       if rule.is_top(f) and rule.glyph_like(f) and f.border <= rule.pawn_border and i not in blocked}
             bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
             pawns_swapped(decided, looked, counted, topped, bare, kinds, rule.most, pawns)
+        if pawns.off_top and self._count_dist:  # the count's look distances (BoardReader._counts)
+            on_top = {i for i, f in faces.items() if rule.is_top(f) and i not in blocked}
+            bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
+            pawns_off_tops(decided, looked, counted, on_top, bare, *self._count_dist, kinds, rule.most, pawns)
         if not pawns.unhide:
             return
         asked = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
