@@ -113,6 +113,12 @@ class CubeSpots(SpotFeatures):
             self._pawns_moved(decided, looked, counted, faces, blocked, lift)
         if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
+        if looked is not None and (pawns := self.config.pawns_back) is not None and pawns.off_top and self._count_dist:
+            # a pawn the count kept on a cube's glyph, once the plates have taken their cubes (vision.qubism_pawns)
+            on_top = {i for i, f in faces.items() if rule.is_top(f) and i not in blocked}
+            bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
+            pawns_off_tops(decided, looked, counted, on_top, bare, *self._count_dist, self.last_centre,
+                           self.config.always.get(self.board.game, ()), rule.most, pawns)
         empty = self._faint_asked(decided, weak - blocked, rule.most, rule.weak_conf)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
@@ -183,10 +189,6 @@ class CubeSpots(SpotFeatures):
                       if rule.is_top(f) and rule.glyph_like(f) and f.border <= rule.pawn_border and i not in blocked}
             bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
             pawns_swapped(decided, looked, counted, topped, bare, kinds, rule.most, pawns)
-        if pawns.off_top and self._count_dist:  # the count's look distances (BoardReader._counts)
-            on_top = {i for i, f in faces.items() if rule.is_top(f) and i not in blocked}
-            bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
-            pawns_off_tops(decided, looked, counted, on_top, bare, *self._count_dist, kinds, rule.most, pawns)
         if not pawns.unhide:
             return
         asked = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))

@@ -171,8 +171,8 @@ def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
 
 def pawns_off_tops(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
                    counted: list[tuple[str | None, float]], topped: set[int], bare: set[int],
-                   dist: dict[str, np.ndarray], d_empty: np.ndarray, pawns: tuple[str, ...], most: int,
-                   rule: PawnsBack) -> list[int]:
+                   dist: dict[str, np.ndarray], d_empty: np.ndarray, centre: np.ndarray, pawns: tuple[str, ...],
+                   most: int, rule: PawnsBack) -> list[int]:
     """A pawn the piece count kept on a cube, told by two cues that do not use the learned shape (the count's
     order leans on it, and a white cube's change from the print can be more like the pawn's learned one than
     the pawn's own, off its start square): where the spot kept as ``c`` shows a cube's glyph in the plane of
@@ -184,7 +184,11 @@ def pawns_off_tops(decided: list[tuple[str | None, float]], looked: list[tuple[s
     asked (``cube:?``; the stages after read its arrow), while the frame has fewer than ``most`` cubes. The
     spot the pawn goes to must look more like the pawn than like its own empty print (``d_empty``: each spot's
     look distance to the print there), as the count's own support asks: an empty square taken off with the
-    pawn's look shows nothing there. Returns the spots changed."""
+    pawn's look shows nothing there. And the kept spot must change the raised plane's middle more than the
+    spot the pawn goes to (``centre``: each spot's ``vision.piece_looks._centre_change``): a cube, a solid as
+    wide as its square and twice a pawn's height, fills that middle; a pawn less, a shadow on the board not at
+    all (a real pawn kept on its own head's glyph stays, where the spot with the nearer look is a shadow).
+    Returns the spots changed."""
     changed: list[int] = []
     for c in pawns:
         if c not in dist:
@@ -193,7 +197,7 @@ def pawns_off_tops(decided: list[tuple[str | None, float]], looked: list[tuple[s
         move = _kept_pawn_move(decided, looked, counted, c, rule, lambda i: i in topped,
                                lambda j: j in bare and d[j] < d_empty[j], nearest=lambda k: -float(d[k]))
         cubes = sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
-        if move is None or cubes >= most or not d[move[1]] < d[move[0]]:
+        if move is None or cubes >= most or not d[move[1]] < d[move[0]] or not centre[move[0]] > centre[move[1]]:
             continue
         kept, j = move
         decided[kept] = ("cube:?", rule.conf)

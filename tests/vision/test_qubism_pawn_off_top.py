@@ -29,12 +29,13 @@ def _frame() -> tuple[list[tuple[str | None, float]], list[tuple[str | None, flo
 
 
 E = np.array([2.5, 1.5, 0.6, 2.0, 1.0])  # each spot's look distance to its own empty print
+C = np.array([0.3, 0.4, 0.1, 0.4, 0.2])  # each spot's raised middle's change: the kept cube's the most
 
 
 def test_the_pawn_kept_on_a_cube_glyph_goes_to_the_nearest_look_among_the_bare_spots() -> None:
     looked, counted, decided, dist = _frame()
-    changed = pawns_off_tops(decided, looked, counted, topped={1, 3}, bare={0, 2, 4}, dist=dist, d_empty=E, pawns=PAWNS,
-                             most=9, rule=PawnsBack())
+    changed = pawns_off_tops(decided, looked, counted, topped={1, 3}, bare={0, 2, 4}, dist=dist, d_empty=E, centre=C,
+                             pawns=PAWNS, most=9, rule=PawnsBack())
     assert sorted(changed) == [1, 2]
     assert decided[1][0] == "cube:?" and decided[2][0] == W  # the nearer look (0.1), not the surer (spot 4)
     assert decided[0][0] == B and decided[3][0] == "cube:N" and decided[4][0] is None
@@ -43,28 +44,30 @@ def test_the_pawn_kept_on_a_cube_glyph_goes_to_the_nearest_look_among_the_bare_s
 
 def test_both_cues_must_agree() -> None:
     looked, counted, decided, dist = _frame()
-    assert pawns_off_tops(decided, looked, counted, {3}, {0, 2, 4}, dist, E, PAWNS, 9, PawnsBack()) == []  # no glyph
-    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0}, dist, E, PAWNS, 9, PawnsBack()) == []  # none bare
+    assert pawns_off_tops(decided, looked, counted, {3}, {0, 2, 4}, dist, E, C, PAWNS, 9, PawnsBack()) == []  # no glyph
+    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0}, dist, E, C, PAWNS, 9, PawnsBack()) == []  # none bare
     far = {W: np.array([2.0, 0.05, 0.1, 1.5, 0.6]), B: dist[B]}  # the kept spot's look the nearest
-    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, far, E, PAWNS, 9, PawnsBack()) == []
+    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, far, E, C, PAWNS, 9, PawnsBack()) == []
     assert decided == counted
     printlike = np.array([2.5, 1.5, 0.05, 2.0, 0.5])  # spots 2 and 4 look more like the print than the pawn
-    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, printlike, PAWNS, 9, PawnsBack()) == []
+    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, printlike, C, PAWNS, 9, PawnsBack()) == []
+    flat = np.array([0.3, 0.1, 0.2, 0.4, 0.3])  # the kept spot's raised middle changed less than either's
+    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, flat, PAWNS, 9, PawnsBack()) == []
     assert decided == counted
 
 
 def test_only_a_spot_the_count_took_the_pawn_from_still_empty_and_not_past_nine_cubes() -> None:
     looked, counted, decided, dist = _frame()
     decided[2] = decided[4] = ("cube:?", 0.5)  # the cube stage read them as cubes
-    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, PAWNS, 9, PawnsBack()) == []
+    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, C, PAWNS, 9, PawnsBack()) == []
     looked, counted, decided, dist = _frame()
     looked[2] = looked[4] = (None, 1.0)  # never read as the pawn
-    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, PAWNS, 9, PawnsBack()) == []
+    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, C, PAWNS, 9, PawnsBack()) == []
     looked, counted, decided, dist = _frame()
-    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, PAWNS, 1, PawnsBack()) == []
+    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, C, PAWNS, 1, PawnsBack()) == []
     looked, counted, decided, dist = _frame()
     decided[1] = ("cube:E", 0.9)  # the cube stage read the kept spot as a cube already
-    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, PAWNS, 9, PawnsBack()) == []
+    assert pawns_off_tops(decided, looked, counted, {1, 3}, {0, 2, 4}, dist, E, C, PAWNS, 9, PawnsBack()) == []
 
 
 def test_on_by_default_in_the_reader() -> None:
