@@ -15,8 +15,8 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_off_tops,
-                                 pawns_swapped, pawns_unhidden, spot_shape)
+from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back,
+                                 pawns_off_tops, pawns_swapped, pawns_unhidden, spot_shape)
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, moved_tops, settle_cubes, small_rule,
                                 small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
@@ -116,8 +116,8 @@ class CubeSpots(SpotFeatures):
         if looked is not None and (pawns := self.config.pawns_back) is not None and pawns.off_top and self._count_dist:
             # a pawn the count kept on a cube's glyph, once the plates have taken their cubes (vision.qubism_pawns)
             on_top = {i for i, f in faces.items() if rule.is_top(f) and i not in blocked}
-            bare = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
-            pawns_off_tops(decided, looked, counted, on_top, bare, *self._count_dist, self.last_centre,
+            no_top = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
+            pawns_off_tops(decided, looked, counted, on_top, no_top, *self._count_dist, self.last_centre,
                            self.config.always.get(self.board.game, ()), rule.most, pawns)
         empty = self._faint_asked(decided, weak - blocked, rule.most, rule.weak_conf)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
