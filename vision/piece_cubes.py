@@ -115,10 +115,13 @@ class CubeSpots(SpotFeatures):
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
         if looked is not None and (pawns := self.config.pawns_back) is not None and pawns.off_top and self._count_dist:
             # a pawn the count kept on a cube's glyph, once the plates have taken their cubes (vision.qubism_pawns)
-            on_top = {i for i, f in faces.items() if rule.is_top(f) and i not in blocked}
-            no_top = {i for i, f in faces.items() if not (rule.is_top(f) or rule.glyph_like(f))}
-            pawns_off_tops(decided, looked, counted, on_top, no_top, *self._count_dist, self.last_centre,
-                           self.config.always.get(self.board.game, ()), rule.most, pawns)
+            kinds = self.config.always.get(self.board.game, ())
+            ask = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided)) if i in faces
+                   and ((now is not None and now == was and now in kinds) or (seen in kinds and was is None and now is None))]
+            on_top = {i for i in ask if rule.is_top(faces[i]) and i not in blocked}  # only the kept pawns' and
+            no_top = {i for i in ask if not (rule.is_top(faces[i]) or rule.glyph_like(faces[i]))}  # their rivals' faces
+            pawns_off_tops(decided, looked, counted, on_top, no_top, *self._count_dist, self.last_centre, kinds,
+                           rule.most, pawns)
         empty = self._faint_asked(decided, weak - blocked, rule.most, rule.weak_conf)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
