@@ -15,8 +15,8 @@ from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
-from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back, pawns_swapped,
-                                  pawns_unhidden, spot_shape)
+from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back,
+                                 pawns_off_tops, pawns_swapped, pawns_unhidden, spot_shape)
 from vision.qubism_plates import plate_cubes
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, moved_tops, settle_cubes, small_rule,
                                 small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
@@ -46,6 +46,9 @@ class CubeSpots(SpotFeatures):
     _missing: Callable[[str, list[tuple[str | None, float]]], tuple[int, float] | None] | None = None
     """This frame's search for a piece that never leaves the board among the spots read empty (the piece
     count's ``always`` rule, set by ``BoardReader._counts``): run again after the cube stage (``pawns_again``)."""
+    _count_dist: tuple[dict[str, np.ndarray], np.ndarray] | None = None
+    """This frame's look distance of every spot to each class's learned looks and to its own empty print, as
+    the piece count measured them (set by ``BoardReader._counts``; ``pawns_off_tops``)."""
 
     def _settle_cubes(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                       decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]] | None = None
@@ -110,6 +113,15 @@ class CubeSpots(SpotFeatures):
             self._pawns_moved(decided, looked, counted, faces, blocked, lift)
         if rule.plates is not None and rule.glyphs is not None:  # a cube's top by its plate (vision.qubism_plates)
             self._plate_cubes(decided, score, look, tops, centres, lift, marks)
+        if looked is not None and (pawns := self.config.pawns_back) is not None and pawns.off_top and self._count_dist:
+            # a pawn the count kept on a cube's glyph, once the plates have taken their cubes (vision.qubism_pawns)
+            kinds = self.config.always.get(self.board.game, ())
+            ask = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided)) if i in faces
+                   and ((now is not None and now == was and now in kinds) or (seen in kinds and was is None and now is None))]
+            on_top = {i for i in ask if rule.is_top(faces[i]) and i not in blocked}  # only the kept pawns' and
+            no_top = {i for i in ask if not (rule.is_top(faces[i]) or rule.glyph_like(faces[i]))}  # their rivals' faces
+            pawns_off_tops(decided, looked, counted, on_top, no_top, *self._count_dist, self.last_centre, kinds,
+                           rule.most, pawns)
         empty = self._faint_asked(decided, weak - blocked, rule.most, rule.weak_conf)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}

@@ -390,15 +390,15 @@ class BoardReader(CubeSpots, SpotChecks):
         readings: too many of a class keeps the nearest looks; a piece that never leaves the
         board and is read nowhere is looked for among the weak spots."""
         cfg = self.config
-        self._missing = None
+        self._missing = self._count_dist = None
         most = cfg.counts.get(self.board.game, {}) if self.board.game in cfg.count_games else {}
         if not most or not len(names):
             return
         classes = sorted(set(names))
         dist = _look_distance(looks[:, None, :], protos[None, :, :])
         d_cls = {c: dist[:, [k for k, n in enumerate(names) if n == c]].min(axis=1) for c in classes}
-
         d_empty = _look_distance(looks, self._last_look_empty)
+        self._count_dist = (d_cls, d_empty)  # for the cube stage (CubeSpots._pawns_moved)
 
         crowd = spot_crowds(self, score)  # spots under something larger than a piece (a hand)
         dropped: dict[int, str] = {}  # spots the count read empty -> the kind they were read as

@@ -104,6 +104,10 @@ class PawnsBack:
     swap: bool = True
     """A pawn the count kept on a spot whose top, at a cube's height, shows a cube's top plate and a
     glyph goes to a spot the count took that pawn from whose top shows none (``pawns_swapped``; False: not)."""
+    off_top: bool = True
+    """A pawn the count kept on a spot whose top, at a cube's height, shows a cube's glyph (``is_top``: any
+    border, any plate) goes to a spot the count took that pawn from that shows no top at all and whose look
+    is nearer the pawn's learned look than the kept spot's (``pawns_off_tops``; False: not)."""
     unhide: bool = False
     """A pawn the count kept on a spot whose middle a neighbouring cube's box hides as the camera sees it
     (its look is that cube's side) goes to a spot the count took that pawn from that no cube hides
@@ -165,19 +169,58 @@ def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
     return changed
 
 
+def pawns_off_tops(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
+                   counted: list[tuple[str | None, float]], topped: set[int], bare: set[int],
+                   dist: dict[str, np.ndarray], d_empty: np.ndarray, centre: np.ndarray, pawns: tuple[str, ...],
+                   most: int, rule: PawnsBack) -> list[int]:
+    """A pawn the piece count kept on a cube, told by two cues that do not use the learned shape (the count's
+    order leans on it, and a white cube's change from the print can be more like the pawn's learned one than
+    the pawn's own, off its start square): where the spot kept as ``c`` shows a cube's glyph in the plane of
+    the cubes' tops (``topped``: a solid's top 30 mm up, whatever its border or plate, which ``pawns_swapped``
+    asks for) and a spot the count took ``c`` from (read ``c`` in ``looked`` at least ``PawnsBack.look_conf``
+    surely, empty in ``counted`` and still in ``decided``) shows no top at all (``bare``) and has a look nearer
+    ``c``'s learned look (``dist[c]``: each spot's look distance to it) than the kept spot's, the pawn goes to
+    the nearest such look at ``PawnsBack.conf`` (asked) and the kept spot is read as a cube with its arrow
+    asked (``cube:?``; the stages after read its arrow), while the frame has fewer than ``most`` cubes. The
+    spot the pawn goes to must look more like the pawn than like its own empty print (``d_empty``: each spot's
+    look distance to the print there), as the count's own support asks: an empty square taken off with the
+    pawn's look shows nothing there. And the kept spot must change the raised plane's middle more than the
+    spot the pawn goes to (``centre``: each spot's ``vision.piece_looks._centre_change``): a cube, a solid as
+    wide as its square and twice a pawn's height, fills that middle; a pawn less, a shadow on the board not at
+    all (a real pawn kept on its own head's glyph stays, where the spot with the nearer look is a shadow).
+    Returns the spots changed."""
+    changed: list[int] = []
+    for c in pawns:
+        if c not in dist:
+            continue
+        d = dist[c]
+        move = _kept_pawn_move(decided, looked, counted, c, rule, lambda i: i in topped,
+                               lambda j: j in bare and d[j] < d_empty[j], nearest=lambda k: -float(d[k]))
+        cubes = sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
+        if move is None or cubes >= most or not d[move[1]] < d[move[0]] or not centre[move[0]] > centre[move[1]]:
+            continue
+        kept, j = move
+        decided[kept] = ("cube:?", rule.conf)
+        decided[j] = (c, rule.conf)
+        changed += [kept, j]
+    return changed
+
+
 def _kept_pawn_move(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
                     counted: list[tuple[str | None, float]], c: str, rule: PawnsBack,
-                    keep_ok: Callable[[int], bool], take_ok: Callable[[int], bool]) -> tuple[int, int] | None:
+                    keep_ok: Callable[[int], bool], take_ok: Callable[[int], bool],
+                    nearest: Callable[[int], float] | None = None) -> tuple[int, int] | None:
     """The one spot the piece count kept as pawn ``c`` (in ``counted`` and still in ``decided``), where
     ``keep_ok`` holds, and the spot to move it to: of those the count took ``c`` from (read ``c`` in
     ``looked`` at least ``PawnsBack.look_conf`` surely, empty in ``counted`` and in ``decided``) where
-    ``take_ok`` holds, the surest look; None where there is no such pair."""
+    ``take_ok`` holds, the surest look (or the largest ``nearest``); None where there is no such pair."""
     kept = [i for i, ((now, _), (was, _)) in enumerate(zip(decided, counted)) if now == c and was == c]
     if len(kept) != 1 or not keep_ok(kept[0]):
         return None
     cands = [j for j, ((seen, sure), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
              if seen == c and sure >= rule.look_conf and was is None and now is None and take_ok(j)]
-    return (kept[0], max(cands, key=lambda k: looked[k][1])) if cands else None
+    key = nearest if nearest is not None else (lambda k: looked[k][1])
+    return (kept[0], max(cands, key=key)) if cands else None
 
 
 def hidden_by_cubes(centres_mm: np.ndarray, cubes: list[int], side_mm: float, lift: np.ndarray,
