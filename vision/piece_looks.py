@@ -22,7 +22,7 @@ import numpy as np
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.arrows import ARROW_SIDE
 from vision.errors import VisionError
-from vision.read_fast import channel_mean3
+from vision.read_fast import channel_mean3, pixel_means
 
 P = 16  # patch side, pixels
 INNER = slice(4, 12)  # central half of a patch
@@ -192,7 +192,7 @@ def _detrend(stack: np.ndarray) -> np.ndarray:
 
 def _look_features(inner: np.ndarray) -> np.ndarray:
     """[N, h, w, 3] normalised inner patches -> [N, 4]: chroma b, chroma g, log brightness, spread."""
-    mean = inner.reshape(inner.shape[0], -1, 3).mean(axis=1)
+    mean = pixel_means(inner)
     tot = mean.sum(axis=1, keepdims=True) + 1e-4
     chroma = mean / tot
     bright = tot[:, 0] / 3

@@ -17,7 +17,9 @@ no read slower). Each helper returns exactly what the plain loop it replaces ret
 * ``channel_mean3``: ``a.mean(axis=-1)`` of float32 pixels of 3 channels (the spots' patches made grey,
   several times a read), from the channels' planes added by OpenCV: numpy's reduction over an axis of
   3 goes through its inner loop once an output element (about 150 instructions an element under
-  callgrind, 9 with the planes).
+  callgrind, 9 with the planes);
+* ``pixel_means``: each patch's mean colour, the pixels summed in numpy's order from a copy with the
+  pixels first (0.40 M instructions in place of 0.64 M for 64 inner patches).
 """
 
 from __future__ import annotations
@@ -105,6 +107,19 @@ def channel_mean3(a: np.ndarray) -> np.ndarray:
     cv2.add(out, c2, dst=out)
     out /= np.float32(3)
     return out.reshape(a.shape[:-1])
+
+
+def pixel_means(a: np.ndarray) -> np.ndarray:
+    """``a.reshape(len(a), -1, c).mean(axis=1)`` of ``a`` [N, ..., c] (each item's mean colour), bit for
+    bit: numpy sums the pixels one after another into each item's channels either way; with the
+    pixels first ([pixels, N, c], one contiguous copy) each step adds N * c values at once, not c. One
+    channel (c = 1): numpy sums each item's pixels pairwise, so that is left to numpy."""
+    n, c = a.shape[0], a.shape[-1]
+    if n == 0 or a.size == 0 or c < 2:
+        plain: np.ndarray = a.reshape(n, -1, c).mean(axis=1)
+        return plain
+    firsts: np.ndarray = np.ascontiguousarray(np.moveaxis(a.reshape(n, -1, c), 1, 0)).mean(axis=0)
+    return firsts
 
 
 class BoxPatches:

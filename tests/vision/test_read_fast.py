@@ -10,7 +10,7 @@ import pytest
 from vision.boarddefaults import board_for
 from vision.pieces import BoardReader
 from vision.piece_looks import P
-from vision.read_fast import BoxPatches, MedianMemo, channel_mean3, class_minima
+from vision.read_fast import BoxPatches, MedianMemo, channel_mean3, class_minima, pixel_means
 
 
 def _loop_minima(names: list[str], dist: np.ndarray) -> dict[str, float]:
@@ -90,3 +90,17 @@ def test_channel_mean3_leaves_other_arrays_to_numpy() -> None:
     four = np.ones((2, 4), np.float32)
     assert channel_mean3(four).shape == (2,)
     assert channel_mean3(np.zeros((0, 3), np.float32)).shape == (0,)
+
+
+def test_pixel_means_are_numpys_mean_colours_to_the_bit() -> None:
+    rng = np.random.default_rng(7)
+    for trial in range(400):
+        n, h, w = (int(k) for k in rng.integers(1, 40, 3))
+        c = (1, 2, 3, 4)[trial % 4]  # one channel: numpy's own (pairwise) sum
+        dtype = (np.float32, np.float64)[trial % 2]
+        a = (rng.random((n, h + 8, w, c)) * rng.choice([1.0, 1e-3, 1e3], (n, h + 8, w, c))).astype(dtype)[:, 4:4 + h]
+        if trial % 5 == 0:
+            a = a[:1]
+        want, got = a.reshape(len(a), -1, c).mean(axis=1), pixel_means(a)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want), trial
