@@ -17,7 +17,7 @@ no read slower). Each helper returns exactly what the plain loop it replaces ret
 * ``channel_mean3``: ``a.mean(axis=-1)`` of float32 pixels of 3 channels (the spots' patches made grey,
   several times a read), from the channels' planes added by OpenCV: numpy's reduction over an axis of
   3 goes through its inner loop once an output element (about 150 instructions an element under
-  callgrind, 9 with the planes);
+  callgrind, 12 with the planes);
 * ``pixel_means``: each patch's mean colour, the pixels summed in numpy's order from a copy with the
   pixels first (0.40 M instructions in place of 0.64 M for 64 inner patches).
 """
