@@ -22,6 +22,7 @@ import numpy as np
 from companion.limits import MAX_JSON_FILE_BYTES, read_text_capped
 from vision.arrows import ARROW_SIDE
 from vision.errors import VisionError
+from vision.read_fast import channel_mean3, pixel_means
 
 P = 16  # patch side, pixels
 INNER = slice(4, 12)  # central half of a patch
@@ -191,11 +192,11 @@ def _detrend(stack: np.ndarray) -> np.ndarray:
 
 def _look_features(inner: np.ndarray) -> np.ndarray:
     """[N, h, w, 3] normalised inner patches -> [N, 4]: chroma b, chroma g, log brightness, spread."""
-    mean = inner.reshape(inner.shape[0], -1, 3).mean(axis=1)
+    mean = pixel_means(inner)
     tot = mean.sum(axis=1, keepdims=True) + 1e-4
     chroma = mean / tot
     bright = tot[:, 0] / 3
-    gray = inner.mean(axis=3).reshape(inner.shape[0], -1)
+    gray = channel_mean3(inner).reshape(inner.shape[0], -1)
     spread = gray.std(axis=1) / (bright + 0.05)
     return np.column_stack([chroma[:, 0], chroma[:, 1], np.log(bright + 0.02), spread])
 

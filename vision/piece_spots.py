@@ -23,7 +23,7 @@ from vision.piece_looks import (CENTRE_WINDOW, INNER, P, WINDOW, _centre_change,
 from vision.printing import render_board
 from vision.printpose import PrintPose, camera_px_per_mm, needs_print_pose, print_pose
 from vision.print_shift import displaced
-from vision.read_fast import BoxPatches
+from vision.read_fast import BoxPatches, channel_mean3
 from vision.stillcam import CameraPool
 
 
@@ -70,7 +70,7 @@ def comparable(board: Board, view: dict[str, str]) -> dict[str, str]:
 def print_refs(ep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The references ``SpotFeatures._scores`` compares spots with, from the empty print's
     patches ``ep`` ([N, P, P, 3]): detrended grey, its windowed norm, and the looks."""
-    eg0 = _detrend(_smooth(ep.mean(axis=3)))
+    eg0 = _detrend(_smooth(channel_mean3(ep)))
     return eg0, np.sqrt((WINDOW * eg0 ** 2).sum(axis=(1, 2))) + 1e-6, _look_features(ep[:, INNER, INNER])
 
 
@@ -100,7 +100,7 @@ class SpotFeatures:
             self.boxes.append((int(x0), int(y0), int(max(x1, x0 + 2)), int(max(y1, y0 + 2))))
         self._box_patches = BoxPatches(self.boxes, P)
         self.empty_patches = self._patches(empty)
-        eg = _smooth(self.empty_patches.mean(axis=3))
+        eg = _smooth(channel_mean3(self.empty_patches))
         self._eg0 = _detrend(eg)
         self._eg_norm = np.sqrt((WINDOW * self._eg0 ** 2).sum(axis=(1, 2))) + 1e-6
         self._e_struct = self._eg_norm
@@ -181,7 +181,7 @@ class SpotFeatures:
                 empty_looks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Occupancy evidence [N, 4] (structure, chroma, brightness, spread) and looks [N, 4]."""
         cfg = self.config
-        wg0 = _detrend(_smooth(patches.mean(axis=3)))
+        wg0 = _detrend(_smooth(channel_mean3(patches)))
         ncc = (WINDOW * wg0 * eg0).sum(axis=(1, 2)) / (
             np.sqrt((WINDOW * wg0 ** 2).sum(axis=(1, 2))) * eg_norm + 1e-6)
         looks = _look_features(patches[:, INNER, INNER])

@@ -13,7 +13,13 @@ no read slower). Each helper returns exactly what the plain loop it replaces ret
 * ``mean_of``, ``var_of``, ``std_of``: ``a.mean()``, ``a.var()``, ``a.std()`` of a whole array (the
   same numpy scalar, bit for bit) by the ufunc calls numpy's own ``_mean`` and ``_var`` make, without
   their argument handling (most of their time on the small arrays a Qubism read measures by the
-  hundred: a cube top's middle, a glyph's pixels, the ring around it).
+  hundred: a cube top's middle, a glyph's pixels, the ring around it);
+* ``channel_mean3``: ``a.mean(axis=-1)`` of float32 pixels of 3 channels (the spots' patches made grey,
+  several times a read), from the channels' planes added by OpenCV: numpy's reduction over an axis of
+  3 goes through its inner loop once an output element (about 150 instructions an element under
+  callgrind, 12 with the planes);
+* ``pixel_means``: each patch's mean colour, the pixels summed in numpy's order from a copy with the
+  pixels first (0.40 M instructions in place of 0.64 M for 64 inner patches).
 """
 
 from __future__ import annotations
@@ -84,6 +90,36 @@ def std_of(a: np.ndarray) -> np.floating:
     v = var_of(a)
     out: np.floating = v.dtype.type(np.sqrt(v))
     return out
+
+
+def channel_mean3(a: np.ndarray) -> np.ndarray:
+    """``a.mean(axis=-1)`` of a float32 array whose last axis holds 3 channels, bit for bit (any other
+    array: numpy's own). numpy sums an axis of 3 in order, ``(c0 + c1) + c2`` in float32, and divides
+    by the count; the planes (``cv2.split``) are added by ``cv2.add`` in that order (float32 adds, one
+    rounding each) and divided by 3 in float32 (numpy divides by an ``intp``, in float64 then rounded
+    to float32: the same quotient, as a float64 quotient of floats rounds to the float32 one). A
+    sum of zeros may come out -0.0 where numpy gives 0.0 (equal as numbers)."""
+    if a.dtype != np.float32 or a.ndim < 2 or a.shape[-1] != 3 or a.size == 0:
+        plain: np.ndarray = a.mean(axis=-1)
+        return plain
+    c0, c1, c2 = cv2.split(np.ascontiguousarray(a).reshape(-1, 1, 3))
+    out = cv2.add(c0, c1)
+    cv2.add(out, c2, dst=out)
+    out /= np.float32(3)
+    return out.reshape(a.shape[:-1])
+
+
+def pixel_means(a: np.ndarray) -> np.ndarray:
+    """``a.reshape(len(a), -1, c).mean(axis=1)`` of ``a`` [N, ..., c] (each item's mean colour), bit for
+    bit: numpy sums the pixels one after another into each item's channels either way; with the
+    pixels first ([pixels, N, c], one contiguous copy) each step adds N * c values at once, not c. One
+    channel (c = 1): numpy sums each item's pixels pairwise, so that is left to numpy."""
+    n, c = a.shape[0], a.shape[-1]
+    if n == 0 or a.size == 0 or c < 2:
+        plain: np.ndarray = a.reshape(n, -1, c).mean(axis=1)
+        return plain
+    firsts: np.ndarray = np.ascontiguousarray(np.moveaxis(a.reshape(n, -1, c), 1, 0)).mean(axis=0)
+    return firsts
 
 
 class BoxPatches:

@@ -10,7 +10,7 @@ import pytest
 from vision.boarddefaults import board_for
 from vision.pieces import BoardReader
 from vision.piece_looks import P
-from vision.read_fast import BoxPatches, MedianMemo, class_minima
+from vision.read_fast import BoxPatches, MedianMemo, channel_mean3, class_minima, pixel_means
 
 
 def _loop_minima(names: list[str], dist: np.ndarray) -> dict[str, float]:
@@ -65,3 +65,42 @@ def test_median_memo_follows_the_list() -> None:
     assert memo("cat", ref) == pytest.approx(0.65)
     assert memo("cat", [0.1]) == pytest.approx(0.1)  # another list under the key
     assert memo("mouse", ref) == pytest.approx(0.65)
+
+
+def test_channel_mean3_is_numpys_mean_over_the_channels_to_the_bit() -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        shape = tuple(int(k) for k in rng.integers(1, 20, int(rng.integers(1, 4)))) + (3,)
+        a = (rng.random(shape) * rng.choice([1.0, 1e-3, 1e3, 1e-30], shape)).astype(np.float32)
+        if trial % 3 == 0:
+            a = a[..., ::-1]  # a view, not contiguous
+        want, got = a.mean(axis=-1), channel_mean3(a)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want, equal_nan=True), trial
+    # the spots' patches as the reader has them: a central square of [N, P, P, 3], values 0-2
+    patches = (rng.random((64, P, P, 3)) * 2).astype(np.float32)
+    inner = patches[:, 4:12, 4:12]
+    assert np.array_equal(channel_mean3(inner), inner.mean(axis=3))
+    assert np.array_equal(channel_mean3(patches), patches.mean(axis=3))
+
+
+def test_channel_mean3_leaves_other_arrays_to_numpy() -> None:
+    f64 = np.arange(12.0).reshape(4, 3)
+    assert channel_mean3(f64).dtype == np.float64 and np.array_equal(channel_mean3(f64), f64.mean(axis=-1))
+    four = np.ones((2, 4), np.float32)
+    assert channel_mean3(four).shape == (2,)
+    assert channel_mean3(np.zeros((0, 3), np.float32)).shape == (0,)
+
+
+def test_pixel_means_are_numpys_mean_colours_to_the_bit() -> None:
+    rng = np.random.default_rng(7)
+    for trial in range(400):
+        n, h, w = (int(k) for k in rng.integers(1, 40, 3))
+        c = (1, 2, 3, 4)[trial % 4]  # one channel: numpy's own (pairwise) sum
+        dtype = (np.float32, np.float64)[trial % 2]
+        a = (rng.random((n, h + 8, w, c)) * rng.choice([1.0, 1e-3, 1e3], (n, h + 8, w, c))).astype(dtype)[:, 4:4 + h]
+        if trial % 5 == 0:
+            a = a[:1]
+        want, got = a.reshape(len(a), -1, c).mean(axis=1), pixel_means(a)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want), trial
