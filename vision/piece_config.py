@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 from vision.boardlocate import LocateConfig
 from vision.qubism_pawns import PawnsBack, PawnShape
-from vision.qubism_print import PawnOffPrint
 from vision.qubism_read import CubeTops
 
 
@@ -228,10 +227,6 @@ class PieceConfig:
     pawn_shape: dict[str, PawnShape] = field(default_factory=lambda: {"qubism": PawnShape()})
     """Games whose pieces named there are told from shadows by their shape against the print,
     learned in known positions, when the count keeps one of several (``vision.qubism_pawns``)."""
-    pawn_off_print: PawnOffPrint = field(default_factory=PawnOffPrint)
-    """Qubism: a pawn the count kept (of several, by ``pawn_shape``) on a spot whose look is nearer its own
-    empty print than the pawn's goes to a spot it dropped with a nearer look and a fuller raised middle,
-    else stays unsure (``vision.qubism_print``; ``PawnOffPrint(on=False)``: not done)."""
     pawns_back: PawnsBack | None = field(default_factory=PawnsBack)
     """Qubism: a pawn read nowhere after the cube stage comes back on the unsure cube that stage read
     where the pawn's look was (``vision.qubism_pawns.pawns_back``; the game's ``always`` pieces).

@@ -18,7 +18,6 @@ from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back,
                                  pawns_off_tops, pawns_swapped, pawns_unhidden, spot_shape)
 from vision.qubism_plates import plate_cubes
-from vision.qubism_print import pawn_off_print
 from vision.qubism_read import (FACE_MIDDLE, TopFace, crop_marker_share, faint_rule, moved_tops, settle_cubes, small_rule,
                                 small_tops, top_crops, top_faces, with_arrow, with_glyphs_small, with_rings)
 from vision.qubism_shift import shifted_arrows
@@ -123,8 +122,6 @@ class CubeSpots(SpotFeatures):
             no_top = {i for i in ask if not (rule.is_top(faces[i]) or rule.glyph_like(faces[i]))}  # their rivals' faces
             pawns_off_tops(decided, looked, counted, on_top, no_top, *self._count_dist, self.last_centre, kinds,
                            rule.most, pawns)
-        if looked is not None and self.config.pawn_off_print.on and self._count_dist:
-            self._pawns_off_print(decided, looked, counted)  # a pawn the count kept on its print (vision.qubism_print)
         empty = self._faint_asked(decided, weak - blocked, rule.most, rule.weak_conf)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
@@ -240,23 +237,6 @@ class CubeSpots(SpotFeatures):
         self._arrow_conf[i] = conf
         self._arrows[i] = (arrow, conf)
         return arrow, conf
-
-    def _pawns_off_print(self, decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
-                         counted: list[tuple[str | None, float]]) -> None:
-        """``vision.qubism_print.pawn_off_print`` for each shape-learned pawn the count chose among several
-        spots read as it (``looked``): the kept ones still that pawn after the cube stage, the rivals it took
-        the pawn from still read empty (no cube read there since)."""
-        assert self._count_dist is not None
-        d_cls, d_empty = self._count_dist
-        for c in self.config.always.get(self.board.game, ()):
-            if c not in d_cls or self._pawn_shape(c) is None:
-                continue
-            rivals = [i for i, ((seen, _), (was, _)) in enumerate(zip(looked, counted)) if seen == c and was != c]
-            kept = [i for i, ((seen, _), (was, _), (now, _)) in enumerate(zip(looked, counted, decided))
-                    if seen == was == now == c]
-            if rivals and kept:
-                pawn_off_print(decided, c, kept, [i for i in rivals if counted[i][0] is None], d_cls[c], d_empty,
-                               self.last_centre, self.config.pawn_off_print)
 
     def _arrow_support(self, i: int, cls: str) -> float:
         """How clearly spot ``i`` shows a cube's arrow (0.2 to 1; 1 for other classes or
