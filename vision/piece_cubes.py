@@ -13,6 +13,7 @@ import numpy as np
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
+from vision.qubism_bare import bare_asked, given_back
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back,
@@ -132,6 +133,12 @@ class CubeSpots(SpotFeatures):
         for i, was in empty.items():  # a faint top whose arrow its crop's ink did not read: left as it was, not asked
             if decided[i][0] == "cube:?":  # (before shifted_arrows: no crop more is cut for a faint top)
                 decided[i] = was
+        if rule.bare_asked > 0 and rule.needles is not None and rule.glyphs is not None:
+            # occupied by its evidence, no top seen, once the stages above have read the frame (vision.qubism_bare)
+            asked = bare_asked(decided, look, score, rule.bare_asked, moved.keys() | blocked, rule.most, rule.weak_conf)
+            if asked:  # its arrow read by its own crop's ink, else as it was (no crop more cut: shifted_arrows)
+                asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles, inks)
+                given_back(decided, asked)
         if rule.needles is not None and rule.glyphs is not None and rule.shifted is not None:
             # a cube still asked, its top cut a little off its place (vision.qubism_shift)
             shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),

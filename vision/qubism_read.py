@@ -114,6 +114,11 @@ class CubeTops:
     (``asked_arrows``, ``needle_checked``) reads its arrow; else it stays as it was: a blob's measure a
     sub-pixel move leaves on either side of a cut decides no cube by itself (0: no band; chosen on three
     rendered dev sets: squares flipping under a 0.09 mm move of the tops 35 -> 33, squares +1)."""
+    bare_asked: float = 2.0
+    """A spot still read as empty after the cube, plate and ink stages whose occupancy evidence is this or more (no
+    cube's top found: a thin line arrow, the sticker's frame in the crop, faint edges) is asked for ``asked_arrows``
+    to read its arrow on its own crop, else given back as it was (``vision.qubism_bare``; 0: not asked; at 1.0 two
+    empty edge squares beside a cube read as cubes on dev 4525 and 4621, at 2.0 none)."""
     faint_offset: bool = False
     """``faint_rule`` also takes a blob up to ``small_band`` further off the middle (offset over 1 - band):
     more blobs measured (+0.18 % instructions a read with the crops ``shifted_arrows`` would not cut; off)."""

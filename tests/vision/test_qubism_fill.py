@@ -105,8 +105,9 @@ def test_a_lacquer_cubes_plate_filling_its_crop_is_not_read_empty(tmp_path_facto
     # each frame's own lift, as measured: with the pooled lift (session 27 qcam2) the group reads 1 square
     # wrong either way, but the old rule adds two more errors besides the failure
     # the wide inset alone: session 29's faint band (CubeTops.small_band, qsmall) reads that cube too
-    old = wrong_squares(scenes, root, BOARD,
-                        PieceConfig(cube_tops=CubeTops(plates=PlateRule(wide_inset=0), small_band=0.0), pooled_lift=()))
-    new = wrong_squares(scenes, root, BOARD, PieceConfig(cube_tops=CubeTops(small_band=0.0), pooled_lift=()))
+    # and session 32's evident spots asked for their arrow (CubeTops.bare_asked, qnotop) read it too: off in both
+    old = wrong_squares(scenes, root, BOARD, PieceConfig(cube_tops=CubeTops(plates=PlateRule(wide_inset=0), small_band=0.0,
+                                                                            bare_asked=0.0), pooled_lift=()))
+    new = wrong_squares(scenes, root, BOARD, PieceConfig(cube_tops=CubeTops(small_band=0.0, bare_asked=0.0), pooled_lift=()))
     assert ("images/qubism-0020.jpg", "3,0", "cube:W", None) in old  # the failure
     assert set(new) == set(old) - {("images/qubism-0020.jpg", "3,0", "cube:W", None)}, (old, new)
