@@ -29,7 +29,7 @@ from vision.chop_count import missing_mice
 from vision.chop_flat import flat_slabs
 from vision.chop_holes import alike_holes, opened
 from vision.chop_known import follow_confirmed, mouse_stays_on_hole, new_game
-from vision.chop_landed import landed_mouse
+from vision.chop_landed import landed_mouse, landed_not_read
 from vision.chop_moved import one_move
 from vision.chop_read import HolePictures, apply_rules, shade_mice
 from vision.chop_squares import (cat_stands, decide, far_from_mice, likelier, merge, spot_features,
@@ -99,4 +99,5 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     if reader.confirmed and reader.confirmed_one_move:  # one piece moved since (vision.chop_moved)
         one_move(decided, kinds, reader.groups, reader.confirmed, probs, new)
         landed_mouse(decided, kinds, reader.groups, reader.confirmed, probs, new)  # vision.chop_landed
+        landed_not_read(decided, kinds, reader.groups, reader.confirmed, probs, new)  # the same, read out of reach
     return decided
