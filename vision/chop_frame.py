@@ -13,7 +13,7 @@ a slab square read as the floor whose face is not the print (``vision.chop_chees
 missing now (``vision.chop_count``) and one cat, where the classifier finds it likeliest, where
 two spots read as it (``vision.chop_cat.one_cat``); with the confirmed position one turn back,
 the mice where one move leaves them (``vision.chop_moved``) and the mouse that moved where it
-landed unseen (``vision.chop_landed``).
+landed unseen or read out of its reach (``vision.chop_landed``).
 """
 
 from __future__ import annotations
