@@ -196,8 +196,9 @@ class PieceConfig:
     at least ``ShadedRule.spread`` in both planes and at least this share of its change on its
     footprint (``vision.katenmuis_solid.footprint_share``; an even change puts 0.28 there) in
     both planes (``SpotChecks._standing``). In a dim light a real cat's chroma falls under
-    ``min_chroma``; its shading and its place do not. A neighbour's body leaning over the spot
-    is left to ``behind``."""
+    ``min_chroma``; its shading and its place do not. A spot with an occupied spot in front
+    (a neighbour's body may lean over it: ``vision.piece_standing.front_occupied``) is left to
+    the colourless check."""
     behind: dict[str, BehindRule] = field(default_factory=lambda: {"kilkenny": BehindRule()})
     """Games whose pieces are all figures of one height, each colour distinct from the print: a
     piece read behind one read the same is checked in the plane of the pieces' heads
