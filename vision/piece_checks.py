@@ -18,6 +18,7 @@ from vision.katenmuis_read import light_share
 from vision.piece_mix import lit_print, partly_seen, print_intact, shaded_piece, tinted_light
 from vision.piece_shadow import in_shadow, shadow_distance
 from vision.piece_spots import SpotFeatures
+from vision.piece_standing import standing_figure
 
 if TYPE_CHECKING:
     from vision.piece_looks import PieceModel
@@ -30,6 +31,7 @@ class SpotChecks(SpotFeatures):
 
     model: PieceModel
     _medians: MedianMemo
+    _front: set[int] | frozenset[int] = frozenset()  # spots with an occupied spot in front (vision.piece_standing.front_occupied), per read
 
     def _colourless(self, i: int) -> bool:
         """Games whose pieces all differ in colour from the print (``PieceConfig.min_chroma``):
@@ -42,6 +44,20 @@ class SpotChecks(SpotFeatures):
         if self.config.top_plane.get(self.board.game):
             chroma.append(float(self.last_top_scores[i][1]))
         return min(chroma) < least
+
+    def _standing(self, i: int) -> bool:
+        """Spot ``i`` shows a figure standing on its square (``PieceConfig.standing_foot``): a
+        figure's shading (spread score at least ``ShadedRule.spread``) and more of its change
+        on its footprint than an even change puts there, in the board's plane and the raised
+        one, and no occupied spot in front whose body may lean over it. A shadow dims the print
+        evenly and crosses the square."""
+        foot = self.config.standing_foot.get(self.board.game)
+        rule = self.config.shaded.get(self.board.game)
+        if foot is None or rule is None or not self.config.top_plane.get(self.board.game) or i in self._front:
+            return False
+        return standing_figure(np.stack([self._last_patches[i], self._last_top_patches[i]]),
+                               np.stack([self._last_empty_patches[i], self._last_top_empty[i]]),
+                               self._spreads(i), rule.spread, foot)
 
     def _partly_seen(self, i: int, look: np.ndarray, names: list[str], protos: np.ndarray,
                      occ_conf: float) -> tuple[str, float] | None:

@@ -190,6 +190,15 @@ class PieceConfig:
     Kilkenny scenes of three renderers (main, alt, two seeds of the 3-D one): 176 of the 179
     empty squares read as cats are dropped, 1 of 2520 real cats (in a dim light real cats'
     chroma falls to 0.5, but their looks stay sure)."""
+    standing_foot: dict[str, float] = field(default_factory=lambda: {"kilkenny": 0.33})
+    """Games with ``min_chroma`` and ``shaded``: a spot the colourless check would empty that
+    shows a figure standing on its square is kept as read: its spread score (a figure's shading)
+    at least ``ShadedRule.spread`` in both planes and at least this share of its change on its
+    footprint (``vision.katenmuis_solid.footprint_share``; an even change puts 0.28 there) in
+    both planes (``SpotChecks._standing``). In a dim light a real cat's chroma falls under
+    ``min_chroma``; its shading and its place do not. A spot with an occupied spot in front
+    (a neighbour's body may lean over it: ``vision.piece_standing.front_occupied``) is left to
+    the colourless check."""
     behind: dict[str, BehindRule] = field(default_factory=lambda: {"kilkenny": BehindRule()})
     """Games whose pieces are all figures of one height, each colour distinct from the print: a
     piece read behind one read the same is checked in the plane of the pieces' heads

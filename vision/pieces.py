@@ -79,6 +79,7 @@ from vision.piece_checks import SpotChecks
 from vision.piece_mix import drop_hidden, learn_head
 from vision.piece_pairs import look_colour, pair_shares
 from vision.piece_shadow import learn_shadows
+from vision.piece_standing import front_occupied
 from vision.piece_cubes import CubeSpots
 from vision.piece_spots import SpotFeatures, _spot_groups, _square_for, comparable
 from vision.qubism_pawns import count_order, likeness
@@ -223,6 +224,8 @@ class BoardReader(CubeSpots, SpotChecks):
             if len(cand):
                 step_frac[cand] = _step_fraction(self._last_patches[cand], self._last_empty_patches[cand])
         holes = frame_holes(self, pose, patches) if self._chop_kinds else None  # once for rules and features
+        if self.board.game in cfg.standing_foot:  # a neighbour in front may lean over (vision.piece_standing)
+            self._front = front_occupied(self, pose, (img.shape[1], img.shape[0]), score)
         for i, ids in enumerate(self.groups):
             occ_conf = float(1 / (1 + math.exp(-4 * (score[i] - 1))))
             if self._never_empty[i] and names:
@@ -251,7 +254,7 @@ class BoardReader(CubeSpots, SpotChecks):
                 conf = occ_conf * min(1.0, 0.4 + margin) * (1.0 if d[order[0]] < 6 else 0.6)
                 token = best
                 self._look_dist.setdefault(best, {})[i] = float(d[0])
-                if conf < cfg.colourless_conf and self._colourless(i):
+                if conf < cfg.colourless_conf and self._colourless(i) and not self._standing(i):
                     # an unsure look and no colour change: a shadow, not a cat (unless partly one)
                     token, conf = self._partly_seen(i, looks[i], names, protos, occ_conf) or (None, 0.6)
                 elif self._tinted(i, looks[i], best, float(d[0]), names, protos):
