@@ -210,8 +210,11 @@ def start_cat(kinds: list[str], score: np.ndarray) -> int | None:
 
 def hole_faces(patches: np.ndarray) -> np.ndarray:
     """[N, P, P, 3] light-normalised spot patches -> [N, P*P]: each one's grey levels, smoothed,
-    less their mean, at unit length (compared by a dot product: 1 the same picture)."""
-    g = patches.mean(axis=3)
+    less their mean, at unit length (compared by a dot product: 1 the same picture). The same bits
+    whatever ``patches``' layout in memory: numpy sums a row that is not innermost in memory one
+    element after another, not pairwise, so the patches are made C-contiguous first (no copy for
+    the reader's own, which are; tests/vision/test_read_layout.py)."""
+    g = np.ascontiguousarray(patches).mean(axis=3)
     g = (g[:, :-2, :] + 2 * g[:, 1:-1, :] + g[:, 2:, :]) / 4
     g = np.concatenate([g[:, :1], g, g[:, -1:]], axis=1)  # the edge rows repeated
     g = (g[:, :, :-2] + 2 * g[:, :, 1:-1] + g[:, :, 2:]) / 4
