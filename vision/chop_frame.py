@@ -99,5 +99,4 @@ def chop_decide(reader: Any, img: np.ndarray, pose: Any, score: np.ndarray, look
     if reader.confirmed and reader.confirmed_one_move:  # one piece moved since (vision.chop_moved)
         one_move(decided, kinds, reader.groups, reader.confirmed, probs, new)
         landed_mouse(decided, kinds, reader.groups, reader.confirmed, probs, new)  # vision.chop_landed
-    reader.last_chop_probs = probs  # for the pairs (vision.chop_who.chop_pairs)
     return decided

@@ -127,8 +127,7 @@ def chop_pairs(reader: Any, decided: Sequence[tuple[str | None, float]], names: 
     """The reader's table spots holding the cat over a mouse -> how sure the mouse is: ``True``
     (as sure as the cat) where the spot shows both colours (``cat_over_mouse``), ``UNSURE`` where
     the rules alone put it there (``pairs_by_rules``; one move back known, also the mouse come under
-    the cat that stayed, ``vision.chop_under.came_under``, where no other square shows it by the
-    classifier's probabilities, ``reader.last_chop_probs``). ``reader``: the ``BoardReader`` right after
+    the cat that stayed, ``vision.chop_under.came_under``). ``reader``: the ``BoardReader`` right after
     reading the frame (its spot kinds, patches, groups and confirmed position)."""
     out: dict[int, float | bool] = {i: UNSURE for i in pairs_by_rules(decided, reader.groups, reader.confirmed)}
     # one move back known (vision.chop_moved), a cat read nowhere was judged there: no cat is
@@ -136,9 +135,7 @@ def chop_pairs(reader: Any, decided: Sequence[tuple[str | None, float]], names: 
     # to the table top over another mouse)
     judged = bool(reader.confirmed) and bool(getattr(reader, "confirmed_one_move", False))
     if judged:  # a mouse come under the table-top cat that stayed (vision.chop_under)
-        out.update({i: UNSURE for i in came_under(decided, reader.groups, reader.confirmed,
-                                                   getattr(reader, "last_chop_probs", None), reader._chop_kinds)
-                    if i not in out})
+        out.update({i: UNSURE for i in came_under(decided, reader.groups, reader.confirmed) if i not in out})
     out.update({i: True for i in cat_over_mouse(reader._chop_kinds, decided, reader._last_patches,
                                                  reader._last_empty_patches, list(names), protos,
                                                  mouse_spots=not judged)})

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from vision.chop_squares import CLASSES
 from vision.chop_under import came_under
 
 Decided = list[tuple[str | None, float]]
@@ -34,32 +31,3 @@ def test_nothing_where_the_cat_moved_or_is_not_read_or_a_mouse_stood_under_it() 
     stood = {**CONFIRMED, "2,3": "mouse:4"}  # a mouse under it already: chop_who.pairs_by_rules' case
     assert came_under(read, GROUPS, stood) == []
     assert came_under(read, GROUPS, {}) == []
-
-
-def _probs(figure: dict[int, tuple[float, float]]) -> np.ndarray:
-    """Classifier rows (as ``CLASSES``) for the five spots: (mouse, cat) where given, else the floor."""
-    p = np.zeros((len(GROUPS), len(CLASSES)))
-    p[:, CLASSES.index("-")] = 1.0
-    for i, (m, c) in figure.items():
-        p[i] = 0.0
-        p[i, CLASSES.index("mouse")], p[i, CLASSES.index("cat")] = m, c
-        p[i, CLASSES.index("-")] = 1.0 - m - c
-    return p
-
-
-def test_nothing_where_the_classifier_shows_the_mouse_elsewhere() -> None:
-    # session 32 chopcat2: with the classifier's probabilities the missing mouse must show nowhere
-    # else: not where it stood (missed there), not on a square it could reach (landed on a slab)
-    read: Decided = [("cat", 0.9), (None, 0.9), ("mouse", 0.9), ("mouse", 0.9), (None, 0.9)]
-    kinds = ["table", "floor", "hole", "floor", "floor"]
-    seen = {0: (0.0, 0.95), 2: (0.9, 0.0), 3: (0.9, 0.0)}
-    assert came_under(read, GROUPS, CONFIRMED, _probs(seen), kinds) == [0]
-    assert came_under(read, GROUPS, CONFIRMED, _probs({**seen, 1: (0.25, 0.1)}), kinds) == []  # still at 2,2
-    assert came_under(read, GROUPS, CONFIRMED, _probs({**seen, 1: (0.1, 0.1)}), kinds) == [0]
-    # 1,6 is five steps from 2,2 (beyond a mouse's move): a figure there says nothing of it
-    assert came_under(read, GROUPS, CONFIRMED, _probs({**seen, 4: (0.5, 0.0)}), kinds) == [0]
-    near = [*GROUPS[:4], ["2,1"]]  # a step from 2,2: the mouse may have landed there unread
-    assert came_under(read, near, CONFIRMED, _probs({**seen, 4: (0.2, 0.15)}), kinds) == []
-    # a spot read as a hole: the classifier takes a dark hole for a mouse
-    assert came_under([*read[:4], ("hole", 0.9)], near, CONFIRMED, _probs({**seen, 4: (0.6, 0.0)}),
-                      [*kinds[:4], "hole"]) == [0]
