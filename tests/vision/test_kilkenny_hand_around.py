@@ -1,6 +1,6 @@
 """A hand's shadow tinted towards a cat's colour, near the look of a start's cat seen faded, told
 by the paper around it (``vision.piece_hand.apart_from_around``, ``HandRule.smooth`` and
-``around``; docs/readme/board/session-32.md, kilblue): the second family's seed 3671, Kilkenny
+``around``; docs/readme/board/session-32-b.md, kilblue): the second family's seed 3671, Kilkenny
 group 0 (a lamp, the camera tilted 41 degrees), where a hand's bluish shadow over empty squares
 reads as blue cats."""
 

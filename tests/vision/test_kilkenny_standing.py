@@ -2,7 +2,7 @@
 empty by the colourless check when it shows a figure standing on its square: its shading
 (spread score) and more of its change on its footprint than an even change puts there, in both
 planes (``vision.piece_standing.standing_figure``, ``SpotChecks._standing``,
-``PieceConfig.standing_foot``; docs/readme/board/session-32.md, kilempty)."""
+``PieceConfig.standing_foot``; docs/readme/board/session-32-c.md, kilempty)."""
 
 from __future__ import annotations
 

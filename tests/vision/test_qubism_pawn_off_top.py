@@ -1,7 +1,7 @@
 """Qubism: a pawn the piece count kept on a spot whose top, at a cube's height, shows a cube's glyph goes to
 a spot the count took it from that shows no top and whose look is nearer the pawn's learned look
 (``vision.qubism_pawns.pawns_off_tops``; the third family's white cubes kept as the white pawn by their
-shape's likeness while the real pawn's look was the nearer: docs/readme/board/session-32.md, qwhite)."""
+shape's likeness while the real pawn's look was the nearer: docs/readme/board/session-32-b.md, qwhite)."""
 
 from __future__ import annotations
 
