@@ -159,13 +159,8 @@ def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
     changed: list[int] = []
     for c in pawns:
         move = _kept_pawn_move(decided, looked, counted, c, rule, lambda i: i in topped, lambda j: j in bare)
-        cubes = sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
-        if move is None or cubes >= most:
-            continue
-        kept, j = move
-        decided[kept] = ("cube:?", rule.conf)
-        decided[j] = (c, rule.conf)
-        changed += [kept, j]
+        if move is not None and _cubes(decided) < most:
+            changed += _swap(decided, move, c, rule)
     return changed
 
 
@@ -196,14 +191,25 @@ def pawns_off_tops(decided: list[tuple[str | None, float]], looked: list[tuple[s
         d = dist[c]
         move = _kept_pawn_move(decided, looked, counted, c, rule, lambda i: i in topped,
                                lambda j: j in bare and d[j] < d_empty[j], nearest=lambda k: -float(d[k]))
-        cubes = sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
-        if move is None or cubes >= most or not d[move[1]] < d[move[0]] or not centre[move[0]] > centre[move[1]]:
+        if (move is None or _cubes(decided) >= most or not d[move[1]] < d[move[0]]
+                or not centre[move[0]] > centre[move[1]]):
             continue
-        kept, j = move
-        decided[kept] = ("cube:?", rule.conf)
-        decided[j] = (c, rule.conf)
-        changed += [kept, j]
+        changed += _swap(decided, move, c, rule)
     return changed
+
+
+def _cubes(decided: list[tuple[str | None, float]]) -> int:
+    """How many spots of ``decided`` are read as a cube."""
+    return sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
+
+
+def _swap(decided: list[tuple[str | None, float]], move: tuple[int, int], c: str, rule: PawnsBack) -> list[int]:
+    """The pawn ``c`` kept at ``move[0]`` given to ``move[1]`` (in place), both asked (``PawnsBack.conf``): the
+    kept spot read as a cube with its arrow asked (``cube:?``; the stages after read its arrow). Returns both."""
+    kept, j = move
+    decided[kept] = ("cube:?", rule.conf)
+    decided[j] = (c, rule.conf)
+    return [kept, j]
 
 
 def _kept_pawn_move(decided: list[tuple[str | None, float]], looked: list[tuple[str | None, float]],
