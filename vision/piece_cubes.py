@@ -13,7 +13,7 @@ import numpy as np
 from vision.arrows import arrow_correlations, arrow_direction, arrow_from_correlations
 from vision.boardlocate import BoardPose
 from vision.piece_spots import SpotFeatures
-from vision.qubism_bare import bare_asked, given_back
+from vision.qubism_bare import ask_cubes, bare_asked, given_back
 from vision.qubism_ink import TopInks
 from vision.qubism_needle import asked_arrows, needle_checked
 from vision.qubism_pawns import (PawnShape, cubes_back, hidden_by_cubes, likeness, pawns_again, pawns_back,
@@ -123,16 +123,17 @@ class CubeSpots(SpotFeatures):
             no_top = {i for i in ask if not (rule.is_top(faces[i]) or rule.glyph_like(faces[i]))}  # their rivals' faces
             pawns_off_tops(decided, looked, counted, on_top, no_top, *self._count_dist, self.last_centre, kinds,
                            rule.most, pawns)
-        empty = self._faint_asked(decided, weak - blocked, rule.most, rule.weak_conf)
+        # the faint tops (vision.qubism_read.faint_rule) still read empty after the cube and plate stages
+        empty = ask_cubes(decided, sorted(weak - blocked), rule.most, rule.weak_conf)
         if rule.needles is not None and rule.glyphs is not None:  # a cube still asked (vision.qubism_needle)
             masks = {i: f.glyph.mask if f.glyph is not None else None for i, f in faces.items()}
             inks = TopInks(tops, rule.needles)  # each crop's ink found once for both (vision.qubism_ink)
             asked_arrows(decided, look, tops, masks, frozenset(moved), rule.glyphs, rule.needles, inks)
             own = {i: f.glyph.direction if f.glyph is not None else None for i, f in faces.items()}
             needle_checked(decided, look, tops, own, frozenset(moved), rule.needles, inks=inks)  # a needle's end, not a guess
-        for i, was in empty.items():  # a faint top whose arrow its crop's ink did not read: left as it was, not asked
-            if decided[i][0] == "cube:?":  # (before shifted_arrows: no crop more is cut for a faint top)
-                decided[i] = was
+        # a faint top whose arrow its crop's ink did not read: left as it was, not asked (before
+        # shifted_arrows: no crop more is cut for a faint top)
+        given_back(decided, empty)
         if rule.bare_asked > 0 and rule.needles is not None and rule.glyphs is not None:
             # occupied by its evidence, no top seen, once the stages above have read the frame (vision.qubism_bare)
             asked = bare_asked(decided, look, score, rule.bare_asked, moved.keys() | blocked, rule.most, rule.weak_conf)
@@ -144,20 +145,6 @@ class CubeSpots(SpotFeatures):
             shifted_arrows(decided, look, centres, cell, lambda at: top_crops(img, to_top, at, cell, lens=lens),
                            frozenset(moved), rule.glyphs, rule.needles, rule.shifted)
         return capped
-
-    @staticmethod
-    def _faint_asked(decided: list[tuple[str | None, float]], faint: set[int], most: int, conf: float
-                     ) -> dict[int, tuple[str | None, float]]:
-        """The faint tops (``vision.qubism_read.faint_rule``) still read empty after the cube and plate stages
-        asked (``cube:?`` at ``conf``, in place) while the frame has fewer than ``most`` cubes, for the ink
-        stages on their own crops (``asked_arrows``, ``needle_checked``) to read; returns their readings before, given back where no arrow is read."""
-        was: dict[int, tuple[str | None, float]] = {}
-        cubes = sum(t is not None and t.startswith("cube") for t, _ in decided)
-        for i in sorted(faint):
-            if decided[i][0] is None and cubes < most:
-                was[i], decided[i] = decided[i], ("cube:?", conf)
-                cubes += 1
-        return was
 
     def _cube_stage(self, img: np.ndarray, pose: BoardPose, score: np.ndarray,
                     looked: list[tuple[str | None, float]], decided: list[tuple[str | None, float]]) -> None:

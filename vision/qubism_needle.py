@@ -29,6 +29,7 @@ import numpy as np
 
 from vision import qubism_ink as qink
 from vision.qubism_axis import _COMPASS, AxisRule, SweepRule, axis_direction, sweep_direction, thick_enough
+from vision.qubism_bare import cube_count
 from vision.qubism_glyph import GlyphRule
 from vision.qubism_ink import _quantile
 from vision.read_fast import mean_of
@@ -466,7 +467,7 @@ def pawn_lines(decided: list[tuple[str | None, float]], look: list[int], tops: n
         pawn = token is not None and token.startswith("pawn")
         if token is None or i in moved or not (pawn or (token.startswith("cube:") and conf < rule.line_conf)):
             continue
-        if pawn and sum(1 for t, _ in decided if t is not None and t.startswith("cube")) >= rule.most:
+        if pawn and cube_count(decided) >= rule.most:
             continue
         if not pawn and rule.own_read and own is not None and own.get(i) == token[5:]:
             continue  # its own glyph read it (needle_checked leaves it so too)

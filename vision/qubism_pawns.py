@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.piece_looks import WINDOW, P
+from vision.qubism_bare import cube_count
 
 SHAPE_SIZE = 2 * P * P * 3
 """Numbers in one learned pattern: the board's plane and the raised plane, P x P x 3 each."""
@@ -159,7 +160,7 @@ def pawns_swapped(decided: list[tuple[str | None, float]], looked: list[tuple[st
     changed: list[int] = []
     for c in pawns:
         move = _kept_pawn_move(decided, looked, counted, c, rule, lambda i: i in topped, lambda j: j in bare)
-        if move is not None and _cubes(decided) < most:
+        if move is not None and cube_count(decided) < most:
             changed += _swap(decided, move, c, rule)
     return changed
 
@@ -191,16 +192,11 @@ def pawns_off_tops(decided: list[tuple[str | None, float]], looked: list[tuple[s
         d = dist[c]
         move = _kept_pawn_move(decided, looked, counted, c, rule, lambda i: i in topped,
                                lambda j: j in bare and d[j] < d_empty[j], nearest=lambda k: -float(d[k]))
-        if (move is None or _cubes(decided) >= most or not d[move[1]] < d[move[0]]
+        if (move is None or cube_count(decided) >= most or not d[move[1]] < d[move[0]]
                 or not centre[move[0]] > centre[move[1]]):
             continue
         changed += _swap(decided, move, c, rule)
     return changed
-
-
-def _cubes(decided: list[tuple[str | None, float]]) -> int:
-    """How many spots of ``decided`` are read as a cube."""
-    return sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
 
 
 def _swap(decided: list[tuple[str | None, float]], move: tuple[int, int], c: str, rule: PawnsBack) -> list[int]:
@@ -282,7 +278,7 @@ def cubes_back(decided: list[tuple[str | None, float]], capped: list[tuple[int, 
     fewer than ``most`` cubes. Returns the spots changed."""
     if not back or not capped:
         return []
-    room = most - sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
+    room = most - cube_count(decided)
     out: list[int] = []
     for i, reading in reversed(capped):
         if len(out) >= min(room, len(back)):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.qubism_bare import cube_count
 from vision.qubism_glyph import _INSET, GlyphRule, _label_stacked, glyph_direction
 
 
@@ -156,7 +157,7 @@ def plate_cubes(decided: list[tuple[str | None, float]], spots: list[int], tops:
     first while the frame has fewer than ``most`` cubes: ``cube:<its arrow>`` (confidence as a glyph's,
     ``vision.qubism_read.settle_cubes``), ``cube:?`` at ``weak_conf`` where the glyph gives none.
     Returns the spots turned into cubes."""
-    room = most - sum(1 for t, _ in decided if t is not None and t.startswith("cube"))
+    room = most - cube_count(decided)
     if room <= 0 or not spots:
         return []
     found = [(p, i) for i, p in zip(spots, plates_anywhere(tops, rule, glyphs)) if p is not None]
